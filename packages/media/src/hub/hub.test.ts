@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { silentLogger } from '../ports.js';
+import type { MediaUnit } from '../stream/media-unit.js';
+import type { StreamDescription } from '../stream/track.js';
+import { AlreadyPublishingError, Hub } from './hub.js';
+
+const description: StreamDescription = {
+  tracks: [
+    {
+      kind: 'video',
+      id: 1,
+      codec: 'h264',
+      timescale: 90_000,
+      config: new Uint8Array([1]),
+      codecString: 'avc1.64001f',
+      width: 1280,
+      height: 720,
+      fps: 30,
+    },
+    {
+      kind: 'audio',
+      id: 2,
+      codec: 'aac',
+      timescale: 48_000,
+      config: new Uint8Array([0x11, 0x90]),
+      codecString: 'mp4a.40.2',
+      sampleRate: 48_000,
+      channels: 2,
+    },
+  ],
+};
+
+const video = (dts: number, key = false, size = 100): MediaUnit => ({
+  trackId: 1,
+  dts,
+  pts: dts,
+  key,
+  data: new Uint8Array(size),
+});
+
+const grant = { streamId: 's1', playbackId: 'p1' };
+
+describe('Hub', () => {
+  it('refuses a second publisher and resumes inside the reconnect window', () => {
+    const statuses: string[] = [];
+    const hub = new Hub({
+      log: silentLogger,
+      reconnectWindowMs: 10_000,
+      lifecycle: { onStatus: (_id, status) => statuses.push(status) },
+    });
+    const first = hub.publish(grant, 'rtmp');
+    first.setDescription(description);
+    assert.throws(() => hub.publish(grant, 'rtmp'), AlreadyPublishingError);
+    first.write(video(0, true));
+    first.write(video(3000));
+    first.close('socket closed');
+    assert.equal(hub.getByPlaybackId('p1')?.isInterrupted, true);
+    const second = hub.publish(grant, 'rtmp');
+    assert.equal(second.resumed, true);
+    const seen: MediaUnit[] = [];
+    second.stream.attach({ onUnit: (u) => seen.push(u) }, false);
+    second.setDescription(description);
+    second.write(video(0, true));
+    assert.equal(seen[0]?.dts, 6000, 'timestamps continue one frame after the last');
+    assert.equal(seen[0]?.discontinuity, true);
+    hub.stop('s1', 'test over');
+    assert.deepEqual(statuses, ['LIVE', 'RECONNECTING', 'LIVE', 'OFFLINE']);
+    assert.equal(hub.getByPlaybackId('p1'), undefined);
+  });
+
+  it('ends the stream when the reconnect window elapses', async () => {
+    const statuses: string[] = [];
+    const hub = new Hub({
+      log: silentLogger,
+      reconnectWindowMs: 20,
+      lifecycle: { onStatus: (_id, status) => statuses.push(status) },
+    });
+    const publisher = hub.publish(grant, 'rtmp');
+    publisher.setDescription(description);
+    publisher.close('gone');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.deepEqual(statuses, ['LIVE', 'RECONNECTING', 'OFFLINE']);
+    assert.equal(hub.getByStreamId('s1'), undefined);
+  });
+
+  it('drops a slow reader to the next keyframe without slowing the publisher', () => {
+    const hub = new Hub({ log: silentLogger });
+    const publisher = hub.publish(grant, 'rtmp');
+    publisher.setDescription(description);
+    publisher.write(video(0, true));
+    const reader = publisher.stream.openReader({ maxUnits: 4 });
+    assert.equal(reader.length, 1, 'a new reader starts with the cached GOP');
+    for (let i = 1; i <= 10; i++) {
+      publisher.write(video(i * 3000));
+    }
+    assert.equal(reader.length, 0, 'queue was dropped while waiting for a keyframe');
+    assert.ok(reader.stats.dropped >= 5);
+    assert.equal(reader.stats.dropEvents, 1);
+    publisher.write(video(33_000, true));
+    assert.equal(reader.shift()?.key, true);
+    hub.close();
+  });
+
+  it('drops backward timestamps and re-bases huge forward jumps', () => {
+    const hub = new Hub({ log: silentLogger });
+    const publisher = hub.publish(grant, 'rtmp');
+    publisher.setDescription(description);
+    const seen: number[] = [];
+    publisher.stream.attach({ onUnit: (u) => seen.push(u.dts) });
+    publisher.write(video(90_000, true));
+    publisher.write(video(93_000));
+    publisher.write(video(92_000));
+    publisher.write(video(93_000 + 90_000 * 60));
+    assert.deepEqual(seen, [90_000, 93_000, 96_000]);
+    assert.equal(publisher.stream.stats.droppedTimestamps, 1);
+    assert.equal(publisher.stream.stats.rebased, 1);
+    hub.close();
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * One live stream: the publisher's description, the last GOP for late joiners, and fan-out to
+ * readers. Synchronous readers (packagers) run inline and must not block; queued readers
+ * (network viewers) have bounded queues and drop to the next keyframe when slow.
+ */
+import { ProtocolError } from '../errors.js';
+import type { Logger } from '../ports.js';
+import type { MediaUnit } from '../stream/media-unit.js';
+import type { StreamDescription, Track } from '../stream/track.js';
+import { QueuedReader, type ReaderLimits } from './reader.js';
+import { TimestampGuard } from './timestamp-guard.js';
+import { ViewerSessions } from './viewer-sessions.js';
+
+/** Callbacks of a synchronous reader (a packager or recorder running in the event loop). */
+export interface StreamSink {
+  /** The description changed (first publish, reconnect with new codec config). */
+  onDescription?(description: StreamDescription): void;
+  /** One unit, already timestamp-normalised. */
+  onUnit(unit: MediaUnit): void;
+  /** The publisher dropped; the stream may resume inside the reconnect window. */
+  onInterrupted?(): void;
+  /** The stream ended for good. */
+  onEnd?(reason: string): void;
+}
+
+/** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
+export const GOP_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Counters of one live stream. */
+export interface LiveStreamStats {
+  units: number;
+  bytesIn: number;
+  droppedTimestamps: number;
+  rebased: number;
+}
+
+/** One live stream and its readers. */
+export class LiveStream {
+  readonly stats: LiveStreamStats = { units: 0, bytesIn: 0, droppedTimestamps: 0, rebased: 0 };
+  readonly viewers: ViewerSessions;
+  readonly startedAt = new Date();
+  private currentDescription: StreamDescription | undefined;
+  private gop: MediaUnit[] = [];
+  private gopBytes = 0;
+  private readonly sinks = new Set<StreamSink>();
+  private readonly readers = new Set<QueuedReader>();
+  private readonly guards = new Map<number, TimestampGuard>();
+  private videoTrackId: number | undefined;
+  private ended: string | undefined;
+  private interrupted = false;
+
+  constructor(
+    /** Stream UUID. */
+    readonly streamId: string,
+    /** Public playback id. */
+    readonly playbackId: string,
+    private readonly log: Logger,
+    viewerIdleMs?: number,
+  ) {
+    this.viewers = new ViewerSessions(viewerIdleMs);
+  }
+
+  /** The publisher's current description, once it declared its tracks. */
+  get description(): StreamDescription | undefined {
+    return this.currentDescription;
+  }
+
+  /** Reason the stream ended, or undefined while it is live or reconnecting. */
+  get endReason(): string | undefined {
+    return this.ended;
+  }
+
+  /** True between a publisher drop and its return (or the end of the reconnect window). */
+  get isInterrupted(): boolean {
+    return this.interrupted;
+  }
+
+  /** Units of the current GOP, starting at its keyframe. */
+  get gopCache(): readonly MediaUnit[] {
+    return this.gop;
+  }
+
+  /** Declares or replaces the tracks. */
+  setDescription(description: StreamDescription): void {
+    this.assertOpen();
+    this.currentDescription = description;
+    this.videoTrackId = description.tracks.find((t) => t.kind === 'video')?.id;
+    for (const track of description.tracks) {
+      if (!this.guards.has(track.id)) {
+        this.guards.set(track.id, new TimestampGuard(track.timescale, typicalStep(track)));
+      }
+    }
+    this.gop = [];
+    this.gopBytes = 0;
+    for (const sink of this.sinks) {
+      sink.onDescription?.(description);
+    }
+  }
+
+  /** Accepts one unit from the publisher; never waits for readers. */
+  write(unit: MediaUnit): void {
+    if (this.ended) {
+      return;
+    }
+    const guard = this.guards.get(unit.trackId);
+    if (!guard) {
+      this.stats.droppedTimestamps++;
+      return;
+    }
+    const verdict = guard.accept(unit);
+    if (verdict.action === 'drop') {
+      this.stats.droppedTimestamps++;
+      if (this.stats.droppedTimestamps % 100 === 1) {
+        this.log.warn({ trackId: unit.trackId, dropped: this.stats.droppedTimestamps }, verdict.reason);
+      }
+      return;
+    }
+    if (verdict.action === 'rebase') {
+      this.stats.rebased++;
+      this.log.info({ trackId: unit.trackId }, `re-based timestamps: ${verdict.reason}`);
+    }
+    const accepted = verdict.unit;
+    this.stats.units++;
+    this.stats.bytesIn += accepted.data.byteLength;
+    this.remember(accepted);
+    for (const sink of this.sinks) {
+      sink.onUnit(accepted);
+    }
+    for (const reader of this.readers) {
+      reader.offer(accepted);
+    }
+  }
+
+  /** Adds a synchronous reader; it gets the description and the cached GOP at once. */
+  attach(sink: StreamSink, replayGop = true): () => void {
+    this.sinks.add(sink);
+    if (this.currentDescription) {
+      sink.onDescription?.(this.currentDescription);
+      if (replayGop) {
+        for (const unit of this.gop) {
+          sink.onUnit(unit);
+        }
+      }
+    }
+    if (this.ended) {
+      sink.onEnd?.(this.ended);
+    }
+    return () => this.sinks.delete(sink);
+  }
+
+  /** Opens a queued reader starting at the cached GOP's keyframe. */
+  openReader(limits: ReaderLimits = {}): QueuedReader {
+    const reader = new QueuedReader(
+      limits,
+      (unit) => this.videoTrackId === undefined || (unit.trackId === this.videoTrackId && unit.key),
+      (closed) => this.readers.delete(closed),
+    );
+    if (this.ended) {
+      reader.close();
+      return reader;
+    }
+    this.readers.add(reader);
+    for (const unit of this.gop) {
+      reader.offer(unit);
+    }
+    return reader;
+  }
+
+  /** Number of queued readers (network viewers attached to the hub). */
+  get readerCount(): number {
+    return this.readers.size;
+  }
+
+  /** The publisher dropped: readers stay, timestamps will be re-based on resume. */
+  interrupt(): void {
+    this.interrupted = true;
+    for (const sink of this.sinks) {
+      sink.onInterrupted?.();
+    }
+  }
+
+  /** A publisher returned inside the reconnect window. */
+  resume(): void {
+    this.interrupted = false;
+    for (const guard of this.guards.values()) {
+      guard.resume();
+    }
+  }
+
+  /** Ends the stream: every reader and sink is told, queued readers close. */
+  end(reason: string): void {
+    if (this.ended) {
+      return;
+    }
+    this.ended = reason;
+    this.interrupted = false;
+    for (const sink of this.sinks) {
+      sink.onEnd?.(reason);
+    }
+    for (const reader of [...this.readers]) {
+      reader.close();
+    }
+    this.viewers.clear();
+    this.gop = [];
+    this.gopBytes = 0;
+  }
+
+  private remember(unit: MediaUnit): void {
+    const startsGop = this.videoTrackId === undefined ? unit.key : unit.trackId === this.videoTrackId && unit.key;
+    if (startsGop) {
+      this.gop = [];
+      this.gopBytes = 0;
+    } else if (this.gop.length === 0 && this.videoTrackId !== undefined) {
+      return;
+    }
+    this.gop.push(unit);
+    this.gopBytes += unit.data.byteLength;
+    if (this.gopBytes > GOP_CACHE_MAX_BYTES) {
+      this.gop = [];
+      this.gopBytes = 0;
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.ended) {
+      throw new ProtocolError(`stream ${this.streamId} has ended`);
+    }
+  }
+}
+
+function typicalStep(track: Track): number {
+  if (track.kind === 'video') {
+    return Math.round(track.timescale / (track.fps ?? 30));
+  }
+  return track.codec === 'aac' ? 1024 : Math.round(track.timescale / 50);
+}

@@ -1,0 +1,87 @@
+/**
+ * Per-track timestamp normalisation: carries container DTS, drops small backward steps,
+ * re-bases large jumps (encoder restarts, DVR clock resets) and publisher reconnects so every
+ * reader sees a monotonic timeline.
+ */
+import type { MediaUnit } from '../stream/media-unit.js';
+
+/** What the guard decided for one unit. */
+export type GuardVerdict =
+  | { readonly action: 'pass'; readonly unit: MediaUnit }
+  | { readonly action: 'drop'; readonly reason: string }
+  | { readonly action: 'rebase'; readonly unit: MediaUnit; readonly reason: string };
+
+/** Largest forward step accepted as is, in seconds; beyond it the track is re-based. */
+export const MAX_FORWARD_JUMP_SECONDS = 10;
+/** Backward steps larger than this (seconds) are a clock reset and re-based, smaller ones dropped. */
+export const MAX_BACKWARD_DROP_SECONDS = 1;
+
+/** Keeps one track's timeline monotonic. */
+export class TimestampGuard {
+  private offset = 0;
+  private lastDts: number | undefined;
+  private lastStep: number;
+  private pendingResume = false;
+
+  /** `timescale` is the track's clock rate; `typicalStep` a frame duration used when re-basing. */
+  constructor(
+    private readonly timescale: number,
+    typicalStep: number,
+  ) {
+    this.lastStep = typicalStep;
+  }
+
+  /** Marks a publisher reconnect: the next unit continues the timeline one step after the last. */
+  resume(): void {
+    this.pendingResume = true;
+  }
+
+  /** Returns the unit with normalised timestamps, or a drop decision. */
+  accept(unit: MediaUnit): GuardVerdict {
+    const dts = unit.dts + this.offset;
+    const last = this.lastDts;
+    if (last === undefined) {
+      this.pendingResume = false;
+      return this.pass(unit, dts);
+    }
+    if (this.pendingResume) {
+      this.pendingResume = false;
+      return this.rebase(unit, last, 'publisher reconnected', true);
+    }
+    const step = dts - last;
+    if (step < 0) {
+      if (-step > MAX_BACKWARD_DROP_SECONDS * this.timescale) {
+        return this.rebase(unit, last, `timestamp went back ${(-step / this.timescale).toFixed(3)} s`);
+      }
+      return { action: 'drop', reason: `dts ${dts} is before previous ${last}` };
+    }
+    if (step > MAX_FORWARD_JUMP_SECONDS * this.timescale) {
+      return this.rebase(unit, last, `timestamp jumped ${(step / this.timescale).toFixed(3)} s ahead`);
+    }
+    if (step > 0) {
+      this.lastStep = step;
+    }
+    return this.pass(unit, dts);
+  }
+
+  private pass(unit: MediaUnit, dts: number): GuardVerdict {
+    this.lastDts = dts;
+    if (this.offset === 0) {
+      return { action: 'pass', unit };
+    }
+    return { action: 'pass', unit: { ...unit, dts, pts: unit.pts + this.offset } };
+  }
+
+  private rebase(unit: MediaUnit, last: number, reason: string, discontinuity = false): GuardVerdict {
+    const target = last + this.lastStep;
+    this.offset = target - unit.dts;
+    this.lastDts = target;
+    const rebased: MediaUnit = {
+      ...unit,
+      dts: target,
+      pts: unit.pts + this.offset,
+      ...(discontinuity ? { discontinuity: true } : {}),
+    };
+    return { action: 'rebase', unit: rebased, reason };
+  }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * Runs the test suite with node:test through tsx: unit tests beside the code first, then the
+ * e2e tests (real ffmpeg, Chromium, servers on ephemeral ports). `--unit` runs only the first.
+ * Extra arguments are file filters (substring match).
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const filters = args.filter((arg) => !arg.startsWith('--'));
+
+function find(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) {
+      continue;
+    }
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      find(path, out);
+    } else if (name.endsWith('.test.ts')) {
+      out.push(relative(root, path));
+    }
+  }
+  return out;
+}
+
+const select = (files) => files.filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
+const groups = [{ name: 'unit', files: select(find(join(root, 'packages'))), concurrency: 2 }];
+if (!unitOnly) {
+  groups.push({ name: 'e2e', files: select(find(join(root, 'e2e'))), concurrency: 2 });
+}
+
+let failed = false;
+for (const group of groups) {
+  if (group.files.length === 0) {
+    continue;
+  }
+  console.log(`\n# ${group.name}: ${group.files.length} files`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${group.concurrency}`,
+      '--test-timeout=300000',
+      ...group.files,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  );
+  if (result.status !== 0) {
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);
