@@ -1,0 +1,124 @@
+/**
+ * Service configuration from environment variables and matching command-line flags
+ * (`--http-port 8080` ⇔ `AIRWAVE_HTTP_PORT=8080`), validated at start with clear errors.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const schema = z.object({
+  AIRWAVE_HOST: z.string().min(1).default('0.0.0.0'),
+  AIRWAVE_HTTP_PORT: port(8080),
+  AIRWAVE_RTMP_PORT: port(1935),
+  AIRWAVE_RTMPS_PORT: port(1936),
+  AIRWAVE_SRT_PORT: port(8889),
+  AIRWAVE_TLS_CERT: z.string().optional(),
+  AIRWAVE_TLS_KEY: z.string().optional(),
+  AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
+  AIRWAVE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  AIRWAVE_RECONNECT_WINDOW_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
+  AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
+  AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Validated configuration of one Airwave process. */
+export interface Config {
+  readonly host: string;
+  readonly httpPort: number;
+  readonly rtmpPort: number;
+  /** RTMPS listens only when both tlsCert and tlsKey are set. */
+  readonly rtmpsPort: number;
+  readonly srtPort: number;
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
+  /** Absolute path of the data directory (PGlite database, media, secrets). */
+  readonly dataDir: string;
+  /** Base URL printed and used in absolute URLs; derived from host and port when unset. */
+  readonly publicUrl: string | undefined;
+  readonly databaseUrl: string | undefined;
+  readonly reconnectWindowMs: number;
+  readonly allowPrivateWebhooks: boolean;
+  readonly allowPrivatePullSources: boolean;
+  readonly sessionSecret: string | undefined;
+  readonly logLevel: string;
+}
+
+/** Thrown when configuration is invalid; the message lists every problem. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Maps `--http-port 1` / `--http-port=1` flags onto their AIRWAVE_* variable names. */
+export function flagsToEnv(argv: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) {
+      continue;
+    }
+    const [rawName, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const value = inline ?? argv[i + 1];
+    if (inline === undefined) {
+      i++;
+    }
+    if (value === undefined) {
+      throw new ConfigError(`flag --${rawName} needs a value`);
+    }
+    const name = rawName === 'database-url' ? 'DATABASE_URL' : `AIRWAVE_${rawName.toUpperCase().replaceAll('-', '_')}`;
+    if (!(name in schema.shape)) {
+      throw new ConfigError(`unknown flag --${rawName}`);
+    }
+    env[name] = value;
+  }
+  return env;
+}
+
+/** Reads and validates configuration; flags override environment variables. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
+  const merged: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    merged[key] = value === '' ? undefined : value;
+  }
+  Object.assign(merged, flagsToEnv(argv));
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  }
+  const c = parsed.data;
+  if (Boolean(c.AIRWAVE_TLS_CERT) !== Boolean(c.AIRWAVE_TLS_KEY)) {
+    throw new ConfigError('invalid configuration:\n  AIRWAVE_TLS_CERT and AIRWAVE_TLS_KEY must be set together');
+  }
+  return {
+    host: c.AIRWAVE_HOST,
+    httpPort: c.AIRWAVE_HTTP_PORT,
+    rtmpPort: c.AIRWAVE_RTMP_PORT,
+    rtmpsPort: c.AIRWAVE_RTMPS_PORT,
+    srtPort: c.AIRWAVE_SRT_PORT,
+    tlsCert: c.AIRWAVE_TLS_CERT,
+    tlsKey: c.AIRWAVE_TLS_KEY,
+    dataDir: resolve(c.AIRWAVE_DATA_DIR),
+    publicUrl: c.AIRWAVE_PUBLIC_URL?.replace(/\/+$/, ''),
+    databaseUrl: c.DATABASE_URL,
+    reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
+    allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
+    allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
+    sessionSecret: c.AIRWAVE_SESSION_SECRET,
+    logLevel: c.AIRWAVE_LOG_LEVEL,
+  };
+}
+
+/** Names and defaults of every setting, for the README table and `--help`. */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);

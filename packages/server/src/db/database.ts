@@ -1,0 +1,103 @@
+/**
+ * The database: PGlite in the data directory by default, PostgreSQL when DATABASE_URL is set.
+ * Both are driven through Drizzle and get the same migrations at start.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
+import { applyMigrations } from './migrate.js';
+
+/** The Drizzle handle every store uses. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** Runs raw SQL text that may hold several statements (migrations, tests). */
+export type ExecRaw = (sqlText: string) => Promise<void>;
+
+/** An open database with its driver-level handles. */
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  readonly execRaw: ExecRaw;
+  /** The embedded PGlite instance (kind 'pglite'). */
+  readonly pglite?: PGlite;
+  /** The PostgreSQL pool (kind 'postgres'); LISTEN needs a dedicated client from it. */
+  readonly pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** Where and how to open the database. */
+export interface DatabaseOptions {
+  /** PostgreSQL URL; when absent PGlite is used in `dataDir`. */
+  readonly databaseUrl?: string | undefined;
+  readonly dataDir: string;
+  /** PGlite only: take the data-directory lock (default true). */
+  readonly lock?: boolean;
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite(options.dataDir, options.lock ?? true);
+  try {
+    await applyMigrations(database.execRaw, database.kind);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', () => {
+    // Idle client errors (server restart) surface on the next query; the pool replaces the client.
+  });
+  const client = await pool.connect().catch((error: Error) => {
+    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${error.message}`, { cause: error });
+  });
+  client.release();
+  return {
+    kind: 'postgres',
+    db: drizzleNodePg(pool) as unknown as Db,
+    execRaw: async (text) => {
+      await pool.query(text);
+    },
+    pool,
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string, lock: boolean): Promise<Database> {
+  const held: DataDirLock | undefined = lock ? lockDataDir(dataDir) : undefined;
+  try {
+    const dir = join(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    const client = await PGlite.create(dir);
+    return {
+      kind: 'pglite',
+      db: drizzlePglite(client) as unknown as Db,
+      execRaw: async (text) => {
+        await client.exec(text);
+      },
+      pglite: client,
+      close: async () => {
+        await client.close();
+        held?.release();
+      },
+    };
+  } catch (error) {
+    held?.release();
+    throw error;
+  }
+}
+
+/** Hides the password of a database URL for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}

@@ -1,0 +1,25 @@
+/**
+ * Merges every schema module into one SDL string and one resolver map.
+ */
+import type { IResolvers } from 'mercurius';
+import type { GraphQLModule } from './module.js';
+import { baseModule } from './modules/base.js';
+
+/** Every module of the API, in order. Add new modules here. */
+export const modules: readonly GraphQLModule[] = [baseModule];
+
+/** The full SDL. */
+export function buildTypeDefs(list: readonly GraphQLModule[] = modules): string {
+  return list.map((module) => module.typeDefs).join('\n');
+}
+
+/** The merged resolvers (type by type, field by field). */
+export function buildResolvers(list: readonly GraphQLModule[] = modules): IResolvers {
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const module of list) {
+    for (const [type, fields] of Object.entries(module.resolvers)) {
+      merged[type] = { ...(merged[type] ?? {}), ...(fields as Record<string, unknown>) };
+    }
+  }
+  return merged as IResolvers;
+}

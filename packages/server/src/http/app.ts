@@ -1,0 +1,100 @@
+/**
+ * The Fastify application: GraphQL at /graphql (POST and GET), the playground, and whatever
+ * route plugins the composition root registers (playback, WebSocket subscriptions, …).
+ */
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { GraphQLError } from 'graphql';
+import mercurius from 'mercurius';
+import type { Principal } from '../auth/principal.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { formatErrors } from '../graphql/error-formatter.js';
+import type { GraphQLModule } from '../graphql/module.js';
+import { buildResolvers, buildTypeDefs, modules as defaultModules } from '../graphql/schema.js';
+import type { Services } from '../graphql/services.js';
+
+/** Largest request body accepted (bytes). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deepest GraphQL selection accepted. */
+export const QUERY_DEPTH_LIMIT = 10;
+
+/** What the HTTP app needs from the composition root. */
+export interface AppOptions {
+  readonly services: Services;
+  /** Resolves the caller from a request (bearer token or cookie); null when anonymous. */
+  readonly authenticate: (request: FastifyRequest) => Promise<Principal | null>;
+  readonly logLevel?: string;
+  readonly modules?: readonly GraphQLModule[];
+  /** Extra GraphQL validation rules (cost limit, …). */
+  readonly validationRules?: NonNullable<Parameters<typeof mercurius>[1]>['validationRules'];
+  /** Route plugins registered after GraphQL. */
+  readonly plugins?: readonly ((app: FastifyInstance) => Promise<void> | void)[];
+}
+
+/** Builds (but does not start) the HTTP application. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    forceCloseConnections: true,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    const code =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'VALIDATION_ERROR'
+        : status >= 500
+          ? 'INTERNAL'
+          : 'VALIDATION_ERROR';
+    const message =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? `request body is larger than ${BODY_LIMIT_BYTES} bytes`
+        : status >= 500
+          ? `Internal server error (request id ${request.id})`
+          : error.message;
+    void reply.status(status).send({ data: null, errors: [{ message, extensions: { code, requestId: request.id } }] });
+  });
+  await app.register(fastifyCookie);
+  const modules = options.modules ?? defaultModules;
+  await app.register(mercurius, {
+    schema: buildTypeDefs(modules),
+    resolvers: buildResolvers(modules),
+    path: '/graphql',
+    graphiql: false,
+    jit: 1,
+    queryDepth: QUERY_DEPTH_LIMIT,
+    ...(options.validationRules ? { validationRules: options.validationRules } : {}),
+    context: async (request, reply): Promise<GraphQLContext> => ({
+      requestId: request.id,
+      principal: await options.authenticate(request),
+      services: options.services,
+      request,
+      reply,
+      ip: request.ip,
+    }),
+    errorFormatter: (execution, context) => {
+      const requestId =
+        (context as unknown as { reply?: { request?: { id?: string } } }).reply?.request?.id ?? 'unknown';
+      const errors = formatErrors((execution.errors ?? []) as GraphQLError[], requestId, app.log);
+      const unauthorized = errors.some((e) => e.extensions.code === 'UNAUTHORIZED');
+      return {
+        statusCode: execution.data === undefined && !unauthorized ? 400 : 200,
+        response: { data: execution.data ?? null, errors },
+      };
+    },
+  });
+  for (const plugin of options.plugins ?? []) {
+    await plugin(app);
+  }
+  return app;
+}
