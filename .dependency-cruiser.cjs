@@ -34,13 +34,13 @@ module.exports = {
       name: 'codecs-import-only-bits',
       severity: 'error',
       from: { path: `${media}codecs/` },
-      to: { path: `${media}(?!bits/|codecs/|errors\\.ts)` },
+      to: { path: `${media}(?!bits/|codecs/|testing/|errors\\.ts)` },
     },
     {
       name: 'formats-import-codecs-stream',
       severity: 'error',
       from: { path: `${media}formats/` },
-      to: { path: `${media}(?!bits/|codecs/|formats/|stream/|errors\\.ts)` },
+      to: { path: `${media}(?!bits/|codecs/|formats/|stream/|testing/|errors\\.ts)` },
     },
     {
       name: 'stream-imports-nothing',
@@ -59,6 +59,13 @@ module.exports = {
       severity: 'error',
       from: { path: `${media}protocols/([^/]+)/` },
       to: { path: `${media}protocols/`, pathNot: [`${media}protocols/$1/`, `${media}protocols/shared/`] },
+    },
+    {
+      name: 'testing-only-from-tests',
+      severity: 'error',
+      comment: 'Test helpers (fuzz runner, ffmpeg fixtures) are for *.test.ts and *.fuzz.ts files only.',
+      from: { path: media, pathNot: [`${media}testing/`, '\\.(test|fuzz)\\.ts$'] },
+      to: { path: `${media}testing/` },
     },
     {
       name: 'domain-never-imports-graphql-or-http',
