@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what Airwave needs and is missing: npm dependencies, and Debian packages
+# (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, srt-tools for tests and benchmarks).
+# As root it uses apt; otherwise it prints the apt command to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+for arg in "$@"; do
+  [ "$arg" = "--test" ] && want_test=1
+done
+
+missing=()
+command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
+if [ "$want_test" = 1 ]; then
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+  command -v srt-live-transmit >/dev/null 2>&1 || missing+=(srt-tools)
+  command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+  [ -e /usr/lib/nginx/modules/ngx_rtmp_module.so ] || missing+=(libnginx-mod-rtmp)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  # shellcheck disable=SC2207
+  missing=($(printf '%s\n' "${missing[@]}" | sort -u))
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${missing[*]} with apt"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
+    [ "$want_test" = 1 ] || exit 1
+  fi
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm dependencies"
+  npm ci --no-audit --no-fund
+fi
