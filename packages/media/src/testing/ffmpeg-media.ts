@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildVpcC } from '../codecs/vp9.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { Track } from '../stream/track.js';
 import { VIDEO_TIMESCALE } from '../stream/track.js';
@@ -121,7 +122,7 @@ function trackOf(stream: ProbeStream): Track {
       id,
       codec,
       timescale: VIDEO_TIMESCALE,
-      config: codec === 'vp9' ? Uint8Array.of(0, 31, 0x82, 2, 2, 2, 0, 0) : config,
+      config: codec === 'vp9' ? buildVpcC({ profile: 0, level: 31, bitDepth: 8 }) : config,
       codecString: codec === 'h264' ? `avc1.${hex(1)}${hex(2)}${hex(3)}` : (stream.codec_tag_string ?? codec),
       width: stream.width ?? 0,
       height: stream.height ?? 0,

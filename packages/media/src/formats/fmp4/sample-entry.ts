@@ -4,8 +4,9 @@
  * (AV1 Codec ISO Media File Format Binding §2.2), vp09 + vpcC (VP Codec ISO Media File Format
  * Binding §2.2), mp4a + esds (ISO/IEC 14496-14) and Opus + dOps (Opus in ISOBMFF §4.3).
  */
+import { buildVpcC, parseVpcC } from '../../codecs/vp9.js';
 import type { AudioTrack, Track, VideoTrack } from '../../stream/track.js';
-import { box, Fields, fullBox } from './box-writer.js';
+import { box, Fields } from './box-writer.js';
 import { dOpsBox } from './dops.js';
 import { esdsBox } from './esds.js';
 
@@ -17,7 +18,6 @@ const VIDEO_ENTRY: Record<VideoTrack['codec'], { entry: string; config: string }
 };
 
 const RESOLUTION_72_DPI = 0x00480000;
-const VPCC_VERSION = 1;
 
 /** Builds the sample entry that goes into `stsd` for a track. */
 export function sampleEntry(track: Track): Uint8Array {
@@ -47,12 +47,10 @@ function visualSampleEntry(track: VideoTrack): Uint8Array {
 
 /**
  * `vpcC` is a full box (version 1). Tracks may carry the record with or without that version and
- * flags header (ffmpeg's E-RTMP output includes it); both forms are accepted.
+ * flags header; parseVpcC accepts both and buildVpcC writes the full box payload.
  */
 function vpcCBox(config: Uint8Array): Uint8Array {
-  const hasFullBoxHeader =
-    config.length >= 12 && config[0] === VPCC_VERSION && config[1] === 0 && config[2] === 0 && config[3] === 0;
-  return hasFullBoxHeader ? box('vpcC', config) : fullBox('vpcC', VPCC_VERSION, 0, config);
+  return box('vpcC', buildVpcC(parseVpcC(config)));
 }
 
 function audioSampleEntry(track: AudioTrack): Uint8Array {

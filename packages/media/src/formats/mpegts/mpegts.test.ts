@@ -1,0 +1,205 @@
+/** MPEG-TS segments built from real encoder output must decode in ffprobe/ffmpeg with the source timestamps. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { UnsupportedError } from '../../errors.js';
+import type { MediaUnit } from '../../stream/media-unit.js';
+import type { Track } from '../../stream/track.js';
+import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { concatBytes } from '../fmp4/box-writer.js';
+import { TS_PACKET_SIZE } from './packet-writer.js';
+import { TsMuxer } from './ts-muxer.js';
+
+const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const dir = mkdtempSync(join(tmpdir(), 'airwave-mpegts-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const lavfi = (width: number, height: number): string[] => [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${width}x${height}:rate=30`,
+  '-f',
+  'lavfi',
+  '-i',
+  'sine=frequency=440:sample_rate=48000',
+];
+
+const cases = [
+  {
+    name: 'H.264 with B-frames + AAC',
+    codecs: ['h264', 'aac'],
+    width: 640,
+    height: 360,
+    args: [
+      ...lavfi(640, 360),
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-bf',
+      '2',
+      '-g',
+      '30',
+      '-c:a',
+      'aac',
+    ],
+  },
+  {
+    name: 'H.265 with B-frames + Opus',
+    codecs: ['hevc', 'opus'],
+    width: 320,
+    height: 240,
+    args: [
+      ...lavfi(320, 240),
+      '-t',
+      '1',
+      '-c:v',
+      'libx265',
+      '-x265-params',
+      'log-level=error',
+      '-bf',
+      '2',
+      '-g',
+      '15',
+      '-c:a',
+      'libopus',
+    ],
+  },
+  {
+    name: 'AAC only (PCR on the audio PID)',
+    codecs: ['aac'],
+    width: 0,
+    height: 0,
+    args: ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '1', '-c:a', 'aac'],
+  },
+] as const;
+
+/** Segments starting at each video keyframe (every 20 units without video), each opened by writeTables(). */
+function segments(media: EncodedMedia): Uint8Array[] {
+  const muxer = new TsMuxer(media.tracks);
+  const video = media.tracks.find((track: Track) => track.kind === 'video');
+  const out: Uint8Array[] = [];
+  media.units.forEach((unit: MediaUnit, index) => {
+    const starts = video ? unit.trackId === video.id && unit.key : index % 20 === 0;
+    if (starts) {
+      if (index > 0) {
+        out.push(muxer.take());
+      }
+      muxer.writeTables();
+    }
+    muxer.writeUnit(unit);
+  });
+  out.push(muxer.take());
+  return out;
+}
+
+interface ProbedStream {
+  codec_name: string;
+  codec_type: string;
+  width?: number;
+  height?: number;
+  nb_read_frames?: string;
+}
+
+for (const c of cases) {
+  describe(`MPEG-TS ${c.name}`, { skip }, () => {
+    let media: EncodedMedia;
+    const source = (): EncodedMedia => {
+      media ??= encodeTestMedia(dir, c.args);
+      return media;
+    };
+
+    it('concatenated segments decode with the source codecs, size, frame counts and no errors', () => {
+      const { tracks, units } = source();
+      const parts = segments(source());
+      for (const part of parts) {
+        assert.equal(part.length % TS_PACKET_SIZE, 0);
+        assert.equal(part[0], 0x47);
+        assert.equal(((part[1] ?? 0) & 0x1f) * 256 + (part[2] ?? 0), 0, 'every segment starts with the PAT');
+      }
+      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}.ts`);
+      writeFileSync(file, concatBytes(parts));
+
+      const probe = run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);
+      assert.equal(probe.stderr, '');
+      const streams = (JSON.parse(probe.stdout) as { streams: ProbedStream[] }).streams;
+      assert.deepEqual(
+        streams.map((stream) => stream.codec_name),
+        [...c.codecs],
+      );
+      tracks.forEach((track, index) => {
+        const stream = streams[index];
+        assert.equal(
+          Number(stream?.nb_read_frames),
+          units.filter((unit) => unit.trackId === track.id).length,
+          `frames of ${stream?.codec_name}`,
+        );
+        if (track.kind === 'video') {
+          assert.equal(stream?.width, c.width);
+          assert.equal(stream?.height, c.height);
+        }
+      });
+      assert.equal(run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']).stderr, '');
+    });
+
+    it('keeps the source timestamps: packets in dts order, decoded frames in pts order', () => {
+      const { tracks, units } = source();
+      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}-ts.ts`);
+      writeFileSync(file, concatBytes(segments(source())));
+      tracks.forEach((track, index) => {
+        const trackUnits = units.filter((unit) => unit.trackId === track.id);
+        const to90k = (value: number): number => Math.round((value * 90_000) / track.timescale);
+        const select = ['-select_streams', String(index)];
+        const packets = (ffprobeJson([...select, '-show_entries', 'packet=pts,dts', '-show_packets', file]).packets ??
+          []) as { pts: number; dts: number }[];
+        assert.deepEqual(
+          packets.map((packet) => [packet.dts, packet.pts]),
+          trackUnits.map((unit) => [to90k(unit.dts), to90k(unit.pts)]),
+        );
+        if (track.kind === 'video') {
+          const frames = (ffprobeJson([...select, '-show_entries', 'frame=pts', '-show_frames', file]).frames ??
+            []) as { pts: number }[];
+          assert.deepEqual(
+            frames.map((frame) => frame.pts),
+            trackUnits.map((unit) => unit.pts).sort((a, b) => a - b),
+          );
+        }
+      });
+    });
+
+    it('a single later segment decodes on its own', () => {
+      const parts = segments(source());
+      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}-last.ts`);
+      writeFileSync(file, parts[parts.length - 1] ?? new Uint8Array(0));
+      assert.equal(run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']).stderr, '');
+    });
+  });
+}
+
+describe('TsMuxer', () => {
+  it('refuses AV1 and VP9 tracks with an UnsupportedError naming what works', () => {
+    for (const codec of ['av1', 'vp9'] as const) {
+      assert.throws(
+        () =>
+          new TsMuxer([
+            {
+              kind: 'video',
+              id: 1,
+              codec,
+              timescale: 90_000,
+              config: new Uint8Array(4),
+              codecString: codec,
+              width: 16,
+              height: 16,
+            },
+          ]),
+        (error: unknown) => error instanceof UnsupportedError && /H\.264, H\.265, AAC and Opus/.test(error.message),
+      );
+    }
+  });
+});
