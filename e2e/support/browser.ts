@@ -18,10 +18,9 @@ export const chromiumMissing: string | false = hasCommand('chromium')
   ? false
   : 'Debian chromium not installed (apt-get install chromium)';
 
-/** Launches headless Chromium with a fresh profile; closing the browser removes the profile. */
+/** Launches headless Chromium (playwright gives it a fresh temporary profile). */
 export async function launchChromium(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'airwave-chromium-'));
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -33,11 +32,8 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--autoplay-policy=no-user-gesture-required',
-      `--user-data-dir=${profile}`,
     ],
   });
-  browser.on('disconnected', () => rmSync(profile, { recursive: true, force: true }));
-  return browser;
 }
 
 const require = createRequire(import.meta.url);
