@@ -228,7 +228,8 @@ export class LiveStream {
   }
 }
 
-function typicalStep(track: Track): number {
+/** A frame's usual duration in the track's timescale, used until the track's own timestamps tell. */
+export function typicalStep(track: Track): number {
   if (track.kind === 'video') {
     return Math.round(track.timescale / (track.fps ?? 30));
   }

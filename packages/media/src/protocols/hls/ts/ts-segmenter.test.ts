@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PMT_PID } from '../../../formats/mpegts/ts-muxer.js';
+import { Hub } from '../../../hub/hub.js';
+import { silentLogger } from '../../../ports.js';
+import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
+import { unitsOfPass } from '../../../testing/live-feed.js';
+import { renderMediaPlaylist } from './ts-playlists.js';
+import { TsSegmenter } from './ts-segmenter.js';
+
+const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const source = (size: string, gop: number, seconds: number): string[] => [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${size}:rate=30`,
+  '-f',
+  'lavfi',
+  '-i',
+  'sine=frequency=440',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-pix_fmt',
+  'yuv420p',
+  '-bf',
+  '2',
+  '-g',
+  String(gop),
+  '-keyint_min',
+  String(gop),
+  '-sc_threshold',
+  '0',
+  '-c:a',
+  'aac',
+  '-t',
+  String(seconds),
+];
+
+interface ProbeStream {
+  codec_name: string;
+  width?: number;
+  height?: number;
+  nb_read_frames?: string;
+}
+
+function pid(data: Uint8Array, packet: number): number {
+  const at = packet * 188;
+  return (((data[at + 1] ?? 0) & 0x1f) << 8) | (data[at + 2] ?? 0);
+}
+
+/** Publishes `passes` passes of the media into a fresh hub stream with a segmenter attached. */
+function publishInto(media: EncodedMedia, segmenter: TsSegmenter, passes: number, playbackId: string) {
+  const hub = new Hub({ log: silentLogger, reconnectWindowMs: 60_000 });
+  const publisher = hub.publish({ streamId: playbackId, playbackId }, 'rtmp');
+  publisher.stream.attach(segmenter);
+  publisher.setDescription({ tracks: media.tracks });
+  for (let pass = 0; pass < passes; pass++) {
+    for (const unit of unitsOfPass(media.tracks, media.units, pass)) {
+      publisher.write(unit);
+    }
+  }
+  return { hub, publisher };
+}
+
+describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
+  let dir = '';
+  let oneSecondGop: EncodedMedia;
+  let threeSecondGop: EncodedMedia;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ts-segmenter-'));
+    oneSecondGop = encodeTestMedia(dir, source('640x360', 30, 4));
+    const longDir = join(dir, 'long');
+    mkdirSync(longDir);
+    threeSecondGop = encodeTestMedia(longDir, source('320x180', 90, 7));
+  });
+
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('cuts 2 s segments at keyframes, each starting with PAT/PMT and decodable alone', () => {
+    const segmenter = new TsSegmenter({ targetDurationSeconds: 2 });
+    const { hub } = publishInto(oneSecondGop, segmenter, 1, 'p-two');
+    hub.stop('p-two', 'test over');
+    assert.equal(segmenter.ended, 'test over');
+    const segments = segmenter.window;
+    assert.deepEqual(
+      segments.map((segment) => [segment.sequence, segment.duration]),
+      [
+        [0, 2],
+        [1, 2],
+      ],
+    );
+    assert.equal(segmenter.targetDuration, 2);
+    assert.equal(segmenter.measurements().keyframeIntervalSeconds, 1);
+    for (const segment of segments) {
+      assert.equal(segment.data.byteLength % 188, 0);
+      assert.equal(segment.data[0], 0x47);
+      assert.equal(pid(segment.data, 0), 0, 'PAT first');
+      assert.equal(pid(segment.data, 1), PMT_PID, 'PMT second');
+      assert.equal(segment.videoFrames, 60);
+      const file = join(dir, `seg-${segment.sequence}.ts`);
+      writeFileSync(file, segment.data);
+      const probe = ffprobeJson(['-count_frames', '-show_streams', file]);
+      const streams = probe.streams as ProbeStream[];
+      const video = streams.find((stream) => stream.codec_name === 'h264');
+      assert.equal(video?.width, 640);
+      assert.equal(video?.height, 360);
+      assert.equal(video?.nb_read_frames, '60');
+      assert.ok(streams.some((stream) => stream.codec_name === 'aac'));
+      const frames = ffprobeJson(['-select_streams', 'v', '-show_frames', '-read_intervals', '%+#1', file]).frames as {
+        key_frame: number;
+      }[];
+      assert.equal(frames[0]?.key_frame, 1, 'the segment starts with a keyframe');
+    }
+    const measured = segmenter.measurements();
+    assert.ok((measured.peakBandwidth ?? 0) > 0);
+    assert.equal(measured.fps, 30);
+  });
+
+  it('makes longer segments for longer GOPs and reports the keyframe interval', () => {
+    const segmenter = new TsSegmenter({ targetDurationSeconds: 2 });
+    const { hub } = publishInto(threeSecondGop, segmenter, 1, 'p-long');
+    hub.stop('p-long', 'test over');
+    const durations = segmenter.window.map((segment) => segment.duration);
+    assert.deepEqual(durations.slice(0, 2), [3, 3]);
+    assert.equal(segmenter.targetDuration, 3);
+    assert.equal(segmenter.measurements().keyframeIntervalSeconds, 3);
+  });
+
+  it('marks the first segment after a reconnect as a discontinuity and slides a bounded window', () => {
+    const segmenter = new TsSegmenter({ targetDurationSeconds: 2, windowSegments: 2, retainSegments: 1 });
+    const { hub, publisher } = publishInto(oneSecondGop, segmenter, 1, 'p-disc');
+    publisher.close('encoder dropped');
+    assert.equal(segmenter.window.length, 2, 'the open segment was published when the encoder dropped');
+    const again = hub.publish({ streamId: 'p-disc', playbackId: 'p-disc' }, 'rtmp');
+    again.setDescription({ tracks: oneSecondGop.tracks });
+    for (let pass = 0; pass < 2; pass++) {
+      for (const unit of unitsOfPass(oneSecondGop.tracks, oneSecondGop.units, pass)) {
+        again.write(unit);
+      }
+    }
+    const resumed = segmenter.segment(2);
+    assert.equal(resumed?.discontinuity, true);
+    assert.equal(resumed?.discontinuitySequence, 0);
+    assert.equal(segmenter.segment(1), undefined, 'segments beyond window + retained are gone');
+    const window = segmenter.window;
+    assert.deepEqual(
+      window.map((segment) => segment.sequence),
+      [3, 4],
+    );
+    const text = renderMediaPlaylist({ targetDuration: segmenter.targetDuration, segments: window, ended: false });
+    assert.match(text, /^#EXT-X-MEDIA-SEQUENCE:3$/m);
+    assert.match(text, /^#EXT-X-DISCONTINUITY-SEQUENCE:1$/m);
+    assert.doesNotMatch(text, /^#EXT-X-DISCONTINUITY$/m);
+    hub.close();
+    assert.ok(segmenter.ended);
+  });
+});

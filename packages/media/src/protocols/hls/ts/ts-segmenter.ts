@@ -1,0 +1,379 @@
+/**
+ * Live MPEG-TS segmenter for classic HLS (RFC 8216 section 3.2 and 6.2.2): cuts the stream into
+ * segments that start at video keyframes, each beginning with PAT/PMT, keeps a bounded window
+ * and measures what the multivariant playlist advertises (bandwidth, frame rate, GOP length).
+ */
+import { TsMuxer } from '../../../formats/mpegts/ts-muxer.js';
+import type { StreamSink } from '../../../hub/live-stream.js';
+import type { MediaUnit } from '../../../stream/media-unit.js';
+import type { StreamDescription, Track } from '../../../stream/track.js';
+
+/** Options of one segmenter. */
+export interface TsSegmenterOptions {
+  /** Segments are cut at the first keyframe at or after this duration (seconds, default 2). */
+  readonly targetDurationSeconds?: number;
+  /** Segments listed in the media playlist (default 6). */
+  readonly windowSegments?: number;
+  /** Segments kept for clients that read an older playlist, beyond the window (default = window). */
+  readonly retainSegments?: number;
+  /** A segment is closed once it holds this many bytes; units are then dropped until the next keyframe. */
+  readonly maxSegmentBytes?: number;
+  /** Clock for program date times (tests). */
+  readonly now?: () => number;
+}
+
+/** One finished segment. */
+export interface TsSegment {
+  /** Media sequence number (`seg-<sequence>.ts`). */
+  readonly sequence: number;
+  /** Duration in seconds, measured from the timestamps. */
+  readonly duration: number;
+  /** Wall-clock time of the first sample. */
+  readonly programDateTime: Date;
+  /** True when the segment follows a reconnect or a change of codec configuration. */
+  readonly discontinuity: boolean;
+  /** EXT-X-DISCONTINUITY-SEQUENCE while this segment is the first listed: discontinuities before it. */
+  readonly discontinuitySequence: number;
+  /** The MPEG-TS bytes. */
+  readonly data: Uint8Array;
+  /** Payload bytes per track id (for per-track bitrates). */
+  readonly trackBytes: ReadonlyMap<number, number>;
+  /** Video frames in the segment. */
+  readonly videoFrames: number;
+}
+
+/** What the segmenter measured over its window. */
+export interface TsMeasurements {
+  /** Peak segment bitrate in bits per second (RFC 8216 BANDWIDTH), undefined before a segment. */
+  readonly peakBandwidth: number | undefined;
+  /** Average bitrate over the retained segments. */
+  readonly averageBandwidth: number | undefined;
+  /** Mean interval between the last video keyframes, in seconds. */
+  readonly keyframeIntervalSeconds: number | undefined;
+  /** Frames per second measured over the retained segments. */
+  readonly fps: number | undefined;
+  /** Bits per second per track id, measured over the retained segments. */
+  readonly trackBitrates: ReadonlyMap<number, number>;
+}
+
+interface OpenSegment {
+  readonly sequence: number;
+  readonly startDts: number;
+  readonly programDateTime: Date;
+  readonly discontinuity: boolean;
+  readonly chunks: Uint8Array[];
+  bytes: number;
+  readonly trackBytes: Map<number, number>;
+  videoFrames: number;
+}
+
+const KEYFRAME_INTERVALS_KEPT = 8;
+
+/** Segments one live stream into MPEG-TS; attach it to the stream as a synchronous sink. */
+export class TsSegmenter implements StreamSink {
+  private readonly targetSeconds: number;
+  private readonly windowSegments: number;
+  private readonly retainSegments: number;
+  private readonly maxSegmentBytes: number;
+  private readonly now: () => number;
+  private readonly finished: TsSegment[] = [];
+  private readonly waiters = new Set<() => void>();
+  private readonly keyIntervals: number[] = [];
+  private muxer: TsMuxer | undefined;
+  private tracks: readonly Track[] = [];
+  private timelineTrack: Track | undefined;
+  private open: OpenSegment | undefined;
+  private nextSequence = 0;
+  private discontinuities = 0;
+  private pendingDiscontinuity = false;
+  private lastTimelineDts: number | undefined;
+  private lastTimelineStep = 0;
+  private lastKeyDts: number | undefined;
+  private longestSegment = 0;
+  private endReason: string | undefined;
+  private unsupportedReason: string | undefined;
+  /** Units the muxer refused (malformed payloads); they are skipped. */
+  readonly stats = { badUnits: 0 };
+
+  constructor(options: TsSegmenterOptions = {}) {
+    this.targetSeconds = options.targetDurationSeconds ?? 2;
+    this.windowSegments = Math.max(1, options.windowSegments ?? 6);
+    this.retainSegments = Math.max(0, options.retainSegments ?? this.windowSegments);
+    this.maxSegmentBytes = options.maxSegmentBytes ?? 32 * 1024 * 1024;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The tracks being muxed. */
+  get description(): readonly Track[] {
+    return this.tracks;
+  }
+
+  /** Why the tracks cannot be carried in MPEG-TS (e.g. AV1), when they cannot. */
+  get unsupported(): string | undefined {
+    return this.unsupportedReason;
+  }
+
+  /** Reason the stream ended, once it did (the playlist then carries EXT-X-ENDLIST). */
+  get ended(): string | undefined {
+    return this.endReason;
+  }
+
+  /** The segments listed in the media playlist, oldest first. */
+  get window(): readonly TsSegment[] {
+    return this.finished.slice(-this.windowSegments);
+  }
+
+  /** The configured target duration in seconds. */
+  get targetDurationSeconds(): number {
+    return this.targetSeconds;
+  }
+
+  /** EXT-X-TARGETDURATION: the target, raised to the longest segment produced so far (never lowered). */
+  get targetDuration(): number {
+    return Math.max(Math.ceil(this.targetSeconds), Math.ceil(this.longestSegment - 0.0005));
+  }
+
+  /** A retained segment by media sequence number. */
+  segment(sequence: number): TsSegment | undefined {
+    const first = this.finished[0];
+    if (!first) {
+      return undefined;
+    }
+    const found = this.finished[sequence - first.sequence];
+    return found?.sequence === sequence ? found : undefined;
+  }
+
+  /** Resolves once a segment is available, the stream ended, `timeoutMs` passed or `signal` aborted. */
+  waitForSegment(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.finished.length > 0 || this.endReason !== undefined || signal?.aborted) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Measured bitrates, frame rate and keyframe interval. */
+  measurements(): TsMeasurements {
+    let peak: number | undefined;
+    let bytes = 0;
+    let seconds = 0;
+    let frames = 0;
+    const perTrack = new Map<number, number>();
+    for (const segment of this.finished) {
+      if (segment.duration <= 0) {
+        continue;
+      }
+      const bps = (segment.data.byteLength * 8) / segment.duration;
+      peak = peak === undefined ? bps : Math.max(peak, bps);
+      bytes += segment.data.byteLength;
+      seconds += segment.duration;
+      frames += segment.videoFrames;
+      for (const [trackId, trackBytes] of segment.trackBytes) {
+        perTrack.set(trackId, (perTrack.get(trackId) ?? 0) + trackBytes);
+      }
+    }
+    const trackBitrates = new Map<number, number>();
+    if (seconds > 0) {
+      for (const [trackId, trackBytes] of perTrack) {
+        trackBitrates.set(trackId, Math.round((trackBytes * 8) / seconds));
+      }
+    }
+    const intervals = this.keyIntervals;
+    return {
+      peakBandwidth: peak === undefined ? undefined : Math.round(peak),
+      averageBandwidth: seconds > 0 ? Math.round((bytes * 8) / seconds) : undefined,
+      keyframeIntervalSeconds:
+        intervals.length > 0 ? round3(intervals.reduce((sum, value) => sum + value, 0) / intervals.length) : undefined,
+      fps: seconds > 0 && frames > 0 ? round3(frames / seconds) : undefined,
+      trackBitrates,
+    };
+  }
+
+  /** StreamSink: the publisher declared (or replaced) its tracks. */
+  onDescription(description: StreamDescription): void {
+    if (this.muxer) {
+      this.closeOpenSegment(undefined);
+      this.pendingDiscontinuity = true;
+    }
+    this.tracks = description.tracks;
+    this.timelineTrack = description.tracks.find((track) => track.kind === 'video') ?? description.tracks[0];
+    this.lastKeyDts = undefined;
+    try {
+      this.muxer = new TsMuxer(description.tracks);
+      this.unsupportedReason = undefined;
+    } catch (error) {
+      this.muxer = undefined;
+      this.unsupportedReason = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** StreamSink: one unit in decode order. */
+  onUnit(unit: MediaUnit): void {
+    const muxer = this.muxer;
+    const timeline = this.timelineTrack;
+    if (!muxer || !timeline || this.endReason !== undefined) {
+      return;
+    }
+    if (unit.discontinuity && !this.open?.discontinuity) {
+      this.pendingDiscontinuity = true;
+    }
+    const onTimeline = unit.trackId === timeline.id;
+    const isVideoKey = onTimeline && unit.key && timeline.kind === 'video';
+    if (onTimeline) {
+      this.noteTimeline(unit, isVideoKey);
+    }
+    const open = this.open;
+    if (open && onTimeline) {
+      const startsHere = timeline.kind === 'video' ? isVideoKey : true;
+      const due = startsHere && unit.dts - open.startDts >= this.targetSeconds * timeline.timescale;
+      const forced = startsHere && this.pendingDiscontinuity;
+      if (due || forced || open.bytes >= this.maxSegmentBytes) {
+        this.closeOpenSegment(unit.dts);
+      }
+    }
+    if (!this.open) {
+      const canStart = timeline.kind === 'video' ? isVideoKey : onTimeline;
+      if (!canStart) {
+        return;
+      }
+      this.startSegment(unit, muxer);
+    }
+    const current = this.open;
+    if (!current) {
+      return;
+    }
+    try {
+      muxer.writeUnit(unit);
+    } catch {
+      this.stats.badUnits++;
+      return;
+    }
+    this.append(current, muxer.take());
+    current.trackBytes.set(unit.trackId, (current.trackBytes.get(unit.trackId) ?? 0) + unit.data.byteLength);
+    if (onTimeline && timeline.kind === 'video') {
+      current.videoFrames++;
+    }
+  }
+
+  /** StreamSink: the publisher dropped; publish what the open segment holds. */
+  onInterrupted(): void {
+    this.closeOpenSegment(undefined);
+    this.pendingDiscontinuity = true;
+  }
+
+  /** StreamSink: the stream ended; the playlist gets EXT-X-ENDLIST. */
+  onEnd(reason: string): void {
+    if (this.endReason !== undefined) {
+      return;
+    }
+    this.closeOpenSegment(undefined);
+    this.endReason = reason;
+    this.wakeWaiters();
+  }
+
+  private noteTimeline(unit: MediaUnit, isVideoKey: boolean): void {
+    const last = this.lastTimelineDts;
+    if (last !== undefined && unit.dts > last) {
+      this.lastTimelineStep = unit.dts - last;
+    }
+    this.lastTimelineDts = unit.dts;
+    if (!isVideoKey || !this.timelineTrack) {
+      return;
+    }
+    if (this.lastKeyDts !== undefined && !unit.discontinuity && unit.dts > this.lastKeyDts) {
+      this.keyIntervals.push((unit.dts - this.lastKeyDts) / this.timelineTrack.timescale);
+      if (this.keyIntervals.length > KEYFRAME_INTERVALS_KEPT) {
+        this.keyIntervals.shift();
+      }
+    }
+    this.lastKeyDts = unit.dts;
+  }
+
+  private startSegment(unit: MediaUnit, muxer: TsMuxer): void {
+    const discontinuity = this.pendingDiscontinuity && this.nextSequence > 0;
+    this.pendingDiscontinuity = false;
+    if (discontinuity) {
+      this.discontinuities++;
+    }
+    const open: OpenSegment = {
+      sequence: this.nextSequence++,
+      startDts: unit.dts,
+      programDateTime: new Date(this.now()),
+      discontinuity,
+      chunks: [],
+      bytes: 0,
+      trackBytes: new Map(),
+      videoFrames: 0,
+    };
+    this.open = open;
+    muxer.writeTables();
+    this.append(open, muxer.take());
+  }
+
+  private append(open: OpenSegment, bytes: Uint8Array): void {
+    if (bytes.byteLength > 0) {
+      open.chunks.push(bytes);
+      open.bytes += bytes.byteLength;
+    }
+  }
+
+  /** Finishes the open segment at `endDts`, or one frame after the last timeline unit. */
+  private closeOpenSegment(endDts: number | undefined): void {
+    const open = this.open;
+    const timeline = this.timelineTrack;
+    this.open = undefined;
+    if (!open || !timeline) {
+      return;
+    }
+    const end = endDts ?? (this.lastTimelineDts ?? open.startDts) + this.lastTimelineStep;
+    const duration = Math.max(0, end - open.startDts) / timeline.timescale;
+    if (open.bytes === 0 || duration <= 0) {
+      return;
+    }
+    const data = concat(open.chunks, open.bytes);
+    this.finished.push({
+      sequence: open.sequence,
+      duration,
+      programDateTime: open.programDateTime,
+      discontinuity: open.discontinuity,
+      discontinuitySequence: this.discontinuities - (open.discontinuity ? 1 : 0),
+      data,
+      trackBytes: open.trackBytes,
+      videoFrames: open.videoFrames,
+    });
+    this.longestSegment = Math.max(this.longestSegment, duration);
+    while (this.finished.length > this.windowSegments + this.retainSegments) {
+      this.finished.shift();
+    }
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) {
+      wake();
+    }
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

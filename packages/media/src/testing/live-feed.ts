@@ -1,0 +1,31 @@
+/**
+ * Test-only live source: replays the units of an encoded file as if an encoder kept sending,
+ * pass after pass, with timestamps continuing where the previous pass ended.
+ */
+import type { MediaUnit } from '../stream/media-unit.js';
+import type { Track } from '../stream/track.js';
+
+/** Seconds one pass of `units` lasts: the latest end of any track, one frame after its last unit. */
+export function passSeconds(tracks: readonly Track[], units: readonly MediaUnit[]): number {
+  let end = 0;
+  for (const track of tracks) {
+    const own = units.filter((unit) => unit.trackId === track.id);
+    const last = own[own.length - 1];
+    const before = own[own.length - 2];
+    if (last) {
+      const step = before ? last.dts - before.dts : 0;
+      end = Math.max(end, (last.dts + step) / track.timescale);
+    }
+  }
+  return end;
+}
+
+/** The units of pass `pass` (0 = as encoded), every timestamp moved `pass` whole passes later. */
+export function unitsOfPass(tracks: readonly Track[], units: readonly MediaUnit[], pass: number): MediaUnit[] {
+  const seconds = passSeconds(tracks, units) * pass;
+  const timescales = new Map(tracks.map((track) => [track.id, track.timescale]));
+  return units.map((unit) => {
+    const shift = Math.round(seconds * (timescales.get(unit.trackId) ?? 1));
+    return { ...unit, dts: unit.dts + shift, pts: unit.pts + shift };
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * Fastify routes of the playback plane: `/play/<id>` (JSON), `/play/<id>.mp4`,
+ * `/play/<id>/hls/*`, `/play/<id>/cmaf/*` (LL-HLS and DASH) and CORS preflight. Every media
+ * request passes the playback gate first; services get a framework-free PlayRequest.
+ */
+import type { Hub } from '@airwave/media';
+import type { TsHlsStatus } from '@airwave/media/protocols/hls/ts/ts-hls-service';
+import type { PlayRequest, PlayResponse } from '@airwave/media/protocols/shared/http-types';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cmafTarget } from './cmaf-dispatch.js';
+import { PLAY_CORS_HEADERS, PLAY_PREFLIGHT_HEADERS } from './cors.js';
+import { buildPlayInfo } from './play-info.js';
+import type { PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
+import { viewerSessionId } from './viewer-session.js';
+
+/** A protocol service: answers one playback request. */
+export interface PlayService {
+  handle(req: PlayRequest): Promise<PlayResponse>;
+}
+
+/** The classic HLS service, which also reports what it measured. */
+export interface TsHlsPlayService extends PlayService {
+  status(playbackId: string): TsHlsStatus | undefined;
+}
+
+/** What the playback routes need. */
+export interface PlayRoutesDeps {
+  readonly hub: Hub;
+  /** Classic HLS (MPEG-TS) under `/play/<id>/hls/`. */
+  readonly tsHls: TsHlsPlayService;
+  /** LL-HLS over CMAF under `/play/<id>/cmaf/` (every path but DASH manifests). */
+  readonly cmaf: PlayService;
+  /** DASH over CMAF under `/play/<id>/cmaf/` (`*.mpd`). */
+  readonly dash: PlayService;
+  /** Progressive MP4 at `/play/<id>.mp4`. */
+  readonly mp4: PlayService;
+  /** Origin the JSON's absolute URLs start with, e.g. `https://play.example.com`. */
+  readonly publicBaseUrl: string;
+  /** Access control; without it every playback id is public. */
+  readonly gate?: PlaybackGate;
+  /** Lists a WHEP URL (`/play/<id>/webrtc`) in the JSON when WebRTC playback is served. */
+  readonly webrtc?: boolean;
+}
+
+/** Longest playback id accepted in a URL. */
+export const MAX_PLAYBACK_ID_LENGTH = 128;
+const PLAYBACK_ID = /^[A-Za-z0-9_-]+$/;
+
+interface Admitted {
+  readonly uriQuery?: string;
+  readonly sessionId: string;
+}
+
+/** Registers the `/play` routes on an app. */
+export function registerPlayRoutes(app: FastifyInstance, deps: PlayRoutesDeps): void {
+  app.options('/play/*', async (_request, reply) => {
+    return reply.code(204).headers(PLAY_PREFLIGHT_HEADERS).send();
+  });
+
+  app.get<{ Params: { id: string } }>('/play/:id', async (request, reply) => {
+    const raw = request.params.id;
+    if (raw.endsWith('.mp4')) {
+      return serve(deps, request, reply, raw.slice(0, -'.mp4'.length), 'mp4', deps.mp4, '');
+    }
+    const playbackId = checkedId(raw, reply);
+    if (playbackId === undefined) {
+      return reply;
+    }
+    const admitted = await admit(deps, request, reply, playbackId, 'info');
+    if (!admitted) {
+      return reply;
+    }
+    const stream = deps.hub.getByPlaybackId(playbackId);
+    const hls = deps.tsHls.status(playbackId);
+    if (!stream && !hls) {
+      return sendError(reply, 404, 'playback_id_not_found', `no live stream with playback id ${playbackId}`);
+    }
+    const info = buildPlayInfo({
+      playbackId,
+      ...(stream ? { stream } : {}),
+      ...(hls ? { hls } : {}),
+      publicBaseUrl: deps.publicBaseUrl,
+      webrtc: deps.webrtc ?? false,
+      ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
+    });
+    return reply.code(200).headers(PLAY_CORS_HEADERS).header('cache-control', 'no-store').send(info);
+  });
+
+  app.get<{ Params: { id: string; '*': string } }>('/play/:id/hls/*', async (request, reply) => {
+    return serve(deps, request, reply, request.params.id, 'hls', deps.tsHls, request.params['*']);
+  });
+
+  app.get<{ Params: { id: string; '*': string } }>('/play/:id/cmaf/*', async (request, reply) => {
+    const path = request.params['*'];
+    const target = cmafTarget(path);
+    const service = target === 'dash' ? deps.dash : deps.cmaf;
+    return serve(deps, request, reply, request.params.id, target, service, path);
+  });
+}
+
+/** Gate, build the PlayRequest, call the service and translate its answer. */
+async function serve(
+  deps: PlayRoutesDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rawId: string,
+  protocol: PlaybackGateProtocol,
+  service: PlayService,
+  path: string,
+): Promise<FastifyReply> {
+  const playbackId = checkedId(rawId, reply);
+  if (playbackId === undefined) {
+    return reply;
+  }
+  const admitted = await admit(deps, request, reply, playbackId, protocol);
+  if (!admitted) {
+    return reply;
+  }
+  request.raw.socket.setTimeout(0);
+  const controller = new AbortController();
+  reply.raw.once('close', () => controller.abort());
+  const playRequest: PlayRequest = {
+    playbackId,
+    path,
+    query: firstValues(request.query),
+    sessionId: admitted.sessionId,
+    signal: controller.signal,
+    ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
+  };
+  let response: PlayResponse;
+  try {
+    response = await service.handle(playRequest);
+  } catch (error) {
+    request.log.error({ err: error, playbackId, protocol, path }, 'playback service failed');
+    return sendError(reply, 500, 'internal', 'the playback service failed');
+  }
+  reply.code(response.status).headers(response.headers).headers(PLAY_CORS_HEADERS);
+  const body = response.body;
+  return reply.send(
+    typeof body === 'string' || !(body instanceof Uint8Array)
+      ? body
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+  );
+}
+
+/** Asks the gate; on refusal sends the error and returns undefined. */
+async function admit(
+  deps: PlayRoutesDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  playbackId: string,
+  protocol: PlaybackGateProtocol,
+): Promise<Admitted | undefined> {
+  const query = firstValues(request.query);
+  const session = query.session;
+  const sessionQuery = session ? `session=${encodeURIComponent(session)}` : undefined;
+  const fallbackSession = (): string => viewerSessionId(request.ip, request.headers['user-agent'], session);
+  if (!deps.gate) {
+    return { sessionId: fallbackSession(), ...(sessionQuery ? { uriQuery: sessionQuery } : {}) };
+  }
+  const token = query.jwt ?? bearerToken(request.headers.authorization);
+  const decision = await deps.gate.authorize({ playbackId, request, protocol, ...(token ? { token } : {}) });
+  if (!decision.allowed) {
+    if (decision.status === 401) {
+      reply.header('www-authenticate', 'Bearer');
+    }
+    sendError(reply, decision.status, decision.reason, decision.message);
+    return undefined;
+  }
+  const uriQuery = [decision.uriQuery, sessionQuery].filter((part) => part).join('&');
+  return { sessionId: decision.sessionId ?? fallbackSession(), ...(uriQuery ? { uriQuery } : {}) };
+}
+
+/** The playback id when well-formed; else sends a 404 and returns undefined. */
+function checkedId(raw: string, reply: FastifyReply): string | undefined {
+  if (raw.length === 0 || raw.length > MAX_PLAYBACK_ID_LENGTH || !PLAYBACK_ID.test(raw)) {
+    sendError(reply, 404, 'playback_id_not_found', 'no live stream with this playback id');
+    return undefined;
+  }
+  return raw;
+}
+
+function sendError(reply: FastifyReply, status: number, reason: string, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .headers(PLAY_CORS_HEADERS)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({ error: { reason, message } });
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+function bearerToken(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** Query parameters reduced to their first value. */
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (query && typeof query === 'object') {
+    for (const [key, value] of Object.entries(query)) {
+      const first: unknown = Array.isArray(value) ? value[0] : value;
+      if (typeof first === 'string') {
+        out[key] = first;
+      }
+    }
+  }
+  return out;
+}
