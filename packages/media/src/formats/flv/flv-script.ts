@@ -14,6 +14,10 @@ export interface FlvMetadataHints {
   readonly audioDataRate?: number;
   readonly audioSampleRate?: number;
   readonly encoder?: string;
+  /** Whether onMetaData announced a video track (`videocodecid`); undefined without onMetaData. */
+  readonly hasVideo?: boolean;
+  /** Whether onMetaData announced an audio track (`audiocodecid`); undefined without onMetaData. */
+  readonly hasAudio?: boolean;
 }
 
 /** A decoded script tag: its handler name (`onMetaData`) and the values after it. */
@@ -46,7 +50,10 @@ export function metadataHints(script: FlvScriptData): FlvMetadataHints {
     const value = props[key];
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
   };
-  const hints: Record<string, number | string> = {};
+  const hints: Record<string, number | string | boolean> = {
+    hasVideo: props.videocodecid !== undefined || props.width !== undefined,
+    hasAudio: props.audiocodecid !== undefined || props.audiosamplerate !== undefined,
+  };
   const pairs: [keyof FlvMetadataHints, number | undefined][] = [
     ['width', num('width')],
     ['height', num('height')],

@@ -162,7 +162,14 @@ describe('FLV script tags', () => {
     const meta = new Amf0EcmaArray(amf0Object({ width: 640, height: 360, framerate: 29.97, encoder: 'Lavf' }));
     for (const body of [encodeAmf0('onMetaData', meta), encodeAmf0('@setDataFrame', 'onMetaData', meta)]) {
       const hints = metadataHints(parseScriptTag(body));
-      assert.deepEqual(hints, { width: 640, height: 360, framerate: 29.97, encoder: 'Lavf' });
+      assert.deepEqual(hints, {
+        width: 640,
+        height: 360,
+        framerate: 29.97,
+        encoder: 'Lavf',
+        hasVideo: true,
+        hasAudio: false,
+      });
     }
     assert.deepEqual(metadataHints(parseScriptTag(encodeAmf0('onCuePoint', meta))), {});
   });

@@ -1,0 +1,210 @@
+/**
+ * RTMP chunk stream reader (Adobe RTMP Specification 1.0 §5.3): basic headers with 1-3 byte
+ * chunk stream ids, message headers of types 0-3, extended timestamps (also on type-3
+ * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
+ * and Abort applied as they arrive, and limits on message size and chunk stream count.
+ */
+import { ProtocolError } from '../../errors.js';
+import { MessageType, type RtmpMessage, readU32 } from './messages.js';
+
+/** Limits of one reader. */
+export interface ChunkReaderLimits {
+  /** Largest message accepted, in bytes (default 8 MiB; the format allows 16 MiB). */
+  readonly maxMessageSize?: number;
+  /** Most chunk streams a peer may use at once (default 64). */
+  readonly maxChunkStreams?: number;
+}
+
+/** Chunk size before any Set Chunk Size (§5.4.1). */
+export const DEFAULT_CHUNK_SIZE = 128;
+/** Largest chunk size honoured; larger announcements are clamped (a message is at most 16 MiB). */
+export const MAX_CHUNK_SIZE = 0xffffff;
+
+const MESSAGE_HEADER_SIZE = [11, 7, 3, 0] as const;
+
+interface ChunkStreamState {
+  timestamp: number;
+  delta: number;
+  length: number;
+  typeId: number;
+  streamId: number;
+  extended: boolean;
+  payload: Uint8Array | undefined;
+  received: number;
+}
+
+/** Reassembles RTMP messages from chunks arriving in arbitrary pieces. */
+export class ChunkReader {
+  private pending: Uint8Array = new Uint8Array(0);
+  private readonly streams = new Map<number, ChunkStreamState>();
+  private readonly maxMessageSize: number;
+  private readonly maxChunkStreams: number;
+  private size = DEFAULT_CHUNK_SIZE;
+
+  constructor(limits: ChunkReaderLimits = {}) {
+    this.maxMessageSize = limits.maxMessageSize ?? 8 * 1024 * 1024;
+    this.maxChunkStreams = limits.maxChunkStreams ?? 64;
+  }
+
+  /** The peer's current chunk size. */
+  get chunkSize(): number {
+    return this.size;
+  }
+
+  /** Bytes buffered that do not yet form a whole chunk. */
+  get buffered(): number {
+    return this.pending.byteLength;
+  }
+
+  /** Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream. */
+  push(chunk: Uint8Array): RtmpMessage[] {
+    let buf = chunk;
+    if (this.pending.byteLength > 0) {
+      buf = new Uint8Array(this.pending.byteLength + chunk.byteLength);
+      buf.set(this.pending);
+      buf.set(chunk, this.pending.byteLength);
+    }
+    const out: RtmpMessage[] = [];
+    let at = 0;
+    for (;;) {
+      const next = this.readChunk(buf, at, out);
+      if (next < 0) {
+        break;
+      }
+      at = next;
+    }
+    this.pending = at >= buf.byteLength ? new Uint8Array(0) : buf.slice(at);
+    return out;
+  }
+
+  /** Reads one chunk at `p`; returns the offset after it, or -1 when more bytes are needed. */
+  private readChunk(buf: Uint8Array, p: number, out: RtmpMessage[]): number {
+    const available = buf.byteLength - p;
+    const first = buf[p];
+    if (first === undefined) {
+      return -1;
+    }
+    const fmt = first >> 6;
+    let csid = first & 0x3f;
+    let q = p + 1;
+    if (csid === 0) {
+      if (available < 2) {
+        return -1;
+      }
+      csid = 64 + (buf[q] ?? 0);
+      q += 1;
+    } else if (csid === 1) {
+      if (available < 3) {
+        return -1;
+      }
+      csid = 64 + (buf[q] ?? 0) + (buf[q + 1] ?? 0) * 256;
+      q += 2;
+    }
+    const headerSize = MESSAGE_HEADER_SIZE[fmt] ?? 0;
+    if (buf.byteLength - q < headerSize) {
+      return -1;
+    }
+    const state = this.streams.get(csid);
+    if (fmt !== 0 && !state) {
+      throw new ProtocolError(`chunk type ${fmt} on chunk stream ${csid} before any type-0 header`);
+    }
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    let field = 0;
+    let length = state?.length ?? 0;
+    let typeId = state?.typeId ?? 0;
+    let streamId = state?.streamId ?? 0;
+    if (fmt <= 2) {
+      field = (view.getUint16(q) << 8) | view.getUint8(q + 2);
+    }
+    if (fmt <= 1) {
+      length = (view.getUint16(q + 3) << 8) | view.getUint8(q + 5);
+      typeId = view.getUint8(q + 6);
+    }
+    if (fmt === 0) {
+      streamId = view.getUint32(q + 7, true);
+    }
+    q += headerSize;
+    const extended = fmt <= 2 ? field === 0xffffff : (state?.extended ?? false);
+    if (extended) {
+      if (buf.byteLength - q < 4) {
+        return -1;
+      }
+      if (fmt <= 2) {
+        field = view.getUint32(q);
+      }
+      q += 4;
+    }
+    const continuing = fmt === 3 && state?.payload !== undefined;
+    if (!continuing && length > this.maxMessageSize) {
+      throw new ProtocolError(`message of ${length} bytes on chunk stream ${csid} exceeds ${this.maxMessageSize}`);
+    }
+    const received = continuing ? (state?.received ?? 0) : 0;
+    const dataSize = Math.min(this.size, length - received);
+    if (buf.byteLength - q < dataSize) {
+      return -1;
+    }
+    let current = state;
+    if (!current) {
+      if (this.streams.size >= this.maxChunkStreams) {
+        throw new ProtocolError(`peer uses more than ${this.maxChunkStreams} chunk streams`);
+      }
+      current = { timestamp: 0, delta: 0, length, typeId, streamId, extended, payload: undefined, received: 0 };
+      this.streams.set(csid, current);
+    }
+    if (!continuing) {
+      if (fmt === 0) {
+        current.timestamp = field;
+        current.delta = field;
+      } else if (fmt === 3) {
+        current.timestamp = (current.timestamp + current.delta) >>> 0;
+      } else {
+        current.delta = field;
+        current.timestamp = (current.timestamp + field) >>> 0;
+      }
+      current.length = length;
+      current.typeId = typeId;
+      current.streamId = streamId;
+      current.payload = new Uint8Array(length);
+      current.received = 0;
+    }
+    current.extended = extended;
+    const payload = current.payload ?? new Uint8Array(0);
+    payload.set(buf.subarray(q, q + dataSize), current.received);
+    current.received += dataSize;
+    q += dataSize;
+    if (current.received >= current.length) {
+      current.payload = undefined;
+      const message: RtmpMessage = {
+        csid,
+        typeId: current.typeId,
+        streamId: current.streamId,
+        timestamp: current.timestamp,
+        payload,
+      };
+      this.applyControl(message);
+      out.push(message);
+    }
+    return q;
+  }
+
+  private applyControl(message: RtmpMessage): void {
+    if (message.typeId === MessageType.setChunkSize) {
+      const value = readU32(message.payload);
+      if (value === undefined) {
+        throw new ProtocolError('Set Chunk Size message shorter than 4 bytes');
+      }
+      const size = value & 0x7fffffff;
+      if (size < 1) {
+        throw new ProtocolError('Set Chunk Size of 0');
+      }
+      this.size = Math.min(size, MAX_CHUNK_SIZE);
+    } else if (message.typeId === MessageType.abort) {
+      const target = readU32(message.payload);
+      const stream = target === undefined ? undefined : this.streams.get(target);
+      if (stream) {
+        stream.payload = undefined;
+        stream.received = 0;
+      }
+    }
+  }
+}

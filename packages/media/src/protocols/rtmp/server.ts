@@ -1,0 +1,119 @@
+/**
+ * RTMP and RTMPS ingest server (Adobe RTMP Specification 1.0; RTMPS = RTMP over TLS via node:tls):
+ * accepts connections up to a limit, runs one RtmpSession each, and closes them all on close().
+ */
+import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import type { Hub } from '../../hub/hub.js';
+import type { Logger, PublishAuthorizer } from '../../ports.js';
+import { type RtmpServerStats, RtmpSession } from './session.js';
+
+/** Options of an RTMP(S) server. */
+export interface RtmpServerOptions {
+  readonly hub: Hub;
+  readonly authorizer: PublishAuthorizer;
+  readonly log: Logger;
+  /** PEM certificate and key: the server speaks RTMPS. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** A connection without any byte for this long is closed (default 30 s). */
+  readonly idleTimeoutMs?: number;
+  /** The handshake must finish within this time (default 10 s). */
+  readonly handshakeTimeoutMs?: number;
+  /** Most concurrent connections; more are refused at once (default 1000). */
+  readonly maxConnections?: number;
+  /** Largest RTMP message accepted (default 8 MiB). */
+  readonly maxMessageSize?: number;
+  /** Wait for the second track's config after the first frame (default 1000 ms). */
+  readonly descriptionWaitMs?: number;
+}
+
+/** An RTMP or RTMPS listener. */
+export class RtmpServer {
+  /** Counters since start. */
+  readonly stats: RtmpServerStats = {
+    accepted: 0,
+    refusedOverLimit: 0,
+    handshakeFailures: 0,
+    protocolErrors: 0,
+    badPackets: 0,
+    publishes: 0,
+    refusedPublishes: 0,
+    timeouts: 0,
+  };
+  private readonly server: Server;
+  private readonly sessions = new Set<RtmpSession>();
+  private readonly protocol: 'rtmp' | 'rtmps';
+  private readonly log: Logger;
+
+  constructor(private readonly options: RtmpServerOptions) {
+    this.protocol = options.tls ? 'rtmps' : 'rtmp';
+    this.log = options.log.child({ component: this.protocol });
+    if (options.tls) {
+      const server = createTlsServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => this.accept(socket));
+      server.on('tlsClientError', (error: Error) => {
+        this.stats.handshakeFailures++;
+        this.log.warn({ reason: error.message }, 'TLS handshake failed');
+      });
+      this.server = server;
+    } else {
+      this.server = createTcpServer((socket) => this.accept(socket));
+    }
+    this.server.on('error', (error: Error) => this.log.error({ err: error }, `${this.protocol} listener error`));
+  }
+
+  /** Live connections. */
+  get connectionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Starts listening; resolves with the bound port (pass 0 for an ephemeral one). */
+  listen(port: number, host = '0.0.0.0'): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        const address = this.server.address();
+        const bound = typeof address === 'object' && address ? address.port : port;
+        this.log.info({ port: bound, host }, `${this.protocol} ingest listening`);
+        resolve(bound);
+      });
+    });
+  }
+
+  /** Stops listening and closes every session (their publishers enter the reconnect window). */
+  async close(): Promise<void> {
+    const closing = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const sessions = [...this.sessions];
+    for (const session of sessions) {
+      session.close('server shutting down');
+    }
+    await Promise.all(sessions.map((session) => session.closed));
+    await closing;
+  }
+
+  private accept(socket: Socket | TLSSocket): void {
+    const limit = this.options.maxConnections ?? 1000;
+    if (this.sessions.size >= limit) {
+      this.stats.refusedOverLimit++;
+      this.log.warn({ remote: socket.remoteAddress, limit }, 'connection refused: too many connections');
+      socket.destroy();
+      return;
+    }
+    this.stats.accepted++;
+    socket.setNoDelay(true);
+    const session = new RtmpSession(socket, {
+      hub: this.options.hub,
+      authorizer: this.options.authorizer,
+      log: this.log,
+      protocol: this.protocol,
+      idleTimeoutMs: this.options.idleTimeoutMs ?? 30_000,
+      handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
+      stats: this.stats,
+      ...(this.options.maxMessageSize === undefined ? {} : { maxMessageSize: this.options.maxMessageSize }),
+      ...(this.options.descriptionWaitMs === undefined ? {} : { descriptionWaitMs: this.options.descriptionWaitMs }),
+    });
+    this.sessions.add(session);
+    void session.closed.then(() => this.sessions.delete(session));
+  }
+}
