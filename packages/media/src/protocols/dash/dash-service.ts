@@ -1,0 +1,77 @@
+/**
+ * Live DASH (ISO/IEC 23009-1) over the CMAF packager, under `/play/<id>/cmaf/`: `index.mpd` and
+ * the CMAF init segments and segments it lists (the same files LL-HLS lists).
+ */
+import type { Hub } from '../../hub/hub.js';
+import { parseCmafResource } from '../shared/cmaf/cmaf-names.js';
+import { CmafRegistry, type CmafRegistryOptions } from '../shared/cmaf/cmaf-registry.js';
+import { serveCmafResource } from '../shared/cmaf/cmaf-resources.js';
+import { type CmafStatus, cmafStatus } from '../shared/cmaf/cmaf-status.js';
+import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
+import { renderMpd } from './dash-mpd.js';
+
+/** Options of the DASH service. */
+export interface DashOptions extends CmafRegistryOptions {
+  /** How long an MPD request waits for a new stream's first segment (default: max segment length). */
+  readonly firstSegmentWaitMs?: number;
+}
+
+/** Content-Type of the MPD (ISO/IEC 23009-1 Annex C). */
+export const DASH_MPD_TYPE = 'application/dash+xml';
+/** Path of the MPD under `/play/<id>/cmaf/`. */
+export const DASH_MPD_PATH = 'index.mpd';
+
+/** Serves DASH for every stream of a hub. */
+export class DashService {
+  /** The packagers this service reads (shared with the LL-HLS service of the same hub). */
+  readonly registry: CmafRegistry;
+  private readonly firstSegmentWaitMs: number | undefined;
+
+  constructor(hub: Hub, options: DashOptions = {}) {
+    this.registry = CmafRegistry.forHub(hub, options);
+    this.firstSegmentWaitMs = options.firstSegmentWaitMs;
+  }
+
+  /** True for the paths this service must answer (the MPD); LL-HLS answers the rest of `cmaf/`. */
+  static owns(path: string): boolean {
+    return path === DASH_MPD_PATH;
+  }
+
+  /** Answers one request under `/play/<id>/cmaf/` (the MPD or a CMAF file). */
+  async handle(req: PlayRequest): Promise<PlayResponse> {
+    const entry = this.registry.get(req.playbackId);
+    if (!entry) {
+      return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${req.playbackId}`);
+    }
+    const { packager } = entry;
+    if (packager.ended === undefined) {
+      entry.stream.viewers.touch(req.sessionId, 'dash');
+    }
+    const targetMs = 1000 * packager.targetDuration;
+    if (req.path === DASH_MPD_PATH) {
+      const wait =
+        this.firstSegmentWaitMs ?? 1000 * (packager.options.maxSegmentSeconds + packager.options.segmentTargetSeconds);
+      await packager.waitFor(() => packager.ready, wait, req.signal);
+      if (!packager.ready) {
+        if (packager.ended !== undefined) {
+          return errorResponse(404, 'playback_id_not_found', `the stream of ${req.playbackId} ended without media`);
+        }
+        const response = errorResponse(503, 'not_ready', 'the stream has not produced a segment yet');
+        return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
+      }
+      const body = renderMpd(packager, { uriQuery: req.uriQuery, nowMs: packager.options.now() });
+      return { status: 200, headers: { 'content-type': DASH_MPD_TYPE, 'cache-control': CACHE_LIVE_PLAYLIST }, body };
+    }
+    const resource = parseCmafResource(req.path);
+    if (!resource) {
+      return errorResponse(404, 'resource_not_found', `no DASH resource ${req.path}`);
+    }
+    return serveCmafResource(packager, resource, 3 * targetMs, req.signal);
+  }
+
+  /** Measurements and state of one stream, or undefined when the service does not know it. */
+  status(playbackId: string): CmafStatus | undefined {
+    const entry = this.registry.get(playbackId);
+    return entry ? cmafStatus(entry.packager) : undefined;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Low-Latency HLS (RFC 8216bis) over the CMAF packager, under `/play/<id>/cmaf/`: `index.m3u8`
+ * (multivariant), `video.m3u8` / `audio.m3u8` (media playlists with parts, blocking reload and
+ * delta updates) and the CMAF files they list.
+ */
+import type { Hub } from '../../../hub/hub.js';
+import { parseCmafResource } from '../../shared/cmaf/cmaf-names.js';
+import type { CmafPackager } from '../../shared/cmaf/cmaf-packager.js';
+import { type CmafEntry, CmafRegistry, type CmafRegistryOptions } from '../../shared/cmaf/cmaf-registry.js';
+import { serveCmafResource } from '../../shared/cmaf/cmaf-resources.js';
+import { type CmafStatus, cmafStatus } from '../../shared/cmaf/cmaf-status.js';
+import type { CmafTrackName } from '../../shared/cmaf/cmaf-types.js';
+import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../../shared/http-types.js';
+import { parseDirectives, satisfies, tooFarAhead } from './blocking-reload.js';
+import { renderLlHlsMediaPlaylist } from './llhls-media-playlist.js';
+import { renderLlHlsMultivariant } from './llhls-multivariant.js';
+
+/** Options of the LL-HLS service. */
+export interface LlHlsOptions extends CmafRegistryOptions {
+  /** How long a playlist request waits for a new stream's first segment (default: max segment length). */
+  readonly firstSegmentWaitMs?: number;
+}
+
+/** Content-Type of HLS playlists (RFC 8216bis §4). */
+export const LLHLS_PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+const MEDIA_PLAYLISTS: Readonly<Record<string, CmafTrackName>> = { 'video.m3u8': 'video', 'audio.m3u8': 'audio' };
+
+/** Serves LL-HLS for every stream of a hub. */
+export class LlHlsService {
+  /** The packagers this service reads (shared with the DASH service of the same hub). */
+  readonly registry: CmafRegistry;
+  private readonly firstSegmentWaitMs: number | undefined;
+
+  constructor(hub: Hub, options: LlHlsOptions = {}) {
+    this.registry = CmafRegistry.forHub(hub, options);
+    this.firstSegmentWaitMs = options.firstSegmentWaitMs;
+  }
+
+  /** Answers one request under `/play/<id>/cmaf/` (everything but the DASH manifest). */
+  async handle(req: PlayRequest): Promise<PlayResponse> {
+    const entry = this.registry.get(req.playbackId);
+    if (!entry) {
+      return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${req.playbackId}`);
+    }
+    const { packager } = entry;
+    if (packager.ended === undefined) {
+      entry.stream.viewers.touch(req.sessionId, 'llhls');
+    }
+    if (req.path === 'index.m3u8') {
+      return this.multivariant(entry, req);
+    }
+    const trackName = MEDIA_PLAYLISTS[req.path];
+    if (trackName) {
+      return this.mediaPlaylist(packager, trackName, req);
+    }
+    const resource = parseCmafResource(req.path);
+    if (!resource) {
+      return errorResponse(404, 'resource_not_found', `no LL-HLS resource ${req.path}`);
+    }
+    return serveCmafResource(packager, resource, blockingTimeoutMs(packager), req.signal);
+  }
+
+  /** Measurements and state of one stream, or undefined when the service does not know it. */
+  status(playbackId: string): CmafStatus | undefined {
+    const entry = this.registry.get(playbackId);
+    return entry ? cmafStatus(entry.packager) : undefined;
+  }
+
+  private async multivariant(entry: CmafEntry, req: PlayRequest): Promise<PlayResponse> {
+    const { packager } = entry;
+    await packager.waitFor(() => packager.ready, this.firstWait(packager), req.signal);
+    if (!packager.ready) {
+      return notReady(packager, req.playbackId);
+    }
+    const measured = packager.measurements();
+    const video = packager.track('video')?.track;
+    const audio = packager.track('audio')?.track;
+    const body = renderLlHlsMultivariant({
+      video: video?.kind === 'video' ? video : undefined,
+      audio: audio?.kind === 'audio' ? audio : undefined,
+      bandwidth: measured.peakBandwidth ?? 1,
+      averageBandwidth: measured.averageBandwidth,
+      frameRate: (video?.kind === 'video' ? video.fps : undefined) ?? measured.fps,
+      uriQuery: req.uriQuery,
+    });
+    return body ? playlist(body) : notReady(packager, req.playbackId);
+  }
+
+  private async mediaPlaylist(packager: CmafPackager, name: CmafTrackName, req: PlayRequest): Promise<PlayResponse> {
+    const writer = packager.track(name);
+    if (!writer) {
+      return errorResponse(404, 'resource_not_found', `this stream has no ${name} track`);
+    }
+    const parsed = parseDirectives(req.query);
+    if (!parsed.ok) {
+      return errorResponse(400, 'bad_directive', parsed.reason);
+    }
+    const directives = parsed.value;
+    await packager.waitFor(() => writer.segments.length > 0, this.firstWait(packager), req.signal);
+    if (writer.segments.length === 0) {
+      return notReady(packager, req.playbackId);
+    }
+    const partTarget = packager.options.partTargetSeconds;
+    if (packager.ended === undefined) {
+      const ahead = tooFarAhead(writer, directives, partTarget);
+      if (ahead) {
+        return errorResponse(400, 'too_far_ahead', ahead);
+      }
+      await packager.waitFor(() => satisfies(writer, directives), blockingTimeoutMs(packager), req.signal);
+    }
+    const other: CmafTrackName = name === 'video' ? 'audio' : 'video';
+    const otherWriter = packager.track(other);
+    return playlist(
+      renderLlHlsMediaPlaylist(writer, {
+        targetDuration: packager.targetDuration,
+        partTarget,
+        ended: packager.ended !== undefined,
+        skip: directives.skip,
+        uriQuery: req.uriQuery,
+        reports: otherWriter ? [{ uri: `${other}.m3u8`, writer: otherWriter }] : [],
+      }),
+    );
+  }
+
+  private firstWait(packager: CmafPackager): number {
+    return (
+      this.firstSegmentWaitMs ?? 1000 * (packager.options.maxSegmentSeconds + packager.options.segmentTargetSeconds)
+    );
+  }
+}
+
+/** RFC 8216bis: a blocked request is answered after three target durations at the latest. */
+function blockingTimeoutMs(packager: CmafPackager): number {
+  return 3000 * packager.targetDuration;
+}
+
+function playlist(body: string): PlayResponse {
+  return { status: 200, headers: { 'content-type': LLHLS_PLAYLIST_TYPE, 'cache-control': CACHE_LIVE_PLAYLIST }, body };
+}
+
+function notReady(packager: CmafPackager, playbackId: string): PlayResponse {
+  if (packager.ended !== undefined) {
+    return errorResponse(404, 'playback_id_not_found', `the stream of playback id ${playbackId} ended without media`);
+  }
+  const response = errorResponse(503, 'not_ready', 'the stream has not produced a segment yet');
+  return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
+}

@@ -1,0 +1,53 @@
+/** Options of the CMAF packager (segment and part targets, window, limits) and their defaults. */
+
+/** What a CMAF packager may be told; every field has a default. */
+export interface CmafPackagerOptions {
+  /** Segments are cut at the first video keyframe at or after this duration (seconds, default 2). */
+  readonly segmentTargetSeconds?: number;
+  /** Parts close when the next sample would pass this duration (seconds, default 0.5; 0.1–2). */
+  readonly partTargetSeconds?: number;
+  /** Complete segments kept per track (default 10; at least 3). */
+  readonly windowSegments?: number;
+  /** A segment without a keyframe is cut anyway after this long (seconds, default max(10, 5 targets)). */
+  readonly maxSegmentSeconds?: number;
+  /** Wall clock for program date times and availability times (tests). */
+  readonly now?: () => number;
+}
+
+/** Options with every default applied. */
+export interface ResolvedCmafOptions {
+  readonly segmentTargetSeconds: number;
+  readonly partTargetSeconds: number;
+  readonly windowSegments: number;
+  readonly maxSegmentSeconds: number;
+  readonly now: () => number;
+}
+
+/** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
+export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedCmafOptions {
+  const segmentTargetSeconds = options.segmentTargetSeconds ?? 2;
+  const partTargetSeconds = options.partTargetSeconds ?? 0.5;
+  const windowSegments = options.windowSegments ?? 10;
+  if (!(segmentTargetSeconds >= 0.5 && segmentTargetSeconds <= 30)) {
+    throw new RangeError(`segmentTargetSeconds must be within 0.5–30, got ${segmentTargetSeconds}`);
+  }
+  if (!(partTargetSeconds >= 0.1 && partTargetSeconds <= 2 && partTargetSeconds <= segmentTargetSeconds)) {
+    throw new RangeError(
+      `partTargetSeconds must be within 0.1–2 and at most the segment target, got ${partTargetSeconds}`,
+    );
+  }
+  if (!(Number.isInteger(windowSegments) && windowSegments >= 3 && windowSegments <= 1000)) {
+    throw new RangeError(`windowSegments must be an integer within 3–1000, got ${windowSegments}`);
+  }
+  const maxSegmentSeconds = options.maxSegmentSeconds ?? Math.max(10, 5 * segmentTargetSeconds);
+  if (!(maxSegmentSeconds >= segmentTargetSeconds && maxSegmentSeconds <= 120)) {
+    throw new RangeError(`maxSegmentSeconds must be within the segment target and 120, got ${maxSegmentSeconds}`);
+  }
+  return {
+    segmentTargetSeconds,
+    partTargetSeconds,
+    windowSegments,
+    maxSegmentSeconds,
+    now: options.now ?? Date.now,
+  };
+}

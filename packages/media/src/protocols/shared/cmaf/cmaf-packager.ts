@@ -1,0 +1,322 @@
+/**
+ * The CMAF packager of one live stream (ISO/IEC 23000-19), shared by LL-HLS (RFC 8216bis) and
+ * DASH (ISO/IEC 23009-1): one CMAF track per media kind, segments cut at video keyframes once the
+ * segment target is reached (audio cut at the same times), parts cut at the part target.
+ * Attach it to a LiveStream as a synchronous sink; readers wait on it with `waitFor`.
+ */
+import type { StreamSink } from '../../../hub/live-stream.js';
+import type { MediaUnit } from '../../../stream/media-unit.js';
+import { audioTrackOf, type StreamDescription, type Track, videoTrackOf } from '../../../stream/track.js';
+import { type CmafPackagerOptions, type ResolvedCmafOptions, resolveCmafOptions } from './cmaf-options.js';
+import { CmafTrackWriter } from './cmaf-track-writer.js';
+import type { CmafPeriod, CmafTrackName } from './cmaf-types.js';
+
+/** What the packager measured over its window. */
+export interface CmafMeasurements {
+  /** Sum over tracks of the highest segment bitrate, bits per second (HLS BANDWIDTH). */
+  readonly peakBandwidth: number | undefined;
+  /** Sum over tracks of the mean bitrate over the window, bits per second. */
+  readonly averageBandwidth: number | undefined;
+  /** Video frames per second over the window. */
+  readonly fps: number | undefined;
+  /** Mean bits per second of each track over the window, by track name. */
+  readonly trackBitrates: Readonly<Partial<Record<CmafTrackName, number>>>;
+  /** Interval between the last two video keyframes, in seconds. */
+  readonly keyframeIntervalSeconds: number | undefined;
+}
+
+/** Packages one live stream into CMAF tracks. */
+export class CmafPackager implements StreamSink {
+  /** The options in force (defaults applied). */
+  readonly options: ResolvedCmafOptions;
+  private readonly writers = new Map<CmafTrackName, CmafTrackWriter>();
+  private readonly byTrackId = new Map<number, CmafTrackWriter>();
+  private readonly waiters = new Set<() => void>();
+  private readonly fresh = new Set<number>();
+  private leaderWriter: CmafTrackWriter | undefined;
+  private started = false;
+  private discontinuityNext = false;
+  private currentPeriod: CmafPeriod | undefined;
+  private firstPeriod: CmafPeriod | undefined;
+  private periodCount = 0;
+  private segmentStart = 0;
+  private partStart = 0;
+  private lastKeyDts: number | undefined;
+  private keyframeInterval: number | undefined;
+  private endReason: string | undefined;
+
+  constructor(options: CmafPackagerOptions = {}) {
+    this.options = resolveCmafOptions(options);
+  }
+
+  /** The writer of a track kind, once the stream declared one. */
+  track(name: CmafTrackName): CmafTrackWriter | undefined {
+    return this.writers.get(name);
+  }
+
+  /** Writers of every declared track, video first. */
+  get tracks(): CmafTrackWriter[] {
+    return (['video', 'audio'] as const).flatMap((name) => this.writers.get(name) ?? []);
+  }
+
+  /** The track whose keyframes decide the cuts: video when present, else audio. */
+  get leader(): CmafTrackWriter | undefined {
+    return this.leaderWriter;
+  }
+
+  /** Why the stream ended, or undefined while live. */
+  get ended(): string | undefined {
+    return this.endReason;
+  }
+
+  /** The first period: its start is the DASH availabilityStartTime. */
+  get origin(): CmafPeriod | undefined {
+    return this.firstPeriod;
+  }
+
+  /** True once the leading track has a complete segment (playlists can be served). */
+  get ready(): boolean {
+    return (this.leaderWriter?.segments.length ?? 0) > 0;
+  }
+
+  /** EXT-X-TARGETDURATION: the segment target or the longest segment, in whole seconds. */
+  get targetDuration(): number {
+    let longest = 0;
+    for (const writer of this.writers.values()) {
+      longest = Math.max(longest, writer.longestSegmentSeconds);
+    }
+    return Math.max(1, Math.ceil(this.options.segmentTargetSeconds), Math.round(longest));
+  }
+
+  /** Interval between the last two video keyframes in seconds (the real GOP), once measured. */
+  get keyframeIntervalSeconds(): number | undefined {
+    return this.keyframeInterval;
+  }
+
+  /** Resolves true once `ready()` holds (checked after every change), false on timeout, abort or end. */
+  waitFor(ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (ready()) {
+      return Promise.resolve(true);
+    }
+    if (this.endReason !== undefined || signal?.aborted) {
+      return Promise.resolve(false);
+    }
+    return new Promise((resolve) => {
+      const finish = (value: boolean): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.waiters.delete(check);
+        resolve(value);
+      };
+      const check = (): void => {
+        if (ready()) {
+          finish(true);
+        } else if (this.endReason !== undefined) {
+          finish(false);
+        }
+      };
+      const onAbort = (): void => finish(false);
+      const timer = setTimeout(() => finish(ready()), timeoutMs);
+      signal?.addEventListener('abort', onAbort);
+      this.waiters.add(check);
+    });
+  }
+
+  /** Bitrates, frame rate and keyframe interval measured over the window. */
+  measurements(): CmafMeasurements {
+    let peak: number | undefined;
+    let average: number | undefined;
+    let fps: number | undefined;
+    const trackBitrates: Partial<Record<CmafTrackName, number>> = {};
+    for (const writer of this.writers.values()) {
+      const timescale = writer.track.timescale;
+      let trackPeak = 0;
+      let bytes = 0;
+      let ticks = 0;
+      let samples = 0;
+      for (const segment of writer.segments) {
+        if (segment.duration <= 0) {
+          continue;
+        }
+        trackPeak = Math.max(trackPeak, (segment.bytes * 8 * timescale) / segment.duration);
+        bytes += segment.bytes;
+        ticks += segment.duration;
+        samples += segment.samples;
+      }
+      if (ticks === 0) {
+        continue;
+      }
+      const mean = (bytes * 8 * timescale) / ticks;
+      trackBitrates[writer.name] = Math.round(mean);
+      peak = (peak ?? 0) + Math.round(trackPeak);
+      average = (average ?? 0) + Math.round(mean);
+      if (writer.name === 'video') {
+        fps = (samples * timescale) / ticks;
+      }
+    }
+    return {
+      peakBandwidth: peak,
+      averageBandwidth: average,
+      fps,
+      trackBitrates,
+      keyframeIntervalSeconds: this.keyframeInterval,
+    };
+  }
+
+  /** Declares or replaces tracks; a changed codec configuration starts a new period. */
+  onDescription(description: StreamDescription): void {
+    if (this.endReason !== undefined) {
+      return;
+    }
+    let reset = false;
+    this.byTrackId.clear();
+    const declared: [CmafTrackName, Track | undefined][] = [
+      ['video', videoTrackOf(description)],
+      ['audio', audioTrackOf(description)],
+    ];
+    for (const [name, track] of declared) {
+      if (!track) {
+        continue;
+      }
+      let writer = this.writers.get(name);
+      if (!writer) {
+        writer = new CmafTrackWriter(name, track, this.options.windowSegments, () => this.notify());
+        this.writers.set(name, writer);
+        if (this.currentPeriod) {
+          writer.beginPeriod(this.currentPeriod, false);
+        }
+      } else if (writer.setTrack(track)) {
+        reset = true;
+      }
+      this.byTrackId.set(track.id, writer);
+    }
+    const leader = declared[0]?.[1] ? this.writers.get('video') : this.writers.get('audio');
+    if (leader !== this.leaderWriter) {
+      reset = reset || this.started;
+      this.leaderWriter = leader;
+    }
+    if (reset) {
+      this.breakTimeline();
+    }
+  }
+
+  /** Cuts and writes one unit. */
+  onUnit(unit: MediaUnit): void {
+    if (this.endReason !== undefined) {
+      return;
+    }
+    const writer = this.byTrackId.get(unit.trackId);
+    const leader = this.leaderWriter;
+    if (!writer || !leader) {
+      return;
+    }
+    if (unit.discontinuity && this.fresh.has(unit.trackId)) {
+      this.breakTimeline();
+    }
+    if (writer !== leader) {
+      if (this.started) {
+        this.fresh.add(unit.trackId);
+        writer.push(unit);
+      }
+      return;
+    }
+    if (!this.started) {
+      if (!unit.key) {
+        return;
+      }
+      this.beginPeriod(unit, leader.track.timescale);
+    } else {
+      this.decideCut(leader, unit);
+    }
+    this.fresh.add(unit.trackId);
+    leader.push(unit);
+  }
+
+  /** The publisher dropped: close what is open; the next unit starts a new period. */
+  onInterrupted(): void {
+    if (this.endReason === undefined) {
+      this.breakTimeline();
+    }
+  }
+
+  /** The stream ended: close what is open and wake every waiting request. */
+  onEnd(reason: string): void {
+    if (this.endReason !== undefined) {
+      return;
+    }
+    for (const writer of this.writers.values()) {
+      writer.flush();
+    }
+    this.endReason = reason;
+    this.notify();
+  }
+
+  private decideCut(leader: CmafTrackWriter, unit: MediaUnit): void {
+    const timescale = leader.track.timescale;
+    const isVideo = leader.track.kind === 'video';
+    if (isVideo && unit.key) {
+      if (this.lastKeyDts !== undefined && unit.dts > this.lastKeyDts) {
+        this.keyframeInterval = (unit.dts - this.lastKeyDts) / timescale;
+      }
+      this.lastKeyDts = unit.dts;
+    }
+    const elapsed = unit.dts - this.segmentStart;
+    const halfSample = leader.sampleDuration / 2;
+    if (unit.key && elapsed + halfSample >= this.options.segmentTargetSeconds * timescale) {
+      this.cutAll(unit.dts, timescale, true);
+    } else if (elapsed >= this.options.maxSegmentSeconds * timescale) {
+      this.cutAll(unit.dts, timescale, true);
+    } else if (
+      unit.dts > this.partStart &&
+      unit.dts + leader.sampleDuration - this.partStart > this.options.partTargetSeconds * timescale * PART_TOLERANCE
+    ) {
+      this.cutAll(unit.dts, timescale, false);
+    }
+  }
+
+  private cutAll(time: number, timescale: number, segment: boolean): void {
+    this.partStart = time;
+    if (segment) {
+      this.segmentStart = time;
+    }
+    for (const writer of this.writers.values()) {
+      writer.cut(Math.round((time * writer.track.timescale) / timescale), segment);
+    }
+  }
+
+  private beginPeriod(unit: MediaUnit, timescale: number): void {
+    const period: CmafPeriod = {
+      id: this.periodCount++,
+      startWallMs: this.options.now(),
+      startMediaSeconds: unit.dts / timescale,
+    };
+    this.currentPeriod = period;
+    this.firstPeriod ??= period;
+    for (const writer of this.writers.values()) {
+      writer.beginPeriod(period, this.discontinuityNext);
+    }
+    this.discontinuityNext = false;
+    this.started = true;
+    this.segmentStart = unit.dts;
+    this.partStart = unit.dts;
+  }
+
+  private breakTimeline(): void {
+    for (const writer of this.writers.values()) {
+      writer.flush();
+    }
+    this.started = false;
+    this.fresh.clear();
+    this.lastKeyDts = undefined;
+    this.discontinuityNext = this.currentPeriod !== undefined;
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) {
+      waiter();
+    }
+  }
+}
+
+/** Parts may run this much over the part target when timestamps jitter (millisecond clocks). */
+const PART_TOLERANCE = 1.01;

@@ -1,0 +1,87 @@
+/**
+ * Serves the CMAF files (ISO/IEC 23000-19) both LL-HLS and DASH list: init segments, segments and
+ * parts. A request for the next part or the open segment (an LL-HLS preload hint) is held until
+ * that resource is complete, as RFC 8216bis §6.2.6 asks of preload-hinted resources.
+ */
+import { CACHE_IMMUTABLE, errorResponse, type PlayResponse } from '../http-types.js';
+import type { CmafResource } from './cmaf-names.js';
+import type { CmafPackager } from './cmaf-packager.js';
+import type { CmafTrackWriter } from './cmaf-track-writer.js';
+import type { CmafPart, CmafSegment, CmafTrackName } from './cmaf-types.js';
+
+/** Parts ahead of the newest that a request may wait for (the preload hint and one more). */
+export const PART_LOOKAHEAD = 2;
+
+/** Content-Type of a track's CMAF files. */
+export function cmafContentType(track: CmafTrackName): string {
+  return track === 'video' ? 'video/mp4' : 'audio/mp4';
+}
+
+/** Finds a part still held by a track (in the open segment or the window). */
+export function findPart(writer: CmafTrackWriter, sequence: number): CmafPart | undefined {
+  const open = writer.openSegment;
+  const segments: readonly CmafSegment[] = open ? [...writer.segments, open] : writer.segments;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const segment = segments[i] as CmafSegment;
+    const first = segment.parts[0];
+    if (first && sequence >= first.sequence) {
+      return segment.parts[sequence - first.sequence];
+    }
+  }
+  return undefined;
+}
+
+/** Finds a complete segment in a track's window. */
+export function findSegment(writer: CmafTrackWriter, msn: number): CmafSegment | undefined {
+  const first = writer.segments[0];
+  return first ? writer.segments[msn - first.msn] : undefined;
+}
+
+/** Answers a request for a CMAF file, waiting up to `waitMs` for the next part or segment. */
+export async function serveCmafResource(
+  packager: CmafPackager,
+  resource: CmafResource,
+  waitMs: number,
+  signal: AbortSignal,
+): Promise<PlayResponse> {
+  const writer = packager.track(resource.track);
+  if (!writer) {
+    return missing(`this stream has no ${resource.track} track`);
+  }
+  if (resource.type === 'init') {
+    const init = writer.init(resource.version);
+    return init ? ok(resource.track, init) : missing(`no ${resource.track} init segment version ${resource.version}`);
+  }
+  if (resource.type === 'part') {
+    const lookup = (): CmafPart | undefined => findPart(writer, resource.sequence);
+    const ahead = resource.sequence - writer.nextPart;
+    if (!lookup() && ahead >= 0 && ahead < PART_LOOKAHEAD) {
+      await packager.waitFor(() => lookup() !== undefined, waitMs, signal);
+    }
+    const part = lookup();
+    return part ? ok(resource.track, part.data) : missing(`part ${resource.sequence} of ${resource.track} is not held`);
+  }
+  const lookup = (): CmafSegment | undefined => findSegment(writer, resource.msn);
+  const ahead = resource.msn - writer.nextSegmentNumber;
+  if (!lookup() && ahead >= -1 && ahead < 1) {
+    await packager.waitFor(() => lookup() !== undefined, waitMs, signal);
+  }
+  const data = lookup()?.data;
+  return data ? ok(resource.track, data) : missing(`segment ${resource.msn} of ${resource.track} is not held`);
+}
+
+function ok(track: CmafTrackName, body: Uint8Array): PlayResponse {
+  return {
+    status: 200,
+    headers: {
+      'content-type': cmafContentType(track),
+      'cache-control': CACHE_IMMUTABLE,
+      'content-length': String(body.byteLength),
+    },
+    body,
+  };
+}
+
+function missing(message: string): PlayResponse {
+  return errorResponse(404, 'resource_not_found', message);
+}

@@ -1,0 +1,338 @@
+/**
+ * One CMAF track (ISO/IEC 23000-19 §7.3.2): turns the units of one track into CMAF chunks
+ * (ISO/IEC 14496-12 movie fragments via formats/fmp4) cut at the times the packager decides,
+ * groups them into segments and keeps a bounded window of complete segments.
+ */
+import { concatBytes } from '../../../formats/fmp4/box-writer.js';
+import { buildFragment, type FragmentSample } from '../../../formats/fmp4/fragment.js';
+import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
+import type { MediaUnit } from '../../../stream/media-unit.js';
+import type { Track } from '../../../stream/track.js';
+import type { CmafPart, CmafPeriod, CmafSegment, CmafTrackName } from './cmaf-types.js';
+
+/** A boundary the packager decided, in this track's timescale. */
+interface Cut {
+  readonly time: number;
+  readonly segment: boolean;
+}
+
+interface TimedSample extends FragmentSample {
+  readonly dts: number;
+  readonly pts: number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type OpenSegment = Mutable<CmafSegment> & { parts: CmafPart[] };
+
+/** Cuts a follower may have queued before it receives a sample (about 30 s of parts). */
+const MAX_QUEUED_CUTS = 64;
+
+/** Segments and parts of one track. */
+export class CmafTrackWriter {
+  private current: Track;
+  private version = 0;
+  private readonly inits = new Map<number, { readonly init: Uint8Array; readonly track: Track }>();
+  private readonly complete: CmafSegment[] = [];
+  private open: OpenSegment | undefined;
+  private samples: TimedSample[] = [];
+  private pending: MediaUnit | undefined;
+  private cuts: Cut[] = [];
+  private nextMsn = 0;
+  private nextPartSequence = 0;
+  private lastDuration: number;
+  private nextDiscontinuity = false;
+  private period: CmafPeriod | undefined;
+  private evictedDiscontinuities = 0;
+  private longestSegment = 0;
+
+  constructor(
+    /** `video` or `audio`: the prefix of every resource of this track. */
+    readonly name: CmafTrackName,
+    track: Track,
+    private readonly windowSegments: number,
+    private readonly changed: () => void,
+  ) {
+    this.current = track;
+    this.lastDuration = typicalDuration(track);
+    this.inits.set(0, { init: buildInitSegment([track]), track });
+  }
+
+  /** The track being written. */
+  get track(): Track {
+    return this.current;
+  }
+
+  /** Version of the current init segment. */
+  get initVersion(): number {
+    return this.version;
+  }
+
+  /** Complete segments in the window, oldest first. */
+  get segments(): readonly CmafSegment[] {
+    return this.complete;
+  }
+
+  /** The segment being written (has at least one part), if any. */
+  get openSegment(): CmafSegment | undefined {
+    return this.open;
+  }
+
+  /** Number the next part will get (the LL-HLS preload hint). */
+  get nextPart(): number {
+    return this.nextPartSequence;
+  }
+
+  /** Media sequence number the next segment to open will get. */
+  get nextSegmentNumber(): number {
+    return this.open ? this.open.msn + 1 : this.nextMsn;
+  }
+
+  /** Discontinuities of segments that left the window (EXT-X-DISCONTINUITY-SEQUENCE). */
+  get discontinuitySequence(): number {
+    return this.evictedDiscontinuities;
+  }
+
+  /** Longest complete segment so far, in seconds. */
+  get longestSegmentSeconds(): number {
+    return this.longestSegment;
+  }
+
+  /** Duration of the last sample with a known duration, in the track's timescale. */
+  get sampleDuration(): number {
+    return this.lastDuration;
+  }
+
+  /** Decode time where the current part starts, if it has a sample. */
+  get partStartTime(): number | undefined {
+    return this.samples[0]?.dts ?? this.pending?.dts;
+  }
+
+  /** The init segment of a version still referenced by the window. */
+  init(version: number): Uint8Array | undefined {
+    return this.inits.get(version)?.init;
+  }
+
+  /** The track an init segment version describes (older periods may differ from the current one). */
+  trackOf(version: number): Track {
+    return this.inits.get(version)?.track ?? this.current;
+  }
+
+  /** Replaces the track; when its init segment changes, closes what is open and returns true. */
+  setTrack(track: Track): boolean {
+    const init = buildInitSegment([track]);
+    const existing = this.inits.get(this.version);
+    if (existing && sameBytes(existing.init, init) && track.id === this.current.id) {
+      this.current = track;
+      return false;
+    }
+    this.flush();
+    this.current = track;
+    this.version++;
+    this.inits.set(this.version, { init, track });
+    return true;
+  }
+
+  /** The next segment opened starts `period`; `discontinuity` marks it EXT-X-DISCONTINUITY. */
+  beginPeriod(period: CmafPeriod, discontinuity: boolean): void {
+    this.period = period;
+    this.nextDiscontinuity = this.nextDiscontinuity || discontinuity;
+  }
+
+  /** Adds one unit; it becomes a sample once the next unit tells its duration. */
+  push(unit: MediaUnit): void {
+    const previous = this.pending;
+    if (previous) {
+      const duration = unit.dts - previous.dts;
+      if (duration < 0) {
+        return;
+      }
+      if (duration > 0) {
+        this.lastDuration = duration;
+      }
+      this.samples.push(toSample(previous, duration));
+    }
+    this.pending = unit;
+    this.applyCuts();
+  }
+
+  /** Queues a boundary at `time` (this track's timescale): a part end, and a segment end when `segment`. */
+  cut(time: number, segment: boolean): void {
+    this.cuts.push({ time, segment });
+    if (this.cuts.length > MAX_QUEUED_CUTS) {
+      const dropped = this.cuts.shift();
+      const next = this.cuts[0];
+      if (dropped?.segment && next && !next.segment) {
+        this.cuts[0] = { time: next.time, segment: true };
+      }
+    }
+    this.applyCuts();
+  }
+
+  /** Closes everything held: the last sample lasts as long as the one before it. */
+  flush(): void {
+    if (this.pending) {
+      this.samples.push(toSample(this.pending, this.lastDuration));
+      this.pending = undefined;
+    }
+    for (const cut of this.cuts) {
+      this.closePart(cut.time);
+      if (cut.segment) {
+        this.closeSegment();
+      }
+    }
+    this.cuts = [];
+    this.closePart(Number.POSITIVE_INFINITY);
+    this.closeSegment();
+  }
+
+  /** Drops held samples without writing them (the stream restarts at a keyframe). */
+  discardPending(): void {
+    this.pending = undefined;
+    this.samples = [];
+    this.cuts = [];
+  }
+
+  private applyCuts(): void {
+    for (;;) {
+      const cut = this.cuts[0];
+      const pending = this.pending;
+      if (!cut || !pending || pending.dts < cut.time) {
+        return;
+      }
+      this.cuts.shift();
+      this.closePart(cut.time);
+      if (cut.segment) {
+        this.closeSegment();
+      }
+    }
+  }
+
+  private closePart(before: number): void {
+    let count = 0;
+    while (count < this.samples.length && (this.samples[count]?.dts ?? 0) < before) {
+      count++;
+    }
+    if (count === 0) {
+      return;
+    }
+    const taken = this.samples.slice(0, count);
+    this.samples = this.samples.slice(count);
+    const first = taken[0] as TimedSample;
+    const last = taken[count - 1] as TimedSample;
+    const segment = this.open ?? this.openSegmentAt(first);
+    const sequence = this.nextPartSequence++;
+    const data = buildFragment(
+      sequence + 1,
+      [{ trackId: this.current.id, baseMediaDecodeTime: first.dts, samples: taken }],
+      { styp: segment.parts.length === 0 },
+    );
+    segment.parts.push({
+      sequence,
+      msn: segment.msn,
+      index: segment.parts.length,
+      startTime: first.dts,
+      duration: last.dts + last.duration - first.dts,
+      independent: first.key,
+      data,
+    });
+    segment.duration = last.dts + last.duration - segment.startTime;
+    segment.bytes += data.byteLength;
+    segment.samples += count;
+    for (const sample of taken) {
+      segment.earliestPresentationTime = Math.min(segment.earliestPresentationTime, sample.pts);
+    }
+    this.changed();
+  }
+
+  private openSegmentAt(first: TimedSample): OpenSegment {
+    const period = this.period;
+    if (!period) {
+      throw new Error(`track ${this.name} received samples before its first period began`);
+    }
+    const segment: OpenSegment = {
+      msn: this.nextMsn++,
+      startTime: first.dts,
+      duration: 0,
+      earliestPresentationTime: first.pts,
+      parts: [],
+      discontinuity: this.nextDiscontinuity,
+      period,
+      initVersion: this.version,
+      programDateTimeMs: Math.round(
+        period.startWallMs + (first.dts / this.current.timescale - period.startMediaSeconds) * 1000,
+      ),
+      independent: first.key,
+      bytes: 0,
+      samples: 0,
+      data: undefined,
+    };
+    this.nextDiscontinuity = false;
+    this.open = segment;
+    return segment;
+  }
+
+  private closeSegment(): void {
+    const segment = this.open;
+    if (!segment) {
+      return;
+    }
+    this.open = undefined;
+    const data = concatBytes(segment.parts.map((part) => part.data));
+    let offset = 0;
+    segment.parts = segment.parts.map((part) => {
+      const view = data.subarray(offset, offset + part.data.byteLength);
+      offset += part.data.byteLength;
+      return { ...part, data: view };
+    });
+    segment.data = data;
+    this.complete.push(segment);
+    this.longestSegment = Math.max(this.longestSegment, segment.duration / this.current.timescale);
+    while (this.complete.length > this.windowSegments) {
+      const evicted = this.complete.shift();
+      if (evicted?.discontinuity) {
+        this.evictedDiscontinuities++;
+      }
+    }
+    this.dropUnusedInits();
+    this.changed();
+  }
+
+  private dropUnusedInits(): void {
+    const oldest = this.complete[0]?.initVersion ?? this.version;
+    for (const version of this.inits.keys()) {
+      if (version < oldest && version !== this.version) {
+        this.inits.delete(version);
+      }
+    }
+  }
+}
+
+function toSample(unit: MediaUnit, duration: number): TimedSample {
+  return {
+    dts: unit.dts,
+    pts: unit.pts,
+    duration,
+    key: unit.key,
+    compositionOffset: unit.pts - unit.dts,
+    data: unit.data,
+  };
+}
+
+function typicalDuration(track: Track): number {
+  if (track.kind === 'video') {
+    return Math.round(track.timescale / (track.fps ?? 30));
+  }
+  return track.codec === 'aac' ? 1024 : Math.round(track.timescale / 50);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) {
+    return false;
+  }
+  for (let i = 0; i < a.byteLength; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
