@@ -27,8 +27,12 @@ export interface Mp4SessionInfo {
   readonly sessionId: string;
   /** The reader's counters: delivered, dropped (units) and dropEvents. */
   readonly reader: Readonly<ReaderStats>;
-  /** Bytes handed to the response stream. */
+  /** Units waiting in the reader's bounded queue. */
+  readonly queuedUnits: number;
+  /** Bytes handed to the response stream so far. */
   readonly bytesQueued: number;
+  /** Bytes the response stream holds that the socket has not taken yet. */
+  readonly buffered: number;
   /** Fragments written after the init segment. */
   readonly fragments: number;
 }
@@ -122,7 +126,9 @@ class Mp4Session {
       playbackId: this.stream.playbackId,
       sessionId: this.req.sessionId,
       reader: { ...this.reader.stats },
+      queuedUnits: this.reader.length,
       bytesQueued: this.bytesQueued,
+      buffered: this.body.readableLength,
       fragments: this.fragmenter.fragments,
     };
   }
