@@ -3,6 +3,8 @@
  * 33-bit 90 kHz timestamp arithmetic of §2.4.3.7.
  */
 
+import { UnsupportedError } from '../../errors.js';
+
 /** Timestamps of PES headers and PCR bases count modulo 2^33. */
 export const TIMESTAMP_MODULO = 2 ** 33;
 
@@ -20,7 +22,7 @@ export function wrapTimestamp(value: number): number {
 /**
  * Builds a PES header for `payloadLength` bytes with data_alignment_indicator set. `dts` is
  * written only when it differs from `pts`. PES_packet_length is 0 (unbounded) when the packet
- * exceeds 65535 bytes, which §2.4.3.7 allows only for video; other streams get a RangeError.
+ * exceeds 65535 bytes, which §2.4.3.7 allows only for video; other streams get an UnsupportedError.
  */
 export function pesHeader(streamId: number, payloadLength: number, pts: number, dts?: number): Uint8Array {
   const withDts = dts !== undefined && wrapTimestamp(dts) !== wrapTimestamp(pts);
@@ -31,7 +33,7 @@ export function pesHeader(streamId: number, payloadLength: number, pts: number, 
   const packetLength = 3 + headerDataLength + payloadLength;
   if (packetLength > MAX_PES_PACKET_LENGTH) {
     if (streamId !== PES_STREAM_ID.video) {
-      throw new RangeError(`PES packet of ${packetLength} bytes exceeds 65535 on a non-video stream`);
+      throw new UnsupportedError(`PES packet of ${packetLength} bytes exceeds 65535 on a non-video stream`);
     }
   } else {
     out[4] = packetLength >>> 8;
