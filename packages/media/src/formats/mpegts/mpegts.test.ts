@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { buildAudioSpecificConfig } from '../../codecs/aac.js';
 import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
@@ -201,5 +202,44 @@ describe('TsMuxer', () => {
         (error: unknown) => error instanceof UnsupportedError && /H\.264, H\.265, AAC and Opus/.test(error.message),
       );
     }
+  });
+
+  it('refuses at construction an AAC configuration ADTS cannot carry', () => {
+    const config = buildAudioSpecificConfig({ objectType: 2, sampleRate: 50_000, channels: 2 });
+    assert.throws(
+      () =>
+        new TsMuxer([
+          {
+            kind: 'audio',
+            id: 1,
+            codec: 'aac',
+            timescale: 50_000,
+            config,
+            codecString: 'mp4a.40.2',
+            sampleRate: 50_000,
+            channels: 2,
+          },
+        ]),
+      UnsupportedError,
+    );
+  });
+
+  it('refuses units of tracks it was not created with', () => {
+    const muxer = new TsMuxer([
+      {
+        kind: 'audio',
+        id: 1,
+        codec: 'aac',
+        timescale: 44_100,
+        config: buildAudioSpecificConfig({ objectType: 2, sampleRate: 44_100, channels: 2 }),
+        codecString: 'mp4a.40.2',
+        sampleRate: 44_100,
+        channels: 2,
+      },
+    ]);
+    assert.throws(
+      () => muxer.writeUnit({ trackId: 2, dts: 0, pts: 0, key: true, data: new Uint8Array(4) }),
+      RangeError,
+    );
   });
 });

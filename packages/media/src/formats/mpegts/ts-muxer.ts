@@ -43,7 +43,8 @@ interface ElementaryStream {
 /**
  * Multiplexes the units of a fixed set of tracks into 188-byte packets. Call writeTables() at the
  * start of every segment, writeUnit() per unit in dts order, take() to collect the bytes.
- * AV1, VP9 and Opus with more than two channels throw UnsupportedError.
+ * The constructor throws UnsupportedError for what MPEG-TS cannot carry here (AV1, VP9, AAC
+ * configurations ADTS cannot express, Opus beyond stereo) and ParseError for a bad config.
  */
 export class TsMuxer {
   private readonly writer = new TsPacketWriter();
@@ -120,6 +121,8 @@ function elementaryStream(track: Track, pid: number): ElementaryStream {
     }
     case 'aac': {
       const config = parseAudioSpecificConfig(track.config);
+      // Fails here rather than on the first frame when ADTS cannot express the configuration.
+      adtsHeader(config, 0);
       return {
         track,
         pid,
