@@ -111,15 +111,13 @@ export class LiveFragmenter {
     }
   }
 
-  /** End of the latest sample written, in seconds of output time. */
+  /** End of the timeline track's latest sample written, in seconds of output time. */
   private outputEndSeconds(): number {
-    let end = 0;
-    for (const state of this.states.values()) {
-      if (state.lastDts !== undefined) {
-        end = Math.max(end, (state.lastDts + state.lastDuration) / state.track.timescale);
-      }
+    const timeline = this.timeline;
+    if (!timeline || timeline.lastDts === undefined) {
+      return 0;
     }
-    return end;
+    return (timeline.lastDts + timeline.lastDuration) / timeline.track.timescale;
   }
 
   /** Builds one fragment of everything batched; the timeline track's last sample ends at `timelineNext`. */

@@ -120,7 +120,7 @@ export class TsHlsService {
       ended: segmenter.ended !== undefined,
       segments: segmenter.window.length,
       targetDuration: segmenter.targetDuration,
-      tracks: segmenter.description,
+      tracks: segmenter.tracks,
     };
   }
 
@@ -158,7 +158,7 @@ export class TsHlsService {
 
   private multivariant(segmenter: TsSegmenter, uriQuery: string | undefined): string {
     const measured = segmenter.measurements();
-    const tracks = segmenter.description;
+    const tracks = segmenter.tracks;
     const video = tracks.find((track): track is VideoTrack => track.kind === 'video');
     return renderMultivariantPlaylist(
       {

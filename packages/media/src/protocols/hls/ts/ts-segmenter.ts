@@ -57,7 +57,6 @@ export interface TsMeasurements {
 }
 
 interface OpenSegment {
-  readonly sequence: number;
   readonly startDts: number;
   readonly programDateTime: Date;
   readonly discontinuity: boolean;
@@ -80,7 +79,7 @@ export class TsSegmenter implements StreamSink {
   private readonly waiters = new Set<() => void>();
   private readonly keyIntervals: number[] = [];
   private muxer: TsMuxer | undefined;
-  private tracks: readonly Track[] = [];
+  private currentTracks: readonly Track[] = [];
   private timelineTrack: Track | undefined;
   private open: OpenSegment | undefined;
   private nextSequence = 0;
@@ -104,8 +103,8 @@ export class TsSegmenter implements StreamSink {
   }
 
   /** The tracks being muxed. */
-  get description(): readonly Track[] {
-    return this.tracks;
+  get tracks(): readonly Track[] {
+    return this.currentTracks;
   }
 
   /** Why the tracks cannot be carried in MPEG-TS (e.g. AV1), when they cannot. */
@@ -121,11 +120,6 @@ export class TsSegmenter implements StreamSink {
   /** The segments listed in the media playlist, oldest first. */
   get window(): readonly TsSegment[] {
     return this.finished.slice(-this.windowSegments);
-  }
-
-  /** The configured target duration in seconds. */
-  get targetDurationSeconds(): number {
-    return this.targetSeconds;
   }
 
   /** EXT-X-TARGETDURATION: the target, raised to the longest segment produced so far (never lowered). */
@@ -204,7 +198,7 @@ export class TsSegmenter implements StreamSink {
       this.closeOpenSegment(undefined);
       this.pendingDiscontinuity = true;
     }
-    this.tracks = description.tracks;
+    this.currentTracks = description.tracks;
     this.timelineTrack = description.tracks.find((track) => track.kind === 'video') ?? description.tracks[0];
     this.lastKeyDts = undefined;
     try {
@@ -301,11 +295,7 @@ export class TsSegmenter implements StreamSink {
   private startSegment(unit: MediaUnit, muxer: TsMuxer): void {
     const discontinuity = this.pendingDiscontinuity && this.nextSequence > 0;
     this.pendingDiscontinuity = false;
-    if (discontinuity) {
-      this.discontinuities++;
-    }
     const open: OpenSegment = {
-      sequence: this.nextSequence++,
       startDts: unit.dts,
       programDateTime: new Date(this.now()),
       discontinuity,
@@ -337,15 +327,20 @@ export class TsSegmenter implements StreamSink {
     const end = endDts ?? (this.lastTimelineDts ?? open.startDts) + this.lastTimelineStep;
     const duration = Math.max(0, end - open.startDts) / timeline.timescale;
     if (open.bytes === 0 || duration <= 0) {
+      this.pendingDiscontinuity ||= open.discontinuity;
       return;
+    }
+    const discontinuitySequence = this.discontinuities;
+    if (open.discontinuity) {
+      this.discontinuities++;
     }
     const data = concat(open.chunks, open.bytes);
     this.finished.push({
-      sequence: open.sequence,
+      sequence: this.nextSequence++,
       duration,
       programDateTime: open.programDateTime,
       discontinuity: open.discontinuity,
-      discontinuitySequence: this.discontinuities - (open.discontinuity ? 1 : 0),
+      discontinuitySequence,
       data,
       trackBytes: open.trackBytes,
       videoFrames: open.videoFrames,
