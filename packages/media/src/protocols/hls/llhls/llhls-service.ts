@@ -101,7 +101,7 @@ export class LlHlsService {
     if (writer.segments.length === 0) {
       return notReady(packager, req.playbackId);
     }
-    const partTarget = packager.options.partTargetSeconds;
+    const partTarget = packager.partTargetOf(writer);
     if (packager.ended === undefined) {
       const ahead = tooFarAhead(writer, directives, partTarget);
       if (ahead) {

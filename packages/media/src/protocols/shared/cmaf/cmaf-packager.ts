@@ -88,6 +88,19 @@ export class CmafPackager implements StreamSink {
     return Math.max(1, Math.ceil(this.options.segmentTargetSeconds), Math.round(longest));
   }
 
+  /**
+   * Longest part a track can produce, in seconds (rounded up to a millisecond; LL-HLS PART-TARGET):
+   * the part target plus the jitter tolerance, and for a follower one of its samples, since its
+   * parts end at the first sample at or after the leader's cut.
+   */
+  partTargetOf(writer: CmafTrackWriter): number {
+    let seconds = this.options.partTargetSeconds * PART_TOLERANCE;
+    if (writer !== this.leaderWriter) {
+      seconds += writer.sampleDuration / writer.track.timescale;
+    }
+    return Math.ceil(seconds * 1000 - 1e-6) / 1000;
+  }
+
   /** Interval between the last two video keyframes in seconds (the real GOP), once measured. */
   get keyframeIntervalSeconds(): number | undefined {
     return this.keyframeInterval;
