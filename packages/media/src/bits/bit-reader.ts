@@ -125,7 +125,7 @@ export class BitReader {
   /** Reads a signed exp-Golomb code se(v). */
   readSE(): number {
     const k = this.readUE();
-    return k % 2 === 1 ? (k + 1) / 2 : -(k / 2);
+    return k % 2 === 1 ? (k + 1) / 2 : 0 - k / 2;
   }
 
   /** Reads ue(v) and checks it against an inclusive maximum (spec value ranges). */

@@ -114,8 +114,8 @@ export function parseSps(nal: Uint8Array): H264Sps {
   }
   r.readUEMax(16, 'max_num_ref_frames');
   r.skipBits(1);
-  const widthMbs = r.readUEMax(MAX_VIDEO_DIMENSION / 16, 'pic_width_in_mbs_minus1') + 1;
-  const heightMapUnits = r.readUEMax(MAX_VIDEO_DIMENSION / 16, 'pic_height_in_map_units_minus1') + 1;
+  const widthMbs = r.readUE() + 1;
+  const heightMapUnits = r.readUE() + 1;
   const frameMbsOnly = r.readFlag();
   if (!frameMbsOnly) {
     r.skipBits(1);
@@ -126,6 +126,9 @@ export function parseSps(nal: Uint8Array): H264Sps {
   const cropUnitY = (chromaArrayType === 0 ? 1 : chromaFormatIdc === 1 ? 2 : 1) * (frameMbsOnly ? 1 : 2);
   const codedWidth = widthMbs * 16;
   const codedHeight = heightMapUnits * 16 * (frameMbsOnly ? 1 : 2);
+  if (codedWidth > MAX_VIDEO_DIMENSION || codedHeight > MAX_VIDEO_DIMENSION) {
+    throw new UnsupportedError(`picture ${codedWidth}x${codedHeight} exceeds ${MAX_VIDEO_DIMENSION} in a dimension`);
+  }
   let width = codedWidth;
   let height = codedHeight;
   if (r.readFlag()) {
@@ -138,9 +141,6 @@ export function parseSps(nal: Uint8Array): H264Sps {
     if (width <= 0 || height <= 0) {
       throw new ParseError(`frame cropping leaves ${width}x${height} of ${codedWidth}x${codedHeight}`, r.offset());
     }
-  }
-  if (codedWidth > MAX_VIDEO_DIMENSION || codedHeight > MAX_VIDEO_DIMENSION) {
-    throw new UnsupportedError(`picture ${codedWidth}x${codedHeight} exceeds ${MAX_VIDEO_DIMENSION} in a dimension`);
   }
   const vui = r.readFlag() ? readVuiTiming(r) : {};
   return {

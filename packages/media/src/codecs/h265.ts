@@ -501,6 +501,11 @@ export function buildHvcC(
     throw new ParseError('hvcC needs at least one VPS, SPS and PPS');
   }
   const parsed = parseSps(first);
+  if (parsed.bitDepth > 15 || parsed.bitDepthChroma > 15) {
+    throw new UnsupportedError(
+      `hvcC cannot carry bit depth ${Math.max(parsed.bitDepth, parsed.bitDepthChroma)} (8..15)`,
+    );
+  }
   const groups: [number, readonly Uint8Array[]][] = [
     [H265_NAL.vps, vps],
     [H265_NAL.sps, sps],

@@ -120,20 +120,25 @@ export function buildVpcC(fields: VpcCFields): Uint8Array {
 
 /**
  * Codec string `vp09.PP.LL.DD` (e.g. `vp09.00.10.08`); the optional fields are appended only
- * when they differ from the defaults (4:2:0 colocated, BT.709, limited range).
+ * when they differ from the defaults (4:2:0 colocated, BT.709 or unspecified, limited range).
  */
 export function vp9CodecString(fields: VpcCFields): string {
   const two = (value: number) => value.toString().padStart(2, '0');
   const base = `vp09.${two(fields.profile)}.${two(fields.level)}.${two(fields.bitDepth)}`;
   const chroma = fields.chromaSubsampling ?? 1;
-  const cp = fields.colourPrimaries ?? 1;
-  const tc = fields.transferCharacteristics ?? 1;
-  const mc = fields.matrixCoefficients ?? 1;
+  const cp = specified(fields.colourPrimaries);
+  const tc = specified(fields.transferCharacteristics);
+  const mc = specified(fields.matrixCoefficients);
   const range = fields.videoFullRange ? 1 : 0;
   if (chroma === 1 && cp === 1 && tc === 1 && mc === 1 && range === 0) {
     return base;
   }
   return `${base}.${two(chroma)}.${two(cp)}.${two(tc)}.${two(mc)}.${two(range)}`;
+}
+
+/** A colour code for the codec string: 2 (unspecified) and absent both mean the default 1. */
+function specified(value: number | undefined): number {
+  return value === undefined || value === 2 ? 1 : value;
 }
 
 /** What the uncompressed header of a VP9 key frame says. */
