@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Hub, type Publisher, silentLogger } from '@airwave/media';
+import { DashService } from '@airwave/media/protocols/dash/dash-service';
+import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
-import { errorResponse } from '@airwave/media/protocols/shared/http-types';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '@airwave/media/testing/ffmpeg-media';
 import { unitsOfPass } from '@airwave/media/testing/live-feed';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PlayInfo } from './play-info.js';
-import { type PlayService, registerPlayRoutes } from './play-routes.js';
+import { registerPlayRoutes } from './play-routes.js';
 import type { PlaybackGate } from './playback-gate.js';
 import { viewerSessionId } from './viewer-session.js';
 
@@ -59,13 +60,6 @@ const gate: PlaybackGate = {
   },
 };
 
-/** This node serves no CMAF in this test; the routes still dispatch to it. */
-const noCmaf: PlayService = {
-  async handle(req) {
-    return errorResponse(404, 'not_served', `no CMAF output for ${req.path}`);
-  },
-};
-
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
@@ -74,6 +68,8 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
   let hub: Hub;
   let tsHls: TsHlsService;
   let mp4: ProgressiveMp4Service;
+  let llhls: LlHlsService;
+  let dash: DashService;
   let app: FastifyInstance;
   let base = '';
 
@@ -109,8 +105,10 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
       readerLimits: { maxUnits: READER_MAX_UNITS, maxBytes: 2 * 1024 * 1024 },
       highWaterMark: BODY_HIGH_WATER,
     });
+    llhls = new LlHlsService(hub);
+    dash = new DashService(hub);
     app = Fastify({ logger: false });
-    registerPlayRoutes(app, { hub, tsHls, cmaf: noCmaf, dash: noCmaf, mp4, publicBaseUrl: `${PUBLIC_BASE}/`, gate });
+    registerPlayRoutes(app, { hub, tsHls, cmaf: llhls, dash, mp4, publicBaseUrl: `${PUBLIC_BASE}/`, gate });
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
@@ -118,6 +116,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
   after(async () => {
     hub?.close();
     tsHls?.close();
+    llhls?.registry.close();
     await app?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -205,8 +204,27 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     assert.equal(offline.status, 'offline', 'an ended stream is offline while its final playlist is kept');
   });
 
+  it('sends the MPD to DASH and every other CMAF path to LL-HLS', async () => {
+    publish('cmaf-1', 2);
+    const mpd = await fetch(`${base}/play/cmaf-1/cmaf/index.mpd`);
+    assert.equal(mpd.status, 200);
+    assert.equal(mpd.headers.get('content-type'), 'application/dash+xml');
+    assert.equal(mpd.headers.get('access-control-allow-origin'), '*');
+    assert.match(await mpd.text(), /<MPD /);
+    const playlist = await fetch(`${base}/play/cmaf-1/cmaf/index.m3u8`);
+    assert.equal(playlist.status, 200);
+    assert.match(await playlist.text(), /#EXT-X-STREAM-INF/);
+    hub.stop('cmaf-1', 'done');
+  });
+
   it('answers 404 with a JSON reason for unknown playback ids on every route', async () => {
-    for (const path of ['/play/nope', '/play/nope.mp4', '/play/nope/hls/index.m3u8', '/play/bad%20id']) {
+    for (const path of [
+      '/play/nope',
+      '/play/nope.mp4',
+      '/play/nope/hls/index.m3u8',
+      '/play/nope/cmaf/index.mpd',
+      '/play/bad%20id',
+    ]) {
       const response = await fetch(`${base}${path}`);
       assert.equal(response.status, 404, path);
       assert.equal(response.headers.get('access-control-allow-origin'), '*');
