@@ -99,8 +99,11 @@ export class FlvToStream {
     }
   }
 
-  /** Stops timers; the publisher itself is closed by the session. */
+  /** Declares what is known when nothing was declared yet (so a short stream is not lost), then stops timers; the session closes the publisher. */
   close(): void {
+    if (!this.closed && !this.described && this.pending.length > 0) {
+      this.describe('publisher left before every config arrived');
+    }
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;

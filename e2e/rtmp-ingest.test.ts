@@ -1,0 +1,378 @@
+/**
+ * RTMP/RTMPS/E-RTMP ingest, media level: a Hub and RtmpServer on 127.0.0.1, real ffmpeg and our
+ * own E-RTMP publisher (scripts/publish-flv.ts) push; the hub's streams are checked for tracks,
+ * keyframes, composition offsets, monotonic timestamps, refusals, reconnects and robustness.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readFlvTags } from '@airwave/media/formats/flv/flv-tag';
+import { Hub } from '@airwave/media/hub/hub';
+import type { LiveStream } from '@airwave/media/hub/live-stream';
+import type { LiveStatus, PublishAuthorizer } from '@airwave/media/ports';
+import { silentLogger } from '@airwave/media/ports';
+import { RtmpPublisher } from '@airwave/media/protocols/rtmp/client';
+import { ClientHandshake } from '@airwave/media/protocols/rtmp/handshake';
+import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import type { MediaUnit } from '@airwave/media/stream/media-unit';
+import type { StreamDescription } from '@airwave/media/stream/track';
+import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
+import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
+
+const FIXTURES = '/work/shared/fixtures/eflv';
+const ROOT = new URL('..', import.meta.url).pathname;
+const RECONNECT_WINDOW_MS = 1000;
+
+interface Recorded {
+  descriptions: StreamDescription[];
+  units: MediaUnit[];
+  statuses: LiveStatus[];
+  streams: LiveStream[];
+}
+
+const recorded = new Map<string, Recorded>();
+function record(streamId: string): Recorded {
+  let entry = recorded.get(streamId);
+  if (!entry) {
+    entry = { descriptions: [], units: [], statuses: [], streams: [] };
+    recorded.set(streamId, entry);
+  }
+  return entry;
+}
+
+/** Keys starting with `good-` are accepted; the stream id is the key itself. */
+const authorizer: PublishAuthorizer = {
+  async authorize(key) {
+    return key.startsWith('good-') ? { streamId: key, playbackId: `p-${key}` } : null;
+  },
+};
+
+const hub = new Hub({
+  log: silentLogger,
+  reconnectWindowMs: RECONNECT_WINDOW_MS,
+  lifecycle: { onStatus: (streamId, status) => record(streamId).statuses.push(status) },
+});
+hub.addOutput((stream) => {
+  const entry = record(stream.streamId);
+  entry.streams.push(stream);
+  const detach = stream.attach({
+    onDescription: (description) => entry.descriptions.push(description),
+    onUnit: (unit) => entry.units.push(unit),
+  });
+  return { close: detach };
+});
+
+let server: RtmpServer;
+let port = 0;
+const url = (key: string) => `rtmp://127.0.0.1:${port}/live/${key}`;
+const video = (id: string) => record(id).units.filter((unit) => unit.trackId === 1);
+const audio = (id: string) => record(id).units.filter((unit) => unit.trackId === 2);
+const lastDescription = (id: string) => record(id).descriptions.at(-1);
+
+function publishFlv(args: string[]) {
+  return spawnTracked(process.execPath, [
+    '--conditions=source',
+    '--import',
+    'tsx',
+    join(ROOT, 'scripts/publish-flv.ts'),
+    ...args,
+  ]);
+}
+
+function assertMonotonic(units: readonly MediaUnit[], what: string): void {
+  for (let i = 1; i < units.length; i++) {
+    const previous = units[i - 1];
+    const unit = units[i];
+    assert.ok(previous && unit && unit.dts > previous.dts, `${what}: dts ${unit?.dts} after ${previous?.dts} at ${i}`);
+  }
+}
+
+function closedSocket(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) {
+      resolve();
+      return;
+    }
+    socket.once('close', () => resolve());
+  });
+}
+
+describe('RTMP ingest', { skip: ffmpegMissing }, () => {
+  before(async () => {
+    server = new RtmpServer({ hub, authorizer, log: silentLogger, handshakeTimeoutMs: 2000, idleTimeoutMs: 4000 });
+    port = await server.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    await server.close();
+    hub.close();
+  });
+
+  it('takes H.264 with B-frames and AAC from ffmpeg', async () => {
+    const ffmpeg = spawnTracked('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re'],
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-f', 'lavfi', '-i', 'sine'],
+      ...['-c:v', 'libx264', '-bf', '2', '-g', '30', '-c:a', 'aac', '-t', '3', '-f', 'flv', url('good-bframes')],
+    ]);
+    assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
+    const description = lastDescription('good-bframes');
+    const [v, a] = description?.tracks ?? [];
+    assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, 'h264 640x360');
+    assert.equal(a?.kind === 'audio' && `${a.codec} ${a.sampleRate} ${a.channels}`, 'aac 44100 1');
+    const frames = video('good-bframes');
+    assert.equal(frames.length, 90);
+    assert.equal(frames.filter((unit) => unit.key).length, 3);
+    assert.ok(frames[0]?.key, 'first video unit is a keyframe');
+    assert.ok(
+      frames.some((unit) => unit.pts !== unit.dts),
+      'B-frames give composition offsets',
+    );
+    assert.ok(frames.every((unit) => unit.pts >= unit.dts));
+    assertMonotonic(frames, 'video');
+    assertMonotonic(audio('good-bframes'), 'audio');
+    assert.ok(audio('good-bframes').length > 100);
+    assert.ok(
+      frames.every((unit) => unit.data.byteLength > 4 && (unit.data[0] ?? 1) === 0),
+      'AVCC 4-byte lengths',
+    );
+  });
+
+  it('takes H.264 without B-frames and 48 kHz stereo AAC', async () => {
+    const ffmpeg = spawnTracked(
+      'ffmpeg',
+      patternArgs(url('good-nob'), { seconds: 2, bframes: false, realtime: false }),
+    );
+    assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
+    const [v, a] = lastDescription('good-nob')?.tracks ?? [];
+    assert.equal(v?.codec, 'h264');
+    assert.equal(a?.kind === 'audio' && `${a.codec} ${a.sampleRate} ${a.channels}`, 'aac 48000 2');
+    const frames = video('good-nob');
+    assert.equal(frames.length, 60);
+    assert.ok(frames.every((unit) => unit.pts === unit.dts));
+    assertMonotonic(frames, 'video');
+    const steps = new Set(
+      audio('good-nob')
+        .slice(1, 40)
+        .map((unit, i) => unit.dts - (audio('good-nob')[i]?.dts ?? 0)),
+    );
+    assert.deepEqual([...steps], [1024], 'AAC units sit on exact 1024-sample steps');
+  });
+
+  for (const [name, width, height, channels, frames, packets] of [
+    ['testsrc', 980, 540, 1, 300, 501],
+    ['mptestsrc', 512, 512, 1, 342, 501],
+    ['bbb', 960, 540, 2, 897, 1501],
+  ] as const) {
+    it(`takes the AV1 + Opus E-FLV ${name}.flv from our E-RTMP publisher`, {
+      skip: existsSync(FIXTURES) ? false : `${FIXTURES} absent`,
+    }, async () => {
+      const key = `good-eflv-${name}`;
+      const child = publishFlv(['--url', url(key), '--file', join(FIXTURES, `${name}.flv`)]);
+      assert.equal(await child.exited, 0, child.stderr());
+      await waitFor('all units', () => video(key).length === frames && audio(key).length === packets, 10_000);
+      const [v, a] = lastDescription(key)?.tracks ?? [];
+      assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, `av1 ${width}x${height}`);
+      assert.match(v?.codecString ?? '', /^av01\.[012]\.\d\d[MH]\./);
+      assert.equal(a?.kind === 'audio' && `${a.codec} ${a.sampleRate} ${a.channels}`, `opus 48000 ${channels}`);
+      assert.ok(video(key)[0]?.key);
+      assertMonotonic(video(key), 'video');
+      assertMonotonic(audio(key), 'audio');
+    });
+  }
+
+  it('takes HEVC from ffmpeg -f hevc through our E-RTMP publisher (hvc1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtmp-hevc-'));
+    try {
+      const file = join(dir, 'in.hevc');
+      const encode = spawnSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30'],
+        ...[
+          '-t',
+          '2',
+          '-c:v',
+          'libx265',
+          '-preset',
+          'ultrafast',
+          '-x265-params',
+          'bframes=0:keyint=30:log-level=error',
+        ],
+        ...['-f', 'hevc', file],
+      ]);
+      assert.equal(encode.status, 0, encode.stderr?.toString());
+      const child = publishFlv(['--url', url('good-hevc'), '--hevc-annexb', file, '--fps', '30']);
+      assert.equal(await child.exited, 0, child.stderr());
+      await waitFor('60 HEVC units', () => video('good-hevc').length === 60, 10_000);
+      const [v] = lastDescription('good-hevc')?.tracks ?? [];
+      assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, 'h265 640x360');
+      assert.match(v?.codecString ?? '', /^hvc1\.1\./);
+      assert.equal(video('good-hevc').filter((unit) => unit.key).length, 2);
+      assertMonotonic(video('good-hevc'), 'video');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a wrong key: ffmpeg exits non-zero and nothing is published', async () => {
+    const refusedBefore = server.stats.refusedPublishes;
+    const ffmpeg = spawnTracked('ffmpeg', patternArgs(url('bad-key'), { seconds: 2, realtime: false }));
+    assert.notEqual(await ffmpeg.exited, 0);
+    assert.equal(hub.getByStreamId('bad-key'), undefined);
+    assert.equal(recorded.has('bad-key'), false);
+    assert.equal(server.stats.refusedPublishes, refusedBefore + 1);
+    const publisher = new RtmpPublisher();
+    await assert.rejects(publisher.connect(url('bad-key?token=1')), /NetStream\.Publish\.BadName/);
+    assert.match(await publisher.closed, /./);
+  });
+
+  it('refuses a second publisher while the first is live, and the first goes on', async () => {
+    const first = spawnTracked('ffmpeg', patternArgs(url('good-dup'), { seconds: 8 }));
+    await waitFor('first publisher live', () => video('good-dup').length > 10);
+    const second = spawnTracked('ffmpeg', patternArgs(url('good-dup'), { seconds: 2, realtime: false }));
+    assert.notEqual(await second.exited, 0);
+    const publisher = new RtmpPublisher();
+    await assert.rejects(publisher.connect(url('good-dup')), /NetStream\.Publish\.BadName/);
+    const count = video('good-dup').length;
+    await waitFor('first publisher continues', () => video('good-dup').length > count + 15);
+    assert.equal(record('good-dup').streams.length, 1);
+    await first.stop();
+  });
+
+  it('resumes the same live stream on a reconnect inside the window and ends it outside', async () => {
+    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 120);
+    const send = async (key: string, offsetMs: number) => {
+      const publisher = new RtmpPublisher();
+      await publisher.connect(url(key));
+      for (const tag of tags) {
+        await publisher.writeTag({ ...tag, timestampMs: tag.timestampMs + offsetMs });
+      }
+      await publisher.close();
+    };
+    await send('good-reconnect', 0);
+    await waitFor('first session units', () => video('good-reconnect').length > 30, 10_000);
+    const firstStream = hub.getByStreamId('good-reconnect');
+    const before = video('good-reconnect').length;
+    await send('good-reconnect', 0);
+    await waitFor('second session units', () => video('good-reconnect').length > before + 30, 10_000);
+    assert.equal(hub.getByStreamId('good-reconnect'), firstStream, 'same LiveStream resumed');
+    assert.equal(record('good-reconnect').streams.length, 1);
+    const resumedUnit = video('good-reconnect')[before];
+    assert.equal(resumedUnit?.discontinuity, true, 'first unit after the reconnect is marked');
+    assertMonotonic(video('good-reconnect'), 'video across the reconnect');
+    assert.deepEqual(record('good-reconnect').statuses, ['LIVE', 'RECONNECTING', 'LIVE', 'RECONNECTING']);
+
+    await waitFor('stream ends after the window', () => hub.getByStreamId('good-reconnect') === undefined, 10_000);
+    assert.equal(record('good-reconnect').statuses.at(-1), 'OFFLINE');
+    assert.ok(firstStream?.endReason);
+    await send('good-reconnect', 0);
+    await waitFor('new stream', () => record('good-reconnect').streams.length === 2, 10_000);
+    assert.notEqual(hub.getByStreamId('good-reconnect'), firstStream);
+  });
+
+  it('closes a garbage handshake, a malformed chunk stream and an idle connection, while ffmpeg keeps publishing', async () => {
+    const stats = { ...server.stats };
+    const ffmpeg = spawnTracked('ffmpeg', patternArgs(url('good-robust'), { seconds: 6 }));
+    await waitFor('publisher live', () => video('good-robust').length > 10);
+
+    const http = connect(port, '127.0.0.1');
+    http.on('error', () => {});
+    http.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closedSocket(http);
+
+    const broken = connect(port, '127.0.0.1');
+    broken.on('error', () => {});
+    const handshake = new ClientHandshake();
+    broken.write(handshake.hello());
+    await new Promise<void>((resolve) => {
+      broken.on('data', (chunk: Buffer) => {
+        const step = handshake.push(chunk);
+        if (step.done) {
+          broken.write(step.reply);
+          broken.write(Uint8Array.of(0x45, 0, 0, 0, 0, 0, 10, 20));
+          resolve();
+        }
+      });
+    });
+    await closedSocket(broken);
+
+    const oversized = connect(port, '127.0.0.1');
+    oversized.on('error', () => {});
+    const handshake2 = new ClientHandshake();
+    oversized.write(handshake2.hello());
+    oversized.on('data', (chunk: Buffer) => {
+      const step = handshake2.push(chunk);
+      if (step.done && step.reply.byteLength > 0) {
+        oversized.write(step.reply);
+        oversized.write(Uint8Array.of(0x03, 0, 0, 0, 0xff, 0xff, 0xff, 20, 0, 0, 0, 0));
+      }
+    });
+    await closedSocket(oversized);
+
+    const silent = connect(port, '127.0.0.1');
+    silent.on('error', () => {});
+    await closedSocket(silent);
+
+    assert.ok(server.stats.handshakeFailures >= stats.handshakeFailures + 1, 'garbage handshake counted');
+    assert.ok(server.stats.protocolErrors >= stats.protocolErrors + 2, 'malformed chunk streams counted');
+    assert.ok(server.stats.timeouts >= stats.timeouts + 1, 'silent connection timed out');
+    const count = video('good-robust').length;
+    await waitFor('publisher continues', () => video('good-robust').length > count + 15);
+    assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
+    assert.equal(video('good-robust').length, 180);
+  });
+});
+
+describe('RTMPS ingest', { skip: ffmpegMissing || (hasCommand('openssl') ? false : 'openssl not installed') }, () => {
+  let tlsServer: RtmpServer;
+  let tlsPort = 0;
+  let dir = '';
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rtmps-'));
+    const made = spawnSync('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    ]);
+    assert.equal(made.status, 0, made.stderr?.toString());
+    tlsServer = new RtmpServer({
+      hub,
+      authorizer,
+      log: silentLogger,
+      tls: { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) },
+    });
+    tlsPort = await tlsServer.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    await tlsServer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes ffmpeg publishing over rtmps:// with a self-signed certificate', async () => {
+    const target = `rtmps://127.0.0.1:${tlsPort}/live/good-tls`;
+    const ffmpeg = spawnTracked(
+      'ffmpeg',
+      patternArgs(target, { seconds: 2, realtime: false, outputArgs: ['-tls_verify', '0'] }),
+    );
+    assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
+    const [v, a] = lastDescription('good-tls')?.tracks ?? [];
+    assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, 'h264 640x360');
+    assert.equal(a?.codec, 'aac');
+    assert.equal(video('good-tls').length, 60);
+  });
+
+  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', async () => {
+    const publisher = new RtmpPublisher();
+    await publisher.connect(`rtmps://127.0.0.1:${tlsPort}/live/good-tls-client`, {
+      tls: { rejectUnauthorized: false },
+    });
+    for (const tag of readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 60)) {
+      await publisher.writeTag(tag);
+    }
+    await publisher.close();
+    await waitFor('units over TLS', () => video('good-tls-client').length > 10, 10_000);
+    const plain = new RtmpPublisher();
+    await assert.rejects(plain.connect(`rtmp://127.0.0.1:${tlsPort}/live/good-x`, { timeoutMs: 3000 }));
+    await sleep(50);
+  });
+});
