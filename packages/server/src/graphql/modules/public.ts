@@ -1,0 +1,163 @@
+/**
+ * Public queries (spec §5.4; no token): resolveIngestEndpoint, serviceInstancesHealth and
+ * networkStatus. They read only; no mutation is public.
+ */
+import type { IngestEndpointView } from '../../domain/node-status/public-info.service.js';
+import type { GraphQLContext } from '../context.js';
+import type { GraphQLModule } from '../module.js';
+
+function endpointToGraphQL(endpoint: IngestEndpointView): Record<string, unknown> {
+  return { ...endpoint };
+}
+
+type Ctx = GraphQLContext;
+
+/** The public queries schema module. */
+export const publicModule: GraphQLModule = {
+  typeDefs: /* GraphQL */ `
+    enum IngestEndpointKind {
+      INGEST_ENDPOINT_KIND_UNSPECIFIED
+      INGEST_ENDPOINT_KIND_TENANT_ALIAS
+      INGEST_ENDPOINT_KIND_ROOT_POOL
+      INGEST_ENDPOINT_KIND_CLUSTER_POOL
+      INGEST_ENDPOINT_KIND_NODE_SPECIFIC
+    }
+
+    "Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key."
+    type IngestEndpoint {
+      nodeId: String!
+      baseUrl: String!
+      "rtmp://host:port/live/<streamKey>"
+      rtmpUrl: String
+      "rtmps://host:port/live/<streamKey> when RTMPS is configured."
+      rtmpsUrl: String
+      "srt://host:port?streamid=<streamKey>"
+      srtUrl: String
+      "<baseUrl>/webrtc/<streamKey> (WHIP)"
+      whipUrl: String
+      region: String
+      "Lower is less loaded (live streams on the node)."
+      loadScore: Float
+      kind: IngestEndpointKind!
+      clusterId: String!
+    }
+
+    type IngestMetadata {
+      "UUID of the stream the key publishes to."
+      streamId: ID!
+      recordingEnabled: Boolean!
+      title: String
+    }
+
+    type IngestEndpointResponse {
+      primary: IngestEndpoint!
+      fallbacks: [IngestEndpoint!]!
+      metadata: IngestMetadata
+    }
+
+    enum InstanceStatus {
+      RUNNING
+      STARTING
+      STOPPING
+      STOPPED
+      ERROR
+      UNKNOWN
+    }
+
+    "One listening service of a node."
+    type ServiceInstance {
+      instanceId: String!
+      "graphql, rtmp or rtmps."
+      serviceId: String!
+      clusterId: String!
+      protocol: String!
+      host: String!
+      port: Int!
+      healthEndpoint: String
+      status: InstanceStatus!
+      lastHealthCheck: Time
+    }
+
+    enum NodeStatus {
+      HEALTHY
+      DEGRADED
+      UNHEALTHY
+    }
+
+    type ClusterStatus {
+      clusterId: String!
+      name: String!
+      region: String
+      latitude: Float
+      longitude: Float
+      nodeCount: Int!
+      healthyNodeCount: Int!
+      peerCount: Int!
+      status: NodeStatus!
+      clusterType: String!
+      shortDescription: String
+      currentStreams: Int!
+      currentViewers: Int!
+      egressMbps: Float
+      egressCapacityMbps: Float
+      ingressMbps: Float
+      services: [String!]!
+    }
+
+    type NetworkNode {
+      nodeId: String!
+      name: String!
+      nodeType: String!
+      latitude: Float
+      longitude: Float
+      status: NodeStatus!
+      clusterId: String!
+    }
+
+    type PeerConnection {
+      sourceCluster: String!
+      targetCluster: String!
+      connected: Boolean!
+      connectionType: String!
+    }
+
+    type NetworkStatus {
+      clusters: [ClusterStatus!]!
+      nodes: [NetworkNode!]!
+      peerConnections: [PeerConnection!]!
+      totalNodes: Int!
+      healthyNodes: Int!
+      updatedAt: Time!
+    }
+
+    extend type Query {
+      "Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key."
+      resolveIngestEndpoint(streamKey: String!): IngestEndpointResponse
+      "Public. This node's listening services (optionally one serviceId)."
+      serviceInstancesHealth(serviceId: String): [ServiceInstance!]!
+      "Public. Clusters and nodes of this deployment."
+      networkStatus: NetworkStatus!
+    }
+  `,
+  resolvers: {
+    Query: {
+      resolveIngestEndpoint: async (_root: unknown, { streamKey }: { streamKey: string }, ctx: Ctx) => {
+        const result = await ctx.services.publicInfo.resolveIngestEndpoint(streamKey);
+        return {
+          primary: endpointToGraphQL(result.primary),
+          fallbacks: result.fallbacks.map(endpointToGraphQL),
+          metadata: result.metadata,
+        };
+      },
+      serviceInstancesHealth: (_root: unknown, { serviceId }: { serviceId?: string | null }, ctx: Ctx) =>
+        ctx.services.publicInfo.serviceInstances(serviceId).map((instance) => ({
+          ...instance,
+          lastHealthCheck: instance.lastHealthCheck.toISOString(),
+        })),
+      networkStatus: async (_root: unknown, _args: unknown, ctx: Ctx) => {
+        const status = await ctx.services.publicInfo.networkStatus();
+        return { ...status, updatedAt: status.updatedAt.toISOString() };
+      },
+    },
+  },
+};

@@ -1,0 +1,115 @@
+/**
+ * Stream keys: several active keys per stream; create, list, delete. (The primary key is rotated
+ * with refreshStreamKey in the streams module.)
+ */
+import { requirePrincipal } from '../../auth/principal.js';
+import { toGlobalId } from '../../domain/ids.js';
+import type { Connection, PageInput } from '../../domain/pagination.js';
+import type { StreamKeyRecord } from '../../domain/streams/stream.js';
+import type { GraphQLContext } from '../context.js';
+import type { GraphQLModule } from '../module.js';
+import { unionResult } from '../results.js';
+
+function keyToGraphQL(key: StreamKeyRecord): Record<string, unknown> {
+  return {
+    id: toGlobalId('StreamKey', key.id),
+    streamId: key.streamId,
+    keyValue: key.keyValue,
+    keyName: key.keyName,
+    isActive: key.isActive,
+    isPrimary: key.isPrimary,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+  };
+}
+
+function connectionToGraphQL(connection: Connection<StreamKeyRecord>): Record<string, unknown> {
+  const nodes = connection.nodes.map(keyToGraphQL);
+  return {
+    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
+    nodes,
+    pageInfo: connection.pageInfo,
+    totalCount: connection.totalCount,
+  };
+}
+
+type Ctx = GraphQLContext;
+
+/** The stream keys schema module. */
+export const streamKeysModule: GraphQLModule = {
+  typeDefs: /* GraphQL */ `
+    "An ingest key of a stream. Any active key may publish to its stream."
+    type StreamKey {
+      "Global ID."
+      id: ID!
+      "UUID of the stream it belongs to."
+      streamId: ID!
+      "Secret key value (shown to the owner only)."
+      keyValue: String!
+      keyName: String!
+      "False once rotated out by refreshStreamKey."
+      isActive: Boolean!
+      "The key shown as Stream.streamKey."
+      isPrimary: Boolean!
+      lastUsedAt: Time
+      createdAt: Time!
+    }
+
+    type StreamKeyEdge {
+      cursor: String!
+      node: StreamKey!
+    }
+
+    type StreamKeysConnection {
+      edges: [StreamKeyEdge!]!
+      nodes: [StreamKey!]!
+      pageInfo: PageInfo!
+      totalCount: Int!
+    }
+
+    input CreateStreamKeyInput {
+      "1 to 100 characters after trimming."
+      name: String!
+    }
+
+    union CreateStreamKeyResult = StreamKey | ValidationError | NotFoundError | AuthError
+    union DeleteStreamKeyResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
+
+    extend type Query {
+      "Keys of one of the caller's streams, newest first."
+      streamKeysConnection(streamId: ID!, page: ConnectionInput): StreamKeysConnection!
+    }
+
+    extend type Mutation {
+      "Adds an active key (at most 20 per stream)."
+      createStreamKey(streamId: ID!, input: CreateStreamKeyInput!): CreateStreamKeyResult!
+      "Deletes a non-primary key; it stops working at once."
+      deleteStreamKey(streamId: ID!, keyId: ID!): DeleteStreamKeyResult!
+    }
+  `,
+  resolvers: {
+    Query: {
+      streamKeysConnection: async (
+        _root: unknown,
+        { streamId, page }: { streamId: string; page?: PageInput | null },
+        ctx: Ctx,
+      ) => {
+        const principal = requirePrincipal(ctx.principal, 'streams:read');
+        return connectionToGraphQL(await ctx.services.streamKeys.list(principal.tenantId, streamId, page));
+      },
+    },
+    Mutation: {
+      createStreamKey: (_root: unknown, { streamId, input }: { streamId: string; input: { name: string } }, ctx: Ctx) =>
+        unionResult('StreamKey', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          return keyToGraphQL(await ctx.services.streamKeys.create(principal.tenantId, streamId, input));
+        }),
+      deleteStreamKey: (_root: unknown, { streamId, keyId }: { streamId: string; keyId: string }, ctx: Ctx) =>
+        unionResult('DeleteSuccess', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          const deleted = await ctx.services.streamKeys.delete(principal.tenantId, streamId, keyId);
+          return { success: true, deletedId: toGlobalId('StreamKey', deleted) };
+        }),
+    },
+  },
+};

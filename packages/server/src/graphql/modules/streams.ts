@@ -1,0 +1,265 @@
+/**
+ * Streams: create, update, delete, read one, list as a connection, rotate the primary key.
+ * Queries need `streams:read`, mutations `streams:write` (developer tokens).
+ */
+import { requirePrincipal } from '../../auth/principal.js';
+import { toGlobalId } from '../../domain/ids.js';
+import type { Connection, PageInput } from '../../domain/pagination.js';
+import type { CreateStreamInput, StreamRecord, TrackInfo, UpdateStreamInput } from '../../domain/streams/stream.js';
+import type { GraphQLContext } from '../context.js';
+import type { GraphQLModule } from '../module.js';
+import { unionResult } from '../results.js';
+
+function trackToGraphQL(track: TrackInfo): Record<string, unknown> {
+  return {
+    trackId: track.id,
+    trackType: track.kind,
+    codec: track.codec,
+    codecString: track.codecString,
+    width: track.width,
+    height: track.height,
+    fps: track.fps,
+    bitrateKbps: track.bitrate === null ? null : Math.round(track.bitrate / 1000),
+    channels: track.channels,
+    sampleRate: track.sampleRate,
+  };
+}
+
+/** Maps a stream record to its GraphQL object. */
+export function streamToGraphQL(stream: StreamRecord): Record<string, unknown> {
+  return {
+    id: toGlobalId('Stream', stream.id),
+    streamId: stream.id,
+    name: stream.name,
+    description: stream.description,
+    streamKey: stream.streamKey,
+    playbackId: stream.playbackId,
+    record: stream.record,
+    ingestMode: stream.ingestMode,
+    pullSource: stream.pullSource
+      ? {
+          sourceUriRedacted: stream.pullSource.sourceUriRedacted,
+          class: stream.pullSource.class,
+          enabled: stream.pullSource.enabled,
+        }
+      : null,
+    sourceLocation: stream.sourceLocation,
+    createdAt: stream.createdAt.toISOString(),
+    updatedAt: stream.updatedAt.toISOString(),
+    metrics: {
+      status: stream.metrics.status,
+      isLive: stream.metrics.isLive,
+      currentViewers: stream.metrics.currentViewers,
+      startedAt: stream.metrics.startedAt?.toISOString() ?? null,
+      updatedAt: stream.metrics.updatedAt?.toISOString() ?? null,
+      nodeId: stream.metrics.nodeId,
+      trackCount: stream.tracks.length,
+    },
+    tracks: stream.tracks.map(trackToGraphQL),
+    pushTargets: [],
+  };
+}
+
+function connectionToGraphQL(connection: Connection<StreamRecord>): Record<string, unknown> {
+  const nodes = connection.nodes.map(streamToGraphQL);
+  return {
+    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
+    nodes,
+    pageInfo: connection.pageInfo,
+    totalCount: connection.totalCount,
+  };
+}
+
+type Ctx = GraphQLContext;
+
+/** The streams schema module. */
+export const streamsModule: GraphQLModule = {
+  typeDefs: /* GraphQL */ `
+    "Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window."
+    enum StreamStatus {
+      OFFLINE
+      LIVE
+      RECORDING
+      ENDED
+      RECONNECTING
+    }
+
+    "PUSH: an encoder pushes (RTMP, SRT, WHIP). PULL: the service pulls pullSource.sourceUri."
+    enum IngestMode {
+      PUSH
+      PULL
+    }
+
+    "A pull source as read back: the URI with credentials and query values redacted."
+    type PullSourceView {
+      sourceUriRedacted: String!
+      "public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES)."
+      class: String!
+      enabled: Boolean!
+    }
+
+    "Live metrics as reported by the media plane."
+    type StreamMetrics {
+      status: StreamStatus!
+      isLive: Boolean!
+      currentViewers: Int!
+      "When the current (or last) publish started."
+      startedAt: Time
+      "When the media plane last reported on this stream."
+      updatedAt: Time
+      "The node that reported last."
+      nodeId: String
+      trackCount: Int!
+    }
+
+    "One track of the live stream as last reported."
+    type StreamTrack {
+      trackId: Int!
+      "video or audio."
+      trackType: String!
+      "h264, h265, av1, vp9, aac or opus."
+      codec: String!
+      "RFC 6381 codec string, e.g. avc1.64001f."
+      codecString: String!
+      width: Int
+      height: Int
+      fps: Float
+      bitrateKbps: Int
+      channels: Int
+      sampleRate: Int
+    }
+
+    "A restream destination of a stream (managed by the push-target operations)."
+    type PushTarget {
+      id: ID!
+      status: String!
+      platform: String!
+      name: String!
+      "Masked destination address."
+      targetUri: String!
+    }
+
+    "A live stream."
+    type Stream {
+      "Global ID: the argument of every stream operation."
+      id: ID!
+      "Public UUID, used outside GraphQL."
+      streamId: ID!
+      name: String!
+      description: String
+      "Secret primary ingest key (shown to the owner only)."
+      streamKey: String!
+      "Public viewer ID used in /play URLs."
+      playbackId: String!
+      record: Boolean!
+      ingestMode: IngestMode!
+      pullSource: PullSourceView
+      sourceLocation: String
+      createdAt: Time!
+      updatedAt: Time!
+      metrics: StreamMetrics!
+      tracks: [StreamTrack!]!
+      pushTargets: [PushTarget!]!
+    }
+
+    type StreamEdge {
+      cursor: String!
+      node: Stream!
+    }
+
+    type StreamsConnection {
+      edges: [StreamEdge!]!
+      nodes: [Stream!]!
+      pageInfo: PageInfo!
+      totalCount: Int!
+    }
+
+    input PullSourceInput {
+      "rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm) or udp (MPEG-TS). RTMP and FLV pull are unsupported."
+      sourceUri: String
+      enabled: Boolean
+    }
+
+    input CreateStreamInput {
+      "1 to 255 characters after trimming."
+      name: String!
+      description: String
+      record: Boolean
+      "PUSH (default) or PULL; cannot change later."
+      ingestMode: IngestMode
+      "Required when ingestMode is PULL."
+      pullSource: PullSourceInput
+      sourceLocation: String
+    }
+
+    input UpdateStreamInput {
+      name: String
+      description: String
+      record: Boolean
+      "Immutable: a different value is a ValidationError."
+      ingestMode: IngestMode
+      pullSource: PullSourceInput
+      sourceLocation: String
+    }
+
+    union CreateStreamResult = Stream | ValidationError | AuthError
+    union UpdateStreamResult = Stream | ValidationError | NotFoundError | AuthError
+    union DeleteStreamResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
+    union RefreshStreamKeyResult = Stream | ValidationError | NotFoundError | AuthError
+
+    extend type Query {
+      "A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise."
+      stream(id: ID!): Stream
+      "The caller's streams, newest first; search filters by name."
+      streamsConnection(page: ConnectionInput, search: String): StreamsConnection!
+    }
+
+    extend type Mutation {
+      createStream(input: CreateStreamInput!): CreateStreamResult!
+      updateStream(id: ID!, input: UpdateStreamInput!): UpdateStreamResult!
+      "Deletes the stream and its keys, and ends a live publish."
+      deleteStream(id: ID!): DeleteStreamResult!
+      "Rotates the primary stream key; the old value stops working at once."
+      refreshStreamKey(id: ID!): RefreshStreamKeyResult!
+    }
+  `,
+  resolvers: {
+    Query: {
+      stream: async (_root: unknown, { id }: { id: string }, ctx: Ctx) => {
+        const principal = requirePrincipal(ctx.principal, 'streams:read');
+        return streamToGraphQL(await ctx.services.streams.get(principal.tenantId, id));
+      },
+      streamsConnection: async (
+        _root: unknown,
+        { page, search }: { page?: PageInput | null; search?: string | null },
+        ctx: Ctx,
+      ) => {
+        const principal = requirePrincipal(ctx.principal, 'streams:read');
+        return connectionToGraphQL(await ctx.services.streams.list(principal.tenantId, page, search));
+      },
+    },
+    Mutation: {
+      createStream: (_root: unknown, { input }: { input: CreateStreamInput }, ctx: Ctx) =>
+        unionResult('Stream', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          return streamToGraphQL(await ctx.services.streams.create(principal.tenantId, input));
+        }),
+      updateStream: (_root: unknown, { id, input }: { id: string; input: UpdateStreamInput }, ctx: Ctx) =>
+        unionResult('Stream', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          return streamToGraphQL(await ctx.services.streams.update(principal.tenantId, id, input));
+        }),
+      deleteStream: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
+        unionResult('DeleteSuccess', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          const deleted = await ctx.services.streams.delete(principal.tenantId, id);
+          return { success: true, deletedId: toGlobalId('Stream', deleted) };
+        }),
+      refreshStreamKey: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
+        unionResult('Stream', async () => {
+          const principal = requirePrincipal(ctx.principal, 'streams:write');
+          return streamToGraphQL(await ctx.services.streams.refreshKey(principal.tenantId, id));
+        }),
+    },
+  },
+};
