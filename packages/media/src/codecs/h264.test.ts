@@ -9,6 +9,8 @@ import { ffmpeg, ffmpegMissing, findBox, MP4_TO_STDOUT } from './test-support.js
 interface Case {
   name: string;
   size: string;
+  /** lavfi source; testsrc (RGB) keeps odd sizes that testsrc2 rounds to even. */
+  source?: string;
   rate: string;
   args: string[];
   expect: { width: number; height: number; profileIdc: number; fps: number; bitDepth: number; chromaFormatIdc: number };
@@ -73,6 +75,14 @@ const cases: Case[] = [
     args: ['-pix_fmt', 'gray'],
     expect: { width: 250, height: 130, profileIdc: 100, fps: 30, bitDepth: 8, chromaFormatIdc: 0 },
   },
+  {
+    name: 'High 4:4:4 641x361 (odd sizes, crop unit 1)',
+    size: '641x361',
+    source: 'testsrc',
+    rate: '30',
+    args: ['-pix_fmt', 'yuv444p', '-profile:v', 'high444'],
+    expect: { width: 641, height: 361, profileIdc: 244, fps: 30, bitDepth: 8, chromaFormatIdc: 3 },
+  },
 ];
 
 /** Encodes three frames with libx264 (AUDs on) and returns the Annex B stream. */
@@ -81,7 +91,7 @@ function encode(c: Case, container: readonly string[] = ['-f', 'h264', 'pipe:1']
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=size=${c.size}:rate=${c.rate}`,
+    `${c.source ?? 'testsrc2'}=size=${c.size}:rate=${c.rate}`,
     '-frames:v',
     '3',
     '-c:v',

@@ -19,6 +19,8 @@ import { ffmpeg, ffmpegMissing, findBox, MP4_TO_STDOUT } from './test-support.js
 interface Case {
   name: string;
   size: string;
+  /** lavfi source; testsrc (RGB) keeps odd sizes that testsrc2 rounds to even. */
+  source?: string;
   rate: string;
   args: string[];
   x265?: string;
@@ -102,6 +104,15 @@ const cases: Case[] = [
     expect: { width: 352, height: 288, profileIdc: 1, fps: 15, bitDepth: 8, chromaFormatIdc: 1 },
     codecPrefix: 'hvc1.1.6.L',
   },
+  {
+    name: 'RExt 4:4:4 641x361 (odd sizes)',
+    size: '641x361',
+    source: 'testsrc',
+    rate: '30',
+    args: ['-pix_fmt', 'yuv444p'],
+    expect: { width: 641, height: 361, profileIdc: 4, fps: 30, bitDepth: 8, chromaFormatIdc: 3 },
+    codecPrefix: 'hvc1.4.10.L',
+  },
 ];
 
 /** Encodes three frames with libx265 and returns the output. */
@@ -110,7 +121,7 @@ function encode(c: Case, container: readonly string[] = ['-f', 'hevc', 'pipe:1']
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=size=${c.size}:rate=${c.rate}`,
+    `${c.source ?? 'testsrc2'}=size=${c.size}:rate=${c.rate}`,
     '-frames:v',
     '3',
     '-c:v',
