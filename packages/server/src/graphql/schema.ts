@@ -4,9 +4,12 @@
 import type { IResolvers } from 'mercurius';
 import type { GraphQLModule } from './module.js';
 import { baseModule } from './modules/base.js';
+import { publicModule } from './modules/public.js';
+import { streamKeysModule } from './modules/stream-keys.js';
+import { streamsModule } from './modules/streams.js';
 
 /** Every module of the API, in order. Add new modules here. */
-export const modules: readonly GraphQLModule[] = [baseModule];
+export const modules: readonly GraphQLModule[] = [baseModule, streamsModule, streamKeysModule, publicModule];
 
 /** The full SDL. */
 export function buildTypeDefs(list: readonly GraphQLModule[] = modules): string {

@@ -3,8 +3,15 @@
  * Each engineer adding a domain adds its service here.
  */
 import type { NodeInfo } from '../domain/node-info.js';
+import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
+import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
+import type { StreamsService } from '../domain/streams/streams.service.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
   readonly node: NodeInfo;
+  readonly streams: StreamsService;
+  readonly streamKeys: StreamKeysService;
+  /** Facts behind the public queries (ingest endpoint, instances, network status). */
+  readonly publicInfo: PublicInfoService;
 }

@@ -2,15 +2,25 @@
  * The composition root: opens the database, builds the domain services, the media hub and its
  * listeners, the HTTP application, and starts everything. The only place that wires.
  */
-import { randomUUID } from 'node:crypto';
-import { Hub } from '@airwave/media';
+import { Hub, type LiveStream } from '@airwave/media';
 import pino from 'pino';
 import type { Principal } from '../auth/principal.js';
 import type { Config } from '../config/config.js';
 import { type Database, openDatabase } from '../db/database.js';
 import type { NodeInfo } from '../domain/node-info.js';
+import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
+import { loadNodeId } from '../domain/node-status/node-id.js';
+import { NodeStatusService } from '../domain/node-status/node-status.service.js';
+import { PublicInfoService } from '../domain/node-status/public-info.service.js';
+import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
+import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
+import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
+import { StreamsService } from '../domain/streams/streams.service.js';
+import { StreamsStore } from '../domain/streams/streams.store.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
+import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -22,6 +32,10 @@ export interface RunningAirwave {
   readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
+  /** The domain services (tests and benchmarks call them directly). */
+  readonly services: Services;
+  /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
+  readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
   close(): Promise<void>;
 }
 
@@ -34,11 +48,19 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
-    const hub = new Hub({ log, reconnectWindowMs: config.reconnectWindowMs });
+    const nodeId = loadNodeId(config.dataDir);
+    const lifecycle = new DatabaseLifecycleSink({
+      store: new StreamStatusStore(database.db),
+      nodeId,
+      log,
+      liveStream: (streamId): LiveStream | undefined => hub.getByStreamId(streamId),
+    });
+    closers.unshift(() => lifecycle.flush());
+    const hub = new Hub({ log, reconnectWindowMs: config.reconnectWindowMs, lifecycle });
     closers.unshift(() => hub.close());
     const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const node: NodeInfo = {
-      nodeId: randomUUID(),
+      nodeId,
       version: VERSION,
       startedAt: new Date(),
       baseUrl: config.publicUrl ?? `http://${displayHost}:${config.httpPort}`,
@@ -48,7 +70,25 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       srtPort: config.srtPort,
       httpPort: config.httpPort,
     };
-    const services: Services = { node };
+    const streamsStore = new StreamsStore(database.db);
+    const keysStore = new StreamKeysStore(database.db);
+    const streams = new StreamsService({
+      streams: streamsStore,
+      keys: keysStore,
+      allowPrivatePullSources: config.allowPrivatePullSources,
+      onDeleted: (streamId, reason) => hub.stop(streamId, reason),
+    });
+    const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
+    const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log);
+    let currentNode = node;
+    const sumViewers = (list: LiveStream[]) => list.reduce((sum, stream) => sum + stream.viewers.count, 0);
+    const publicInfo = new PublicInfoService({
+      keys: streamKeys,
+      nodes: nodeStatus,
+      node: () => currentNode,
+      live: () => ({ streams: hub.streams().length, viewers: sumViewers(hub.streams()) }),
+    });
+    const services: Services = { node, streams, streamKeys, publicInfo };
     const app = await buildApp({
       services,
       authenticate: async (): Promise<Principal | null> => null,
@@ -59,6 +99,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const address = app.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.httpPort;
     const base = config.publicUrl ?? `http://${displayHost}:${httpPort}`;
+    currentNode = { ...node, httpPort, baseUrl: base };
+    await nodeStatus.start(currentNode);
+    closers.unshift(() => nodeStatus.stop());
     const urls = {
       graphql: `${base}/graphql`,
       playground: `${base}/graphql/playground`,
@@ -69,9 +112,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       config,
       database,
       hub,
-      node: { ...node, httpPort, baseUrl: base },
+      node: currentNode,
       ports: { http: httpPort, rtmp: config.rtmpPort, rtmps: undefined },
       urls,
+      services,
+      ingest: { authorizer: new StreamKeyPublishAuthorizer(streamKeys, log), lifecycle },
       close: async () => {
         for (const close of closers) {
           try {
