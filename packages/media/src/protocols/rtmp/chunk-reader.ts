@@ -21,6 +21,8 @@ export const DEFAULT_CHUNK_SIZE = 128;
 export const MAX_CHUNK_SIZE = 0xffffff;
 
 const MESSAGE_HEADER_SIZE = [11, 7, 3, 0] as const;
+/** A message buffer starts this small and doubles as chunks arrive, so a header alone cannot reserve megabytes. */
+const INITIAL_PAYLOAD_BYTES = 64 * 1024;
 
 interface ChunkStreamState {
   timestamp: number;
@@ -35,7 +37,10 @@ interface ChunkStreamState {
 
 /** Reassembles RTMP messages from chunks arriving in arbitrary pieces. */
 export class ChunkReader {
+  /** Bytes of an incomplete chunk header (at most 18). */
   private pending: Uint8Array = new Uint8Array(0);
+  /** The chunk whose data is being read, and how many data bytes it still has. */
+  private inChunk: { readonly csid: number; readonly state: ChunkStreamState; remaining: number } | undefined;
   private readonly streams = new Map<number, ChunkStreamState>();
   private readonly maxMessageSize: number;
   private readonly maxChunkStreams: number;
@@ -51,11 +56,6 @@ export class ChunkReader {
     return this.size;
   }
 
-  /** Bytes buffered that do not yet form a whole chunk. */
-  get buffered(): number {
-    return this.pending.byteLength;
-  }
-
   /** Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream. */
   push(chunk: Uint8Array): RtmpMessage[] {
     let buf = chunk;
@@ -63,27 +63,43 @@ export class ChunkReader {
       buf = new Uint8Array(this.pending.byteLength + chunk.byteLength);
       buf.set(this.pending);
       buf.set(chunk, this.pending.byteLength);
+      this.pending = new Uint8Array(0);
     }
     const out: RtmpMessage[] = [];
     let at = 0;
-    for (;;) {
-      const next = this.readChunk(buf, at, out);
+    while (at < buf.byteLength) {
+      const current = this.inChunk;
+      if (current) {
+        const take = Math.min(current.remaining, buf.byteLength - at);
+        this.append(current.state, buf.subarray(at, at + take));
+        current.remaining -= take;
+        at += take;
+        if (current.remaining > 0) {
+          break;
+        }
+        this.inChunk = undefined;
+        this.complete(current.csid, current.state, out);
+        continue;
+      }
+      const next = this.readHeader(buf, at);
       if (next < 0) {
+        this.pending = buf.slice(at);
         break;
       }
       at = next;
+      const started = this.inChunk as { csid: number; state: ChunkStreamState; remaining: number } | undefined;
+      if (started && started.remaining === 0) {
+        this.inChunk = undefined;
+        this.complete(started.csid, started.state, out);
+      }
     }
-    this.pending = at >= buf.byteLength ? new Uint8Array(0) : buf.slice(at);
     return out;
   }
 
-  /** Reads one chunk at `p`; returns the offset after it, or -1 when more bytes are needed. */
-  private readChunk(buf: Uint8Array, p: number, out: RtmpMessage[]): number {
+  /** Parses one chunk header at `p`, updates the chunk stream state; returns the offset after it or -1. */
+  private readHeader(buf: Uint8Array, p: number): number {
     const available = buf.byteLength - p;
-    const first = buf[p];
-    if (first === undefined) {
-      return -1;
-    }
+    const first = buf[p] ?? 0;
     const fmt = first >> 6;
     let csid = first & 0x3f;
     let q = p + 1;
@@ -138,11 +154,6 @@ export class ChunkReader {
     if (!continuing && length > this.maxMessageSize) {
       throw new ProtocolError(`message of ${length} bytes on chunk stream ${csid} exceeds ${this.maxMessageSize}`);
     }
-    const received = continuing ? (state?.received ?? 0) : 0;
-    const dataSize = Math.min(this.size, length - received);
-    if (buf.byteLength - q < dataSize) {
-      return -1;
-    }
     let current = state;
     if (!current) {
       if (this.streams.size >= this.maxChunkStreams) {
@@ -164,27 +175,43 @@ export class ChunkReader {
       current.length = length;
       current.typeId = typeId;
       current.streamId = streamId;
-      current.payload = new Uint8Array(length);
+      current.payload = new Uint8Array(Math.min(length, INITIAL_PAYLOAD_BYTES));
       current.received = 0;
     }
     current.extended = extended;
-    const payload = current.payload ?? new Uint8Array(0);
-    payload.set(buf.subarray(q, q + dataSize), current.received);
-    current.received += dataSize;
-    q += dataSize;
-    if (current.received >= current.length) {
-      current.payload = undefined;
-      const message: RtmpMessage = {
-        csid,
-        typeId: current.typeId,
-        streamId: current.streamId,
-        timestamp: current.timestamp,
-        payload,
-      };
-      this.applyControl(message);
-      out.push(message);
-    }
+    this.inChunk = { csid, state: current, remaining: Math.min(this.size, current.length - current.received) };
     return q;
+  }
+
+  private append(state: ChunkStreamState, data: Uint8Array): void {
+    let payload = state.payload ?? new Uint8Array(0);
+    if (state.received + data.byteLength > payload.byteLength) {
+      const grown = new Uint8Array(
+        Math.min(state.length, Math.max(payload.byteLength * 2, state.received + data.byteLength)),
+      );
+      grown.set(payload.subarray(0, state.received));
+      payload = grown;
+      state.payload = grown;
+    }
+    payload.set(data, state.received);
+    state.received += data.byteLength;
+  }
+
+  private complete(csid: number, state: ChunkStreamState, out: RtmpMessage[]): void {
+    if (state.received < state.length) {
+      return;
+    }
+    const payload = state.payload ?? new Uint8Array(0);
+    state.payload = undefined;
+    const message: RtmpMessage = {
+      csid,
+      typeId: state.typeId,
+      streamId: state.streamId,
+      timestamp: state.timestamp,
+      payload,
+    };
+    this.applyControl(message);
+    out.push(message);
   }
 
   private applyControl(message: RtmpMessage): void {
@@ -204,6 +231,9 @@ export class ChunkReader {
       if (stream) {
         stream.payload = undefined;
         stream.received = 0;
+      }
+      if (this.inChunk && this.inChunk.csid === target) {
+        this.inChunk = undefined;
       }
     }
   }
