@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { silentLogger } from '@airwave/media';
+import pg from 'pg';
+import { createScratchDatabase, type ScratchDatabase } from '../testing/databases.js';
+import { EventBus } from './event-bus.js';
+import type { AnyBusEvent } from './event-map.js';
+import { EVENTS_CHANNEL, PgNotifyRelay } from './pg-notify-relay.js';
+
+const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
+
+interface Node {
+  bus: EventBus;
+  relay: PgNotifyRelay;
+  pool: pg.Pool;
+  seen: AnyBusEvent[];
+}
+
+async function startNode(url: string): Promise<Node> {
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  const bus = new EventBus();
+  const relay = new PgNotifyRelay({ pool, bus, log: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
+  bus.useTransport(relay);
+  await relay.start();
+  const seen: AnyBusEvent[] = [];
+  bus.subscribe({ tenantId: 't-1' }, (event) => seen.push(event));
+  return { bus, relay, pool, seen };
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('PgNotifyRelay (PostgreSQL LISTEN/NOTIFY)', { skip }, () => {
+  let scratch: ScratchDatabase;
+  let a: Node;
+  let b: Node;
+  before(async () => {
+    scratch = await createScratchDatabase();
+    a = await startNode(scratch.url);
+    b = await startNode(scratch.url);
+  });
+  after(async () => {
+    for (const node of [a, b]) {
+      await node?.bus.close();
+      await node?.pool.end();
+    }
+    await scratch?.drop();
+  });
+
+  it('carries events to the other process in publish order, once, without echo to the sender', async () => {
+    const published = [
+      a.bus.publish('stream.live', { tenantId: 't-1', streamId: 's-1', details: { protocol: 'rtmp' } }),
+      a.bus.publish('stream.reconnecting', { tenantId: 't-1', streamId: 's-1', reason: 'dropped' }),
+      a.bus.publish('stream.offline', { tenantId: 't-1', streamId: 's-1' }),
+    ];
+    await until(() => b.seen.length >= 3, 'three events on B');
+    assert.deepEqual(
+      b.seen.map((e) => e.id),
+      published.map((e) => e.id),
+    );
+    assert.deepEqual(b.seen[0], published[0]);
+    await a.relay.flushed();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(a.seen.length, 3, 'A saw its own events once (locally), not again from NOTIFY');
+    assert.equal(b.seen.length, 3);
+  });
+
+  it('ignores invalid notifications on the channel', async () => {
+    const before = b.relay.stats.invalid;
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    try {
+      for (const payload of ['not json', '{"v":1}', JSON.stringify({ v: 1, id: 'x', name: 'nope', data: {} })]) {
+        await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
+      }
+    } finally {
+      await client.end();
+    }
+    await until(() => b.relay.stats.invalid >= before + 3, 'three invalid notifications counted');
+    assert.equal(b.seen.filter((e) => e.data.streamId === undefined).length, 0);
+  });
+
+  it('sends oversized details truncated so the event still crosses', async () => {
+    const count = b.seen.length;
+    const event = a.bus.publish('stream.live', {
+      tenantId: 't-1',
+      streamId: 's-2',
+      details: { blob: 'x'.repeat(10_000) },
+    });
+    await until(() => b.seen.length > count, 'the large event on B');
+    const received = b.seen.at(-1);
+    assert.equal(received?.id, event.id);
+    assert.deepEqual((received?.data as { details?: unknown }).details, { truncated: true });
+  });
+
+  it('reconnects after its listening connection is killed and carries events again', async () => {
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    try {
+      const reconnects = b.relay.stats.reconnects;
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`,
+      );
+      assert.ok((killed.rowCount ?? 0) >= 1, 'a listening backend was terminated');
+      await until(() => b.relay.stats.reconnects > reconnects && b.relay.listening, 'B listening again');
+      await until(() => a.relay.listening, 'A listening again');
+    } finally {
+      await admin.end();
+    }
+    const count = b.seen.length;
+    const event = a.bus.publish('stream.live', { tenantId: 't-1', streamId: 's-3' });
+    await until(() => b.seen.length > count, 'an event after the reconnect');
+    assert.equal(b.seen.at(-1)?.id, event.id);
+  });
+});

@@ -1,0 +1,329 @@
+/**
+ * The seven subscriptions of spec §6 with typed payloads (shapes after research/frameworks.md
+ * §1.12). They are served over WebSocket at /graphql/ws (graphql-transport-ws); the WebSocket
+ * layer attaches `subscriptionResolvers` to the schema and supplies a `SubscriptionContext`.
+ * Every subscription is tenant-scoped and starts from the moment of subscribing (no backfill).
+ */
+import type { Principal } from '../../auth/principal.js';
+import { ValidationError } from '../../domain/errors.js';
+import type { EventFeed } from '../../events/event-feed.js';
+import type { AnyBusEvent, BusEvent, EventName } from '../../events/event-map.js';
+import type { GraphQLModule } from '../module.js';
+
+/** What subscription resolvers receive as their context. */
+export interface SubscriptionContext {
+  readonly principal: Principal | null;
+  readonly feed: EventFeed;
+}
+
+/** The schema module (SDL only; resolvers are attached by the WebSocket layer). */
+export const subscriptionsModule: GraphQLModule = {
+  typeDefs: /* GraphQL */ `
+    "A stream lifecycle change."
+    type StreamEvent {
+      "Unique id of the event; de-duplicate by it."
+      eventId: ID!
+      "Stream UUID (Stream.streamId)."
+      streamId: ID!
+      "Lowercase lifecycle state: live, reconnecting or offline."
+      state: String!
+      "The same state as a stream status."
+      status: StreamStatus!
+      "When the change happened."
+      timestamp: Time!
+      "Node that hosts the publisher, when known."
+      nodeId: String
+      "Why it changed (publisher dropped, reconnect window elapsed, …)."
+      reason: String
+      "Further facts (tracks, ingest protocol) as JSON."
+      details: JSON
+    }
+
+    "Viewer metrics of a live stream on one node, sent at a steady interval while it is live."
+    type ViewerMetrics {
+      eventId: ID!
+      streamId: ID!
+      nodeId: String!
+      "Active playback sessions on that node."
+      currentViewers: Int!
+      "Bytes per second sent to viewers over the last interval; null when the node does not count them."
+      egressBytesPerSecond: Float
+      "Payload bytes received from the publisher since the stream started."
+      bytesIn: Float!
+      timestamp: Time!
+    }
+
+    "A viewer session started or ended."
+    type ConnectionEvent {
+      eventId: ID!
+      streamId: ID!
+      "Playback session id."
+      sessionId: String!
+      "Playback protocol: hls, llhls, dash, mp4 or webrtc."
+      protocol: String!
+      "connect or disconnect."
+      eventType: String!
+      nodeId: String
+      timestamp: Time!
+    }
+
+    "Stage of a recording."
+    enum DvrLifecycleStatus {
+      STARTED
+      RECORDING
+      STOPPED
+      FAILED
+      DELETED
+    }
+
+    "A recording (DVR) lifecycle change."
+    type DvrLifecycleEvent {
+      eventId: ID!
+      streamId: ID!
+      status: DvrLifecycleStatus!
+      dvrHash: String!
+      playbackId: String
+      manifestPath: String
+      startedAt: Time
+      endedAt: Time
+      sizeBytes: Float
+      segmentCount: Int
+      error: String
+      nodeId: String
+      timestamp: Time!
+    }
+
+    "What happened to a stored artifact."
+    enum StorageEventAction {
+      SYNC_STARTED
+      SYNCED
+      SYNC_FAILED
+      CACHE_STARTED
+      CACHED
+      CACHE_FAILED
+    }
+
+    "A storage artifact moved to or from object storage."
+    type StorageEvent {
+      eventId: ID!
+      streamId: ID!
+      action: StorageEventAction!
+      assetHash: String!
+      "clip, dvr, vod or thumbnail."
+      assetType: String!
+      sizeBytes: Float
+      s3Url: String
+      localPath: String
+      durationMs: Float
+      error: String
+      nodeId: String
+      timestamp: Time!
+    }
+
+    "Stage of a VOD asset or upload."
+    enum VodLifecycleStatus {
+      REQUESTED
+      UPLOADING
+      PROCESSING
+      COMPLETED
+      FAILED
+      DELETED
+    }
+
+    "A VOD asset or upload lifecycle change."
+    type VodLifecycleEvent {
+      eventId: ID!
+      status: VodLifecycleStatus!
+      vodHash: String!
+      "Stream UUID when the asset was made from a recording."
+      streamId: ID
+      playbackId: String
+      uploadId: String
+      filename: String
+      contentType: String
+      sizeBytes: Float
+      error: String
+      durationMs: Float
+      resolution: String
+      videoCodec: String
+      audioCodec: String
+      timestamp: Time!
+    }
+
+    "Stage of processing work."
+    enum ProcessingEventStage {
+      STARTED
+      PROGRESS
+      COMPLETED
+      FAILED
+    }
+
+    "Progress of processing work (transcode, thumbnails, VOD processing) of a stream."
+    type ProcessingEvent {
+      eventId: ID!
+      streamId: ID!
+      stage: ProcessingEventStage!
+      "What runs: transcode, thumbnail, sprite, vod, …"
+      processType: String!
+      "video or audio."
+      trackType: String
+      progressPercent: Float
+      durationMs: Float
+      inputCodec: String
+      outputCodec: String
+      error: String
+      nodeId: String
+      timestamp: Time!
+    }
+
+    type Subscription {
+      "Lifecycle of one stream (state live, reconnecting, offline)."
+      liveStreamEvents(streamId: ID!): StreamEvent!
+      "Viewer count and egress of one live stream, every 2 s while it is live."
+      liveViewerMetrics(streamId: ID!): ViewerMetrics!
+      "Each viewer connect and disconnect of one stream."
+      liveConnectionEvents(streamId: ID!): ConnectionEvent!
+      "Recording lifecycle of one stream."
+      liveDvrLifecycle(streamId: ID!): DvrLifecycleEvent!
+      "Storage artifact events of one stream."
+      liveStorageEvents(streamId: ID!): StorageEvent!
+      "VOD asset and upload lifecycle of the tenant, or of one stream's assets."
+      liveVodLifecycle(streamId: ID): VodLifecycleEvent!
+      "Processing progress of one stream."
+      liveProcessingEvents(streamId: ID!): ProcessingEvent!
+    }
+  `,
+  resolvers: {},
+};
+
+type Payload = Record<string, unknown>;
+
+/** Fields every payload shares. */
+function base(event: AnyBusEvent): Payload {
+  return { eventId: event.id, timestamp: event.occurredAt };
+}
+
+/** A field of the Subscription type: where events come from and how each becomes a payload. */
+interface SubscriptionField {
+  subscribe(
+    root: unknown,
+    args: Record<string, unknown>,
+    context: SubscriptionContext,
+  ): Promise<AsyncIterable<unknown>>;
+  resolve(event: unknown): Payload;
+}
+
+function field(
+  names: readonly EventName[],
+  map: (event: AnyBusEvent) => Payload,
+  scope: 'stream' | 'tenant-or-stream' = 'stream',
+): SubscriptionField {
+  return {
+    async subscribe(_root, args, context) {
+      const streamId = args.streamId;
+      if (scope === 'tenant-or-stream' && (streamId === undefined || streamId === null)) {
+        return context.feed.tenant(context.principal, names);
+      }
+      if (typeof streamId !== 'string') {
+        throw new ValidationError('streamId', 'required', 'streamId is required');
+      }
+      return context.feed.stream(context.principal, streamId, names);
+    },
+    resolve(event) {
+      if (!isBusEvent(event)) {
+        throw new ValidationError('operation', 'transport', 'subscriptions are served over WebSocket at /graphql/ws');
+      }
+      return map(event);
+    },
+  };
+}
+
+function isBusEvent(value: unknown): value is AnyBusEvent {
+  return typeof value === 'object' && value !== null && 'name' in value && 'data' in value && 'id' in value;
+}
+
+const STREAM_STATES = {
+  'stream.live': { state: 'live', status: 'LIVE' },
+  'stream.reconnecting': { state: 'reconnecting', status: 'RECONNECTING' },
+  'stream.offline': { state: 'offline', status: 'OFFLINE' },
+} as const;
+
+const DVR_STATUS: Partial<Record<EventName, string>> = {
+  'dvr.started': 'STARTED',
+  'dvr.updated': 'RECORDING',
+  'dvr.stopped': 'STOPPED',
+  'dvr.failed': 'FAILED',
+  'dvr.deleted': 'DELETED',
+};
+
+const STORAGE_ACTION: Partial<Record<EventName, string>> = {
+  'storage.sync_started': 'SYNC_STARTED',
+  'storage.synced': 'SYNCED',
+  'storage.sync_failed': 'SYNC_FAILED',
+  'storage.cache_started': 'CACHE_STARTED',
+  'storage.cached': 'CACHED',
+  'storage.cache_failed': 'CACHE_FAILED',
+};
+
+const VOD_STATUS: Partial<Record<EventName, string>> = {
+  'vod.requested': 'REQUESTED',
+  'vod.upload_started': 'UPLOADING',
+  'vod.processing_started': 'PROCESSING',
+  'vod.completed': 'COMPLETED',
+  'vod.failed': 'FAILED',
+  'vod.deleted': 'DELETED',
+};
+
+const PROCESSING_STAGE: Partial<Record<EventName, string>> = {
+  'processing.started': 'STARTED',
+  'processing.progressed': 'PROGRESS',
+  'processing.completed': 'COMPLETED',
+  'processing.failed': 'FAILED',
+};
+
+function namesOf(table: Partial<Record<EventName, string>>): EventName[] {
+  return Object.keys(table) as EventName[];
+}
+
+function stage(table: Partial<Record<EventName, string>>, event: AnyBusEvent): string {
+  const value = table[event.name];
+  if (value === undefined) {
+    throw new Error(`event ${event.name} does not belong to this subscription`);
+  }
+  return value;
+}
+
+/** Resolvers of every Subscription field. */
+export const subscriptionResolvers: Readonly<Record<string, SubscriptionField>> = {
+  liveStreamEvents: field(['stream.live', 'stream.reconnecting', 'stream.offline'], (event) => {
+    const lifecycle = event as BusEvent<'stream.live' | 'stream.reconnecting' | 'stream.offline'>;
+    const state = STREAM_STATES[lifecycle.name];
+    return { ...base(event), ...lifecycle.data, ...state };
+  }),
+  liveViewerMetrics: field(['viewer.metrics'], (event) => ({ ...base(event), ...event.data })),
+  liveConnectionEvents: field(['viewer.connected', 'viewer.disconnected'], (event) => ({
+    ...base(event),
+    ...event.data,
+    eventType: event.name === 'viewer.connected' ? 'connect' : 'disconnect',
+  })),
+  liveDvrLifecycle: field(namesOf(DVR_STATUS), (event) => ({
+    ...base(event),
+    ...event.data,
+    status: stage(DVR_STATUS, event),
+  })),
+  liveStorageEvents: field(namesOf(STORAGE_ACTION), (event) => ({
+    ...base(event),
+    ...event.data,
+    action: stage(STORAGE_ACTION, event),
+  })),
+  liveVodLifecycle: field(
+    namesOf(VOD_STATUS),
+    (event) => ({ ...base(event), ...event.data, status: stage(VOD_STATUS, event) }),
+    'tenant-or-stream',
+  ),
+  liveProcessingEvents: field(namesOf(PROCESSING_STAGE), (event) => ({
+    ...base(event),
+    ...event.data,
+    stage: stage(PROCESSING_STAGE, event),
+  })),
+};
