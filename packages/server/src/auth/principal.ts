@@ -27,6 +27,8 @@ export interface Principal {
   readonly kind: 'session' | 'developer-token';
   /** Developer token id (kind 'developer-token'). */
   readonly tokenId?: string;
+  /** Session id (kind 'session'); logout revokes it. */
+  readonly sessionId?: string;
   /** Granted scopes; 'all' for sessions. */
   readonly scopes: ReadonlySet<Scope> | 'all';
 }

@@ -29,6 +29,7 @@ const schema = z.object({
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -51,6 +52,8 @@ export interface Config {
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
   readonly sessionSecret: string | undefined;
+  /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
+  readonly apiRateLimitPerMinute: number;
   readonly logLevel: string;
 }
 
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
+    apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
   };
 }

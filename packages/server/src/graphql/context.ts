@@ -15,3 +15,8 @@ export interface GraphQLContext {
   /** Client IP as the server sees it. */
   readonly ip: string;
 }
+
+declare module 'mercurius' {
+  /** Resolvers receive the Airwave context. */
+  interface MercuriusContext extends GraphQLContext {}
+}

@@ -8,8 +8,54 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from '../domain/errors.js';
 
+/** Shape of the client errors Fastify and Mercurius throw (parse, validation, depth, method, body). */
+interface ClientFailure extends Error {
+  readonly code?: string;
+  readonly statusCode?: number;
+  readonly errors?: unknown;
+}
+
+function isClientFailure(error: Error | undefined): error is ClientFailure {
+  const status = (error as ClientFailure | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+const CLEARER_MESSAGES: Readonly<Record<string, string>> = {
+  MER_ERR_METHOD_NOT_ALLOWED: 'mutations must be sent with POST; GET /graphql runs queries only',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'send the request as Content-Type: application/json',
+};
+
+/**
+ * Unwraps Mercurius' container errors (a validation failure carries the GraphQL validation,
+ * syntax or depth errors in `errors`) into one error each; `client` marks client mistakes.
+ */
+function expand(error: GraphQLError): { error: GraphQLError; client: boolean }[] {
+  const original = error.originalError as ClientFailure | undefined;
+  if (!isClientFailure(original)) {
+    return [{ error, client: false }];
+  }
+  const clearer = original.code ? CLEARER_MESSAGES[original.code] : undefined;
+  const nested = Array.isArray(original.errors) ? (original.errors as unknown[]) : [];
+  if (clearer || nested.length === 0) {
+    return [{ error: new GraphQLError(clearer ?? original.message, { originalError: original }), client: true }];
+  }
+  return nested.map((item) => {
+    if (item instanceof GraphQLError) {
+      return { error: item, client: true };
+    }
+    const depth =
+      item instanceof Error ? /depth \((\d+)\) exceeds the query depth limit of (\d+)/.exec(item.message) : null;
+    const message = depth
+      ? `query is nested ${depth[1]} levels deep, more than the limit of ${depth[2]}`
+      : item instanceof Error
+        ? item.message
+        : String(item);
+    return { error: new GraphQLError(message), client: true };
+  });
+}
+
 /** Builds the extensions of one error, or undefined to mask it. */
-function extensionsOf(error: GraphQLError): Record<string, unknown> | undefined {
+function extensionsOf(error: GraphQLError, client: boolean): Record<string, unknown> | undefined {
   const original = error.originalError;
   if (original instanceof DomainError) {
     const ext: Record<string, unknown> = { code: original.code };
@@ -35,7 +81,7 @@ function extensionsOf(error: GraphQLError): Record<string, unknown> | undefined 
   ) {
     return { ...error.extensions };
   }
-  if (!original || original instanceof GraphQLError) {
+  if (client || !original || original instanceof GraphQLError) {
     return { code: 'VALIDATION_ERROR' };
   }
   return undefined;
@@ -47,8 +93,8 @@ export function formatErrors(
   requestId: string,
   log: FastifyBaseLogger,
 ): (GraphQLFormattedError & { extensions: Record<string, unknown> })[] {
-  return errors.map((error) => {
-    const extensions = extensionsOf(error);
+  return errors.flatMap(expand).map(({ error, client }) => {
+    const extensions = extensionsOf(error, client);
     if (!extensions) {
       log.error({ err: error.originalError ?? error, requestId, path: error.path }, 'unexpected GraphQL error');
       return {

@@ -3,13 +3,22 @@
  */
 import type { IResolvers } from 'mercurius';
 import type { GraphQLModule } from './module.js';
+import { accountsModule } from './modules/accounts.js';
 import { baseModule } from './modules/base.js';
+import { developerTokensModule } from './modules/developer-tokens.js';
 import { publicModule } from './modules/public.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 
 /** Every module of the API, in order. Add new modules here. */
-export const modules: readonly GraphQLModule[] = [baseModule, streamsModule, streamKeysModule, publicModule];
+export const modules: readonly GraphQLModule[] = [
+  baseModule,
+  accountsModule,
+  developerTokensModule,
+  streamsModule,
+  streamKeysModule,
+  publicModule,
+];
 
 /** The full SDL. */
 export function buildTypeDefs(list: readonly GraphQLModule[] = modules): string {

@@ -2,14 +2,21 @@
  * The domain services resolvers may call. `main/` builds them; resolvers never touch SQL.
  * Each engineer adding a domain adds its service here.
  */
+import type { SessionCookie } from '../auth/session-cookie.js';
+import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
+import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
   readonly node: NodeInfo;
+  readonly accounts: AccountsService;
+  readonly developerTokens: DeveloperTokensService;
+  /** Sets and clears the session cookie (register, login, logout). */
+  readonly sessionCookie: SessionCookie;
   readonly streams: StreamsService;
   readonly streamKeys: StreamKeysService;
   /** Facts behind the public queries (ingest endpoint, instances, network status). */

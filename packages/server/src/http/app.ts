@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { GraphQLError } from 'graphql';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
 import mercurius from 'mercurius';
 import type { Principal } from '../auth/principal.js';
+import { DomainError, RateLimitedError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { formatErrors } from '../graphql/error-formatter.js';
 import type { GraphQLModule } from '../graphql/module.js';
@@ -19,11 +20,20 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deepest GraphQL selection accepted. */
 export const QUERY_DEPTH_LIMIT = 10;
 
+/** HTTP status of a request that failed before execution: the client error's own 4xx, else 400. */
+function clientStatus(error: { originalError?: unknown } | undefined): number {
+  const status = (error?.originalError as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
+}
+
 /** What the HTTP app needs from the composition root. */
 export interface AppOptions {
   readonly services: Services;
-  /** Resolves the caller from a request (bearer token or cookie); null when anonymous. */
-  readonly authenticate: (request: FastifyRequest) => Promise<Principal | null>;
+  /**
+   * Resolves the caller from a request (bearer token or cookie); null when anonymous. A
+   * DomainError it throws (UNAUTHORIZED, RATE_LIMITED) answers the request as a GraphQL error.
+   */
+  readonly authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<Principal | null>;
   readonly logLevel?: string;
   readonly modules?: readonly GraphQLModule[];
   /** Extra GraphQL validation rules (cost limit, …). */
@@ -65,6 +75,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.status(status).send({ data: null, errors: [{ message, extensions: { code, requestId: request.id } }] });
   });
   await app.register(fastifyCookie);
+  const principals = new WeakMap<FastifyRequest, Principal | null>();
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.url !== '/graphql') {
+      return;
+    }
+    try {
+      principals.set(request, await options.authenticate(request, reply));
+    } catch (error) {
+      if (!(error instanceof DomainError)) {
+        throw error;
+      }
+      const errors = formatErrors([new GraphQLError(error.message, { originalError: error })], request.id, request.log);
+      if (error instanceof RateLimitedError) {
+        void reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      return reply.status(error instanceof RateLimitedError ? 429 : 200).send({ data: null, errors });
+    }
+  });
   const modules = options.modules ?? defaultModules;
   await app.register(mercurius, {
     schema: buildTypeDefs(modules),
@@ -76,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.validationRules ? { validationRules: options.validationRules } : {}),
     context: async (request, reply): Promise<GraphQLContext> => ({
       requestId: request.id,
-      principal: await options.authenticate(request),
+      principal: principals.get(request) ?? null,
       services: options.services,
       request,
       reply,
@@ -88,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const errors = formatErrors((execution.errors ?? []) as GraphQLError[], requestId, app.log);
       const unauthorized = errors.some((e) => e.extensions.code === 'UNAUTHORIZED');
       return {
-        statusCode: execution.data === undefined && !unauthorized ? 400 : 200,
+        statusCode: execution.data === undefined && !unauthorized ? clientStatus(execution.errors?.[0]) : 200,
         response: { data: execution.data ?? null, errors },
       };
     },

@@ -4,9 +4,16 @@
  */
 import { Hub, type LiveStream } from '@airwave/media';
 import pino from 'pino';
-import type { Principal } from '../auth/principal.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { requestAuthenticator } from '../auth/request-auth.js';
+import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
+import { SessionCookie } from '../auth/session-cookie.js';
+import { generateSessionSecret, SessionTokens } from '../auth/session-tokens.js';
 import type { Config } from '../config/config.js';
 import { type Database, openDatabase } from '../db/database.js';
+import { AccountsService } from '../domain/accounts/accounts.service.js';
+import { AccountsStore } from '../domain/accounts/accounts.store.js';
+import { LoginLimiter } from '../domain/accounts/login-limiter.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
@@ -17,8 +24,12 @@ import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
 import { StreamsService } from '../domain/streams/streams.service.js';
 import { StreamsStore } from '../domain/streams/streams.store.js';
+import { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
+import { DeveloperTokensStore } from '../domain/tokens/developer-tokens.store.js';
+import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { playgroundRoutes } from '../http/playground/playground.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 
@@ -70,6 +81,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       srtPort: config.srtPort,
       httpPort: config.httpPort,
     };
+    const accountsStore = new AccountsStore(database.db);
+    const sessionTokens = new SessionTokens(
+      config.sessionSecret ?? (await accountsStore.secret('session-signing-key', generateSessionSecret())),
+    );
+    let authenticator: Authenticator | undefined;
+    const forget = (id: string) => authenticator?.forget(id);
+    const accounts = new AccountsService(accountsStore, new LoginLimiter(accountsStore), sessionTokens, {
+      onRevoked: forget,
+    });
+    const developerTokens = new DeveloperTokensService(new DeveloperTokensStore(database.db), forget);
+    authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
+    const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
     const streams = new StreamsService({
@@ -88,11 +111,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       node: () => currentNode,
       live: () => ({ streams: hub.streams().length, viewers: sumViewers(hub.streams()) }),
     });
-    const services: Services = { node, streams, streamKeys, publicInfo };
+    const services: Services = { node, accounts, developerTokens, sessionCookie, streams, streamKeys, publicInfo };
     const app = await buildApp({
       services,
-      authenticate: async (): Promise<Principal | null> => null,
+      authenticate: requestAuthenticator(
+        authenticator,
+        new RequestRateLimiter(config.apiRateLimitPerMinute),
+        sessionCookie,
+      ),
       logLevel: config.logLevel,
+      validationRules: costLimitValidation(),
+      plugins: [costLimitPlugin(), playgroundRoutes],
     });
     closers.unshift(() => app.close());
     await app.listen({ port: config.httpPort, host: config.host });
