@@ -9,6 +9,7 @@ import { developerTokensModule } from './modules/developer-tokens.js';
 import { publicModule } from './modules/public.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
+import { subscriptionsModule } from './modules/subscriptions.js';
 
 /** Every module of the API, in order. Add new modules here. */
 export const modules: readonly GraphQLModule[] = [
@@ -18,6 +19,7 @@ export const modules: readonly GraphQLModule[] = [
   streamsModule,
   streamKeysModule,
   publicModule,
+  subscriptionsModule,
 ];
 
 /** The full SDL. */

@@ -26,9 +26,14 @@ import { StreamsService } from '../domain/streams/streams.service.js';
 import { StreamsStore } from '../domain/streams/streams.store.js';
 import { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
 import { DeveloperTokensStore } from '../domain/tokens/developer-tokens.store.js';
+import { EventBus } from '../events/event-bus.js';
+import { EventFeed } from '../events/event-feed.js';
+import { attachHubEvents } from '../events/hub-events.js';
+import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
@@ -43,6 +48,8 @@ export interface RunningAirwave {
   readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
+  /** The event bus (in-process; across processes over LISTEN/NOTIFY with PostgreSQL). */
+  readonly events: EventBus;
   /** The domain services (tests and benchmarks call them directly). */
   readonly services: Services;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
@@ -60,6 +67,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
     const nodeId = loadNodeId(config.dataDir);
+    const events = new EventBus({ log });
+    closers.unshift(() => events.close());
+    if (database.pool) {
+      const relay = new PgNotifyRelay({ pool: database.pool, bus: events, log });
+      events.useTransport(relay);
+      await relay.start();
+    }
     const lifecycle = new DatabaseLifecycleSink({
       store: new StreamStatusStore(database.db),
       nodeId,
@@ -69,6 +83,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => lifecycle.flush());
     const hub = new Hub({ log, reconnectWindowMs: config.reconnectWindowMs, lifecycle });
     closers.unshift(() => hub.close());
+    attachHubEvents({ hub, bus: events, log, nodeId });
     const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const node: NodeInfo = {
       nodeId,
@@ -92,6 +107,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     const developerTokens = new DeveloperTokensService(new DeveloperTokensStore(database.db), forget);
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
+    const tokenAuthenticator = authenticator;
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
@@ -121,7 +137,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ),
       logLevel: config.logLevel,
       validationRules: costLimitValidation(),
-      plugins: [costLimitPlugin(), playgroundRoutes],
+      plugins: [
+        costLimitPlugin(),
+        playgroundRoutes,
+        graphqlWsRoute({
+          feed: new EventFeed({
+            bus: events,
+            resolveStream: async (tenantId, id) => (await streams.get(tenantId, id)).id,
+          }),
+          authenticateToken: async (token) =>
+            (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
+        }),
+      ],
     });
     closers.unshift(() => app.close());
     await app.listen({ port: config.httpPort, host: config.host });
@@ -144,6 +171,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       node: currentNode,
       ports: { http: httpPort, rtmp: config.rtmpPort, rtmps: undefined },
       urls,
+      events,
       services,
       ingest: { authorizer: new StreamKeyPublishAuthorizer(streamKeys, log), lifecycle },
       close: async () => {
