@@ -2,8 +2,8 @@
  * The live DASH MPD (ISO/IEC 23009-1, DASH-IF IOP live profile) over the CMAF packager: one
  * AdaptationSet per track with a SegmentTemplate + SegmentTimeline (`$Number$`) listing the same
  * segments LL-HLS lists, one Period per CMAF period (a new one after each publisher reconnect),
- * UTCTiming by direct value. When the stream ends the MPD gets mediaPresentationDuration and no
- * minimumUpdatePeriod (IOP: the end of a dynamic presentation).
+ * UTCTiming by direct value. When the stream ends the MPD becomes static with a
+ * mediaPresentationDuration over the segments still held.
  */
 
 import { initName, segmentTemplate } from '../shared/cmaf/cmaf-names.js';
@@ -34,26 +34,33 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
   const targetDuration = packager.targetDuration;
   const bitrates = packager.measurements().trackBitrates;
   const windowSeconds = span(leader.segments, leader.track.timescale);
-  const periods = periodsOf(packager.tracks);
+  const placed = placePeriods(periodsOf(packager.tracks), leader, origin, ended);
   const attributes: string[] = [
     'xmlns="urn:mpeg:dash:schema:mpd:2011"',
     'profiles="urn:mpeg:dash:profile:isoff-live:2011"',
-    'type="dynamic"',
-    `availabilityStartTime="${iso(origin.startWallMs)}"`,
-    `publishTime="${iso(input.nowMs)}"`,
-    `maxSegmentDuration="${duration(targetDuration)}"`,
-    `minBufferTime="${duration(packager.options.segmentTargetSeconds)}"`,
-    `timeShiftBufferDepth="${duration(Math.max(windowSeconds, targetDuration))}"`,
-    `suggestedPresentationDelay="${duration(3 * targetDuration)}"`,
   ];
   if (ended) {
-    attributes.push(`mediaPresentationDuration="${duration(presentationEnd(leader, origin))}"`);
+    attributes.push(
+      'type="static"',
+      `mediaPresentationDuration="${duration(presentationEnd(leader, placed))}"`,
+      `maxSegmentDuration="${duration(targetDuration)}"`,
+      `minBufferTime="${duration(packager.options.segmentTargetSeconds)}"`,
+    );
   } else {
-    attributes.push(`minimumUpdatePeriod="${duration(2 * packager.options.partTargetSeconds)}"`);
+    attributes.push(
+      'type="dynamic"',
+      `availabilityStartTime="${iso(origin.startWallMs)}"`,
+      `publishTime="${iso(input.nowMs)}"`,
+      `minimumUpdatePeriod="${duration(2 * packager.options.partTargetSeconds)}"`,
+      `maxSegmentDuration="${duration(targetDuration)}"`,
+      `minBufferTime="${duration(packager.options.segmentTargetSeconds)}"`,
+      `timeShiftBufferDepth="${duration(Math.max(windowSeconds, targetDuration))}"`,
+      `suggestedPresentationDelay="${duration(3 * targetDuration)}"`,
+    );
   }
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<MPD ${attributes.join(' ')}>`];
-  for (const period of periods) {
-    lines.push(`  <Period id="p${period.id}" start="${duration((period.startWallMs - origin.startWallMs) / 1000)}">`);
+  for (const { period, startSeconds, mediaStartSeconds } of placed) {
+    lines.push(`  <Period id="p${period.id}" start="${duration(startSeconds)}">`);
     let adaptationId = 0;
     for (const writer of packager.tracks) {
       const segments = writer.segments.filter((segment) => segment.period.id === period.id);
@@ -76,7 +83,7 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
         );
       }
       lines.push(
-        `      <SegmentTemplate timescale="${timescale}" presentationTimeOffset="${Math.round(period.startMediaSeconds * timescale)}" ` +
+        `      <SegmentTemplate timescale="${timescale}" presentationTimeOffset="${Math.round(mediaStartSeconds * timescale)}" ` +
           `startNumber="${first.msn}" initialization="${uri(initName(writer.name, first.initVersion))}" ` +
           `media="${uri(segmentTemplate(writer.name))}">`,
         '        <SegmentTimeline>',
@@ -103,7 +110,10 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
     }
     lines.push('  </Period>');
   }
-  lines.push(`  <UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="${iso(input.nowMs)}"/>`, '</MPD>', '');
+  if (!ended) {
+    lines.push(`  <UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="${iso(input.nowMs)}"/>`);
+  }
+  lines.push('</MPD>', '');
   return lines.join('\n');
 }
 
@@ -137,14 +147,48 @@ function periodsOf(writers: readonly CmafTrackWriter[]): CmafPeriod[] {
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-function presentationEnd(leader: CmafTrackWriter, origin: CmafPeriod): number {
+/** A period placed on the MPD timeline: where it starts and which media time is there. */
+interface PlacedPeriod {
+  readonly period: CmafPeriod;
+  /** Period@start, seconds. */
+  readonly startSeconds: number;
+  /** Media time at Period@start, seconds (presentationTimeOffset / timescale). */
+  readonly mediaStartSeconds: number;
+}
+
+/**
+ * Live: periods start at their wall-clock start relative to availabilityStartTime (fixed, as
+ * Period@start must not change between updates). Ended (static): each period starts at its first
+ * segment still held, and the first period at 0, so the presentation has no leading gap.
+ */
+function placePeriods(
+  periods: readonly CmafPeriod[],
+  leader: CmafTrackWriter,
+  origin: CmafPeriod,
+  ended: boolean,
+): PlacedPeriod[] {
+  let offset: number | undefined;
+  return periods.map((period) => {
+    const wallStart = (period.startWallMs - origin.startWallMs) / 1000;
+    if (!ended) {
+      return { period, startSeconds: wallStart, mediaStartSeconds: period.startMediaSeconds };
+    }
+    const first = leader.segments.find((segment) => segment.period.id === period.id);
+    const held = first ? first.earliestPresentationTime / leader.track.timescale : period.startMediaSeconds;
+    const skip = Math.max(0, held - period.startMediaSeconds);
+    offset ??= wallStart + skip;
+    return { period, startSeconds: wallStart + skip - offset, mediaStartSeconds: period.startMediaSeconds + skip };
+  });
+}
+
+function presentationEnd(leader: CmafTrackWriter, placed: readonly PlacedPeriod[]): number {
   const last = leader.segments[leader.segments.length - 1];
-  if (!last) {
+  const where = placed.find((entry) => entry.period.id === last?.period.id);
+  if (!last || !where) {
     return 0;
   }
-  const timescale = leader.track.timescale;
-  const periodStart = (last.period.startWallMs - origin.startWallMs) / 1000;
-  return periodStart + (last.startTime + last.duration) / timescale - last.period.startMediaSeconds;
+  const end = (last.earliestPresentationTime + last.duration) / leader.track.timescale;
+  return where.startSeconds + end - where.mediaStartSeconds;
 }
 
 function span(segments: readonly CmafSegment[], timescale: number): number {

@@ -91,6 +91,8 @@ describe('DashService', () => {
     current.stop('s1', 'deleted');
     const ended = text(await service.handle(request('index.mpd')));
     assert.doesNotMatch(ended, /minimumUpdatePeriod/);
+    assert.match(ended, / type="static"/);
+    assert.match(ended, /<Period id="p0" start="PT0S">/);
     assert.match(ended, /mediaPresentationDuration="PT\d+(\.\d+)?S"/);
   });
 
