@@ -271,6 +271,60 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     assert.notEqual(hub.getByStreamId('good-reconnect'), firstStream);
   });
 
+  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', async () => {
+    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv')));
+    const badBefore = server.stats.badPackets;
+    const publisher = new RtmpPublisher();
+    await publisher.connect(url('good-badpackets'));
+    let injected = 0;
+    for (const [i, tag] of tags.entries()) {
+      await publisher.writeTag(tag);
+      if (i % 50 === 25) {
+        await publisher.writeTag({ type: 9, timestampMs: tag.timestampMs, data: Uint8Array.of(0x12, 0) });
+        await publisher.writeTag({ type: 8, timestampMs: tag.timestampMs, data: Uint8Array.of(0x9f, 0x4f) });
+        await publisher.writeTag({ type: 9, timestampMs: tag.timestampMs, data: Uint8Array.of(0x97, 200) });
+        injected += 3;
+      }
+    }
+    await publisher.close();
+    await waitFor(
+      'every good unit',
+      () => video('good-badpackets').length === 300 && audio('good-badpackets').length === 501,
+      10_000,
+    );
+    assert.equal(server.stats.badPackets, badBefore + injected);
+
+    const other = spawnTracked('ffmpeg', patternArgs(url('good-beside-bad'), { seconds: 4 }));
+    await waitFor('other publisher live', () => video('good-beside-bad').length > 10);
+    const errorsBefore = server.stats.protocolErrors;
+    const broken = new RtmpPublisher();
+    await broken.connect(url('good-bad-config'));
+    await broken.writeTag({ type: 9, timestampMs: 0, data: Uint8Array.of(0x17, 0, 0, 0, 0, 1, 0x64) });
+    assert.match(await broken.closed, /closed/);
+    assert.equal(record('good-bad-config').descriptions.length, 0);
+    assert.equal(record('good-bad-config').statuses.includes('LIVE'), false);
+    assert.equal(server.stats.protocolErrors, errorsBefore + 1);
+    assert.equal(await other.exited, 0, other.stderr());
+    assert.equal(video('good-beside-bad').length, 120);
+  });
+
+  it('refuses connections over the limit', async () => {
+    const limited = new RtmpServer({ hub, authorizer, log: silentLogger, maxConnections: 1 });
+    const limitedPort = await limited.listen(0, '127.0.0.1');
+    try {
+      const first = new RtmpPublisher();
+      await first.connect(`rtmp://127.0.0.1:${limitedPort}/live/good-limit`);
+      assert.equal(limited.connectionCount, 1);
+      const second = new RtmpPublisher();
+      await assert.rejects(second.connect(`rtmp://127.0.0.1:${limitedPort}/live/good-limit-2`));
+      assert.equal(limited.stats.refusedOverLimit, 1);
+      await first.close();
+      await waitFor('connection gone', () => limited.connectionCount === 0);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('closes a garbage handshake, a malformed chunk stream and an idle connection, while ffmpeg keeps publishing', async () => {
     const stats = { ...server.stats };
     const ffmpeg = spawnTracked('ffmpeg', patternArgs(url('good-robust'), { seconds: 6 }));
