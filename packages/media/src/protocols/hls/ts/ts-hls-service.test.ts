@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Hub } from '../../../hub/hub.js';
+import { silentLogger } from '../../../ports.js';
+import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
+import { unitsOfPass } from '../../../testing/live-feed.js';
+import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
+import { TsHlsService } from './ts-hls-service.js';
+
+const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+
+const request = (playbackId: string, path: string, signal = new AbortController().signal): PlayRequest => ({
+  playbackId,
+  path,
+  query: {},
+  sessionId: 'viewer-1',
+  signal,
+  uriQuery: 'jwt=t',
+});
+
+const text = (response: PlayResponse): string => (typeof response.body === 'string' ? response.body : '');
+const reason = (response: PlayResponse): string =>
+  (JSON.parse(text(response)) as { error: { reason: string } }).error.reason;
+
+const encode = (dir: string, video: string[]): EncodedMedia =>
+  encodeTestMedia(dir, [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x180:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440',
+    ...video,
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '30',
+    '-c:a',
+    'aac',
+    '-t',
+    '2',
+  ]);
+
+describe('TsHlsService', { skip }, () => {
+  let dir = '';
+  let h264: EncodedMedia;
+  let vp9: EncodedMedia;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ts-hls-service-'));
+    h264 = encode(dir, ['-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '2']);
+    vp9 = encode(mkdtempSync(join(dir, 'vp9-')), ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8']);
+  });
+
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds a playlist request until the first segment exists, and carries uriQuery into URIs', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const service = new TsHlsService(hub, { firstSegmentWaitMs: 60_000 });
+    const publisher = hub.publish({ streamId: 's1', playbackId: 'p1' }, 'rtmp');
+    publisher.setDescription({ tracks: h264.tracks });
+    const pending = service.handle(request('p1', 'stream.m3u8'));
+    for (const unit of [0, 1].flatMap((pass) => unitsOfPass(h264.tracks, h264.units, pass))) {
+      publisher.write(unit);
+    }
+    const playlist = await pending;
+    assert.equal(playlist.status, 200);
+    assert.match(text(playlist), /^seg-0\.ts\?jwt=t$/m);
+    assert.equal(hub.getByPlaybackId('p1')?.viewers.count, 1);
+    hub.close();
+    service.close();
+  });
+
+  it('answers 503 with Retry-After when the client gives up before any segment', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const service = new TsHlsService(hub, { firstSegmentWaitMs: 60_000 });
+    hub.publish({ streamId: 's2', playbackId: 'p2' }, 'rtmp').setDescription({ tracks: h264.tracks });
+    const controller = new AbortController();
+    const pending = service.handle(request('p2', 'index.m3u8', controller.signal));
+    controller.abort();
+    const response = await pending;
+    assert.equal(response.status, 503);
+    assert.equal(response.headers['retry-after'], '1');
+    hub.close();
+    service.close();
+  });
+
+  it('keeps an ended stream for the grace period, then forgets it', async () => {
+    const hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
+    const service = new TsHlsService(hub, { endedGraceMs: 10 });
+    const publisher = hub.publish({ streamId: 's3', playbackId: 'p3' }, 'rtmp');
+    publisher.setDescription({ tracks: h264.tracks });
+    for (const unit of unitsOfPass(h264.tracks, h264.units, 0)) {
+      publisher.write(unit);
+    }
+    publisher.close('encoder finished');
+    assert.equal(hub.getByPlaybackId('p3'), undefined);
+    const final = await service.handle(request('p3', 'stream.m3u8'));
+    assert.match(text(final), /#EXT-X-ENDLIST\n$/);
+    assert.equal(service.status('p3')?.ended, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const gone = await service.handle(request('p3', 'stream.m3u8'));
+    assert.equal(gone.status, 404);
+    assert.equal(reason(gone), 'playback_id_not_found');
+    service.close();
+  });
+
+  it('refuses codecs MPEG-TS cannot carry with a clear reason while the publisher goes on', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const service = new TsHlsService(hub);
+    const publisher = hub.publish({ streamId: 's4', playbackId: 'p4' }, 'rtmp');
+    publisher.setDescription({ tracks: vp9.tracks });
+    for (const unit of unitsOfPass(vp9.tracks, vp9.units, 0)) {
+      publisher.write(unit);
+    }
+    assert.equal(hub.getByPlaybackId('p4')?.stats.units, vp9.units.length, 'every unit reached the hub');
+    const response = await service.handle(request('p4', 'index.m3u8'));
+    assert.equal(response.status, 404);
+    assert.equal(reason(response), 'hls_unavailable');
+    assert.match(text(response), /VP9|vp9/);
+    hub.close();
+    service.close();
+  });
+
+  it('answers 404 for segments outside the window and for unknown paths', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const service = new TsHlsService(hub);
+    const publisher = hub.publish({ streamId: 's5', playbackId: 'p5' }, 'rtmp');
+    publisher.setDescription({ tracks: h264.tracks });
+    for (const unit of unitsOfPass(h264.tracks, h264.units, 0)) {
+      publisher.write(unit);
+    }
+    for (const path of ['seg-7.ts', 'seg-x.ts', '../index.m3u8', 'index.mpd']) {
+      const response = await service.handle(request('p5', path));
+      assert.equal(response.status, 404, path);
+      assert.equal(reason(response), 'segment_not_found');
+    }
+    assert.equal(reason(await service.handle(request('other', 'index.m3u8'))), 'playback_id_not_found');
+    hub.close();
+    service.close();
+  });
+});
