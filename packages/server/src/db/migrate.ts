@@ -18,12 +18,18 @@ export function migrationNames(): string[] {
 
 /** Applies every migration not yet recorded in `schema_migrations`. */
 export async function applyMigrations(execRaw: ExecRaw, kind: 'pglite' | 'postgres'): Promise<void> {
+  const lock = kind === 'postgres' ? `SELECT pg_advisory_xact_lock(${LOCK_ID});` : '';
+  // Under the lock too: concurrent CREATE TABLE IF NOT EXISTS can collide in pg_type.
   await execRaw(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+    `BEGIN; ${lock}
+     CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+     COMMIT;`,
+  ).catch(async (error: Error) => {
+    await execRaw('ROLLBACK').catch(() => undefined);
+    throw error;
+  });
   for (const name of migrationNames()) {
     const body = readFileSync(`${MIGRATIONS_DIR}${name}`, 'utf8');
-    const lock = kind === 'postgres' ? `SELECT pg_advisory_xact_lock(${LOCK_ID});` : '';
     const quoted = name.replaceAll("'", "''");
     await execRaw(
       `BEGIN; ${lock}
