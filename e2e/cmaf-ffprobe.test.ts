@@ -5,10 +5,7 @@
  * their init segment, checking codec, size and frame count. Every URI must carry the `jwt` query.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,83 +13,12 @@ import { Hub, type Publisher } from '@airwave/media/hub/hub';
 import { silentLogger } from '@airwave/media/ports';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
-import type { PlayRequest, PlayResponse } from '@airwave/media/protocols/shared/http-types';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import { type EncodedMedia, encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
-import { ffmpegMissing, type ProbedStream } from './support/ffmpeg.js';
+import { byType, probeAsync, type Served, serveCmaf, TOKEN } from './cmaf-support.js';
+import { ffmpegMissing } from './support/ffmpeg.js';
 
-const TOKEN = 'jwt=e2e-token';
 const FRAMES = 120;
-
-interface Served {
-  readonly server: Server;
-  readonly base: string;
-  /** Paths requested without the token (must stay empty). */
-  readonly untokened: string[];
-}
-
-/** Serves `/play/<id>/cmaf/<path>` from the two services, like the server's routes do. */
-async function serve(llhls: LlHlsService, dash: DashService): Promise<Served> {
-  const untokened: string[] = [];
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const match = /^\/play\/([^/]+)\/cmaf\/(.+)$/.exec(url.pathname);
-    if (!match?.[1] || !match[2]) {
-      res.writeHead(404).end();
-      return;
-    }
-    if (url.searchParams.get('jwt') !== 'e2e-token') {
-      untokened.push(url.pathname);
-    }
-    const controller = new AbortController();
-    res.on('close', () => controller.abort());
-    const request: PlayRequest = {
-      playbackId: match[1],
-      path: match[2],
-      query: Object.fromEntries(url.searchParams),
-      sessionId: req.socket.remoteAddress ?? 'probe',
-      signal: controller.signal,
-      uriQuery: TOKEN,
-    };
-    const service = DashService.owns(request.path) ? dash : llhls;
-    service.handle(request).then(
-      (response: PlayResponse) => {
-        res.writeHead(response.status, response.headers);
-        res.end(typeof response.body === 'string' || response.body instanceof Uint8Array ? response.body : '');
-      },
-      (error: unknown) => {
-        res.writeHead(500).end(String(error));
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, base: `http://127.0.0.1:${port}/play`, untokened };
-}
-
-/** ffprobe with frame counting, run asynchronously: the server answering it lives in this process. */
-function probeAsync(input: string, extraArgs: readonly string[] = []): Promise<ProbedStream[]> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'ffprobe',
-      ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', ...extraArgs, input],
-      { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new Error(`ffprobe ${input} failed: ${error.message} ${stderr}`));
-          return;
-        }
-        resolve((JSON.parse(stdout) as { streams?: ProbedStream[] }).streams ?? []);
-      },
-    );
-  });
-}
-
-function byType(streams: readonly ProbedStream[], type: string): ProbedStream {
-  const found = streams.find((stream) => stream.codec_type === type);
-  assert.ok(found, `no ${type} stream in ${JSON.stringify(streams)}`);
-  return found;
-}
 
 async function fetchText(url: string): Promise<string> {
   const response = await fetch(url);
@@ -124,7 +50,7 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
     hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
     const llhls = new LlHlsService(hub, { firstSegmentWaitMs: 2000 });
     const dash = new DashService(hub);
-    served = await serve(llhls, dash);
+    served = await serveCmaf(llhls, dash);
   });
 
   after(async () => {

@@ -179,4 +179,13 @@ describe('CmafPackager', () => {
     assert.equal(changed?.startTime, 270_000);
     assert.ok(video?.init(0) && video.init(1));
   });
+
+  it('bounds what a follower holds when the leading track stalls', () => {
+    const cmaf = packager([SYNTHETIC_VIDEO, SYNTHETIC_AUDIO], { maxSegmentSeconds: 4 });
+    feed(cmaf, syntheticUnits({ seconds: 2.1 }));
+    feed(cmaf, syntheticUnits({ seconds: 30, startSeconds: 2.1, video: false }));
+    const audio = cmaf.track('audio');
+    const held = (audio?.segments ?? []).reduce((sum, segment) => sum + segment.duration, 0) / 48_000;
+    assert.ok(held > 20, `audio kept flowing into segments (${held} s) while video stalled`);
+  });
 });

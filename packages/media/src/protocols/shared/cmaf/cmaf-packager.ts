@@ -193,7 +193,9 @@ export class CmafPackager implements StreamSink {
       }
       let writer = this.writers.get(name);
       if (!writer) {
-        writer = new CmafTrackWriter(name, track, this.options.windowSegments, () => this.notify());
+        writer = new CmafTrackWriter(name, track, this.options.windowSegments, 2 * this.options.maxSegmentSeconds, () =>
+          this.notify(),
+        );
         this.writers.set(name, writer);
         if (this.currentPeriod) {
           writer.beginPeriod(this.currentPeriod, false);

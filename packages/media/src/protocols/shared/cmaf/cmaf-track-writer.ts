@@ -50,6 +50,8 @@ export class CmafTrackWriter {
     readonly name: CmafTrackName,
     track: Track,
     private readonly windowSegments: number,
+    /** Longest stretch of samples held without a cut, seconds; beyond it the track cuts itself. */
+    private readonly maxHeldSeconds: number,
     private readonly changed: () => void,
   ) {
     this.current = track;
@@ -153,6 +155,10 @@ export class CmafTrackWriter {
     }
     this.pending = unit;
     this.applyCuts();
+    const oldest = this.samples[0];
+    if (oldest && unit.dts - oldest.dts > this.maxHeldSeconds * this.current.timescale) {
+      this.cut(unit.dts, true);
+    }
   }
 
   /** Queues a boundary at `time` (this track's timescale): a part end, and a segment end when `segment`. */
