@@ -6,6 +6,7 @@
 import type { LiveStatus, LiveStream, Logger, StreamDescription, StreamLifecycleSink, Track } from '@airwave/media';
 import type { TrackInfo } from '../domain/streams/stream.js';
 import type { StreamStatusStore } from '../domain/streams/stream-status.store.js';
+import type { EventPublisher } from '../events/event-bus.js';
 
 /** What the sink needs. */
 export interface LifecycleSinkOptions {
@@ -15,6 +16,8 @@ export interface LifecycleSinkOptions {
   readonly log: Logger;
   /** Finds a live stream of this node (Hub.getByStreamId), to follow its viewer count. */
   readonly liveStream?: (streamId: string) => LiveStream | undefined;
+  /** Receives stream.live / stream.reconnecting / stream.offline after each write committed. */
+  readonly events?: EventPublisher;
 }
 
 /** Converts a media track to what the API reports. */
@@ -66,11 +69,27 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
       this.unsubscribers.get(streamId)?.();
       this.unsubscribers.delete(streamId);
       this.pendingViewers.delete(streamId);
-      this.enqueue(streamId, () => store.offline(streamId, nodeId, at));
+      this.enqueue(streamId, async () => {
+        const tenantId = await store.offline(streamId, nodeId, at);
+        if (tenantId) {
+          this.options.events?.publish('stream.offline', { tenantId, streamId, nodeId, ...reasonOf(info) });
+        }
+      });
       return;
     }
     const tracks = (info.description?.tracks ?? []).map(trackInfoOf);
-    this.enqueue(streamId, () => store.report(streamId, { status, nodeId, startedAt: info.startedAt, tracks, at }));
+    this.enqueue(streamId, async () => {
+      const tenantId = await store.report(streamId, { status, nodeId, startedAt: info.startedAt, tracks, at });
+      if (tenantId) {
+        this.options.events?.publish(status === 'LIVE' ? 'stream.live' : 'stream.reconnecting', {
+          tenantId,
+          streamId,
+          nodeId,
+          ...reasonOf(info),
+          details: { startedAt: info.startedAt.toISOString(), tracks },
+        });
+      }
+    });
     this.followViewers(streamId);
   }
 
@@ -132,4 +151,8 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
       }
     });
   }
+}
+
+function reasonOf(info: { reason?: string }): { reason?: string } {
+  return info.reason === undefined ? {} : { reason: info.reason };
 }

@@ -20,9 +20,9 @@ export interface StatusReport {
 export class StreamStatusStore {
   constructor(private readonly db: Db) {}
 
-  /** Marks a stream live (or reconnecting) on a node with its tracks. */
-  async report(streamId: string, report: StatusReport): Promise<void> {
-    await this.db
+  /** Marks a stream live (or reconnecting) on a node with its tracks; answers its tenant (undefined: no such stream). */
+  async report(streamId: string, report: StatusReport): Promise<string | undefined> {
+    const rows = await this.db
       .update(streamsTable)
       .set({
         status: report.status,
@@ -31,12 +31,14 @@ export class StreamStatusStore {
         statusUpdatedAt: report.at,
         tracks: [...report.tracks],
       })
-      .where(eq(streamsTable.id, streamId));
+      .where(eq(streamsTable.id, streamId))
+      .returning({ tenantId: streamsTable.tenantId });
+    return rows[0]?.tenantId;
   }
 
-  /** Marks a stream offline unless another node has taken it over since. */
-  async offline(streamId: string, nodeId: string, at: Date): Promise<void> {
-    await this.db
+  /** Marks a stream offline unless another node has taken it over since; answers its tenant when it changed. */
+  async offline(streamId: string, nodeId: string, at: Date): Promise<string | undefined> {
+    const rows = await this.db
       .update(streamsTable)
       .set({ status: 'OFFLINE', currentViewers: 0, statusUpdatedAt: at })
       .where(
@@ -44,7 +46,9 @@ export class StreamStatusStore {
           eq(streamsTable.id, streamId),
           or(eq(streamsTable.statusNodeId, nodeId), isNull(streamsTable.statusNodeId)),
         ),
-      );
+      )
+      .returning({ tenantId: streamsTable.tenantId });
+    return rows[0]?.tenantId;
   }
 
   /** Stores the current viewer count reported by a node. */
