@@ -44,9 +44,15 @@ async function probe(target: string): Promise<ProbeStream[]> {
   return (JSON.parse(stdout) as { streams?: ProbeStream[] }).streams ?? [];
 }
 
-/** A gate for tests: ids starting with `secret-` need the token `letmein`, carried on as `jwt=`. */
+/**
+ * A gate for tests: ids starting with `secret-` need the token `letmein`, carried on as `jwt=`;
+ * ids starting with `broken-` make it fail.
+ */
 const gate: PlaybackGate = {
   async authorize({ playbackId, token }) {
+    if (playbackId.startsWith('broken-')) {
+      throw new Error('policy store unreachable');
+    }
     if (!playbackId.startsWith('secret-')) {
       return { allowed: true };
     }
@@ -234,6 +240,13 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     }
   });
 
+  it('answers 404 with a JSON reason for unknown outputs', async () => {
+    const response = await fetch(`${base}/play/nope/flv/stream.flv`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.equal(((await response.json()) as { error: { reason: string } }).error.reason, 'output_not_found');
+  });
+
   it('answers CORS preflight for browser players', async () => {
     const response = await fetch(`${base}/play/any/cmaf/index.m3u8`, {
       method: 'OPTIONS',
@@ -266,6 +279,9 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     const info = (await (await fetch(`${base}/play/secret-1?jwt=letmein`)).json()) as PlayInfo;
     assert.equal(info.urls.mp4, `${PUBLIC_BASE}/play/secret-1.mp4?jwt=letmein`);
     hub.stop('secret-1', 'done');
+    const failing = await fetch(`${base}/play/broken-1/hls/index.m3u8`);
+    assert.equal(failing.status, 503, 'a failing gate denies');
+    assert.equal(((await failing.json()) as { error: { reason: string } }).error.reason, 'gate_unavailable');
   });
 
   it('streams live fragmented MP4 from the last keyframe until the stream ends; ffprobe decodes it', async () => {

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cmafTarget } from './cmaf-dispatch.js';
 import { PLAY_CORS_HEADERS, PLAY_PREFLIGHT_HEADERS } from './cors.js';
 import { buildPlayInfo } from './play-info.js';
-import type { PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
+import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
 import { viewerSessionId } from './viewer-session.js';
 
 /** A protocol service: answers one playback request. */
@@ -96,6 +96,15 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayRoutesDeps): 
     const service = target === 'dash' ? deps.dash : deps.cmaf;
     return serve(deps, request, reply, request.params.id, target, service, path);
   });
+
+  app.get<{ Params: { id: string; '*': string } }>('/play/:id/*', async (request, reply) => {
+    return sendError(
+      reply,
+      404,
+      'output_not_found',
+      `no playback output at ${request.params['*']}; use hls/index.m3u8, cmaf/index.m3u8, cmaf/index.mpd or <id>.mp4`,
+    );
+  });
 }
 
 /** Gate, build the PlayRequest, call the service and translate its answer. */
@@ -136,11 +145,7 @@ async function serve(
   }
   reply.code(response.status).headers(response.headers).headers(PLAY_CORS_HEADERS);
   const body = response.body;
-  return reply.send(
-    typeof body === 'string' || !(body instanceof Uint8Array)
-      ? body
-      : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-  );
+  return reply.send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
 }
 
 /** Asks the gate; on refusal sends the error and returns undefined. */
@@ -159,7 +164,15 @@ async function admit(
     return { sessionId: fallbackSession(), ...(sessionQuery ? { uriQuery: sessionQuery } : {}) };
   }
   const token = query.jwt ?? bearerToken(request.headers.authorization);
-  const decision = await deps.gate.authorize({ playbackId, request, protocol, ...(token ? { token } : {}) });
+  let decision: PlaybackAllowed | PlaybackDenied;
+  try {
+    decision = await deps.gate.authorize({ playbackId, request, protocol, ...(token ? { token } : {}) });
+  } catch (error) {
+    request.log.error({ err: error, playbackId, protocol }, 'playback gate failed');
+    reply.header('retry-after', '1');
+    sendError(reply, 503, 'gate_unavailable', 'playback access could not be checked; try again');
+    return undefined;
+  }
   if (!decision.allowed) {
     if (decision.status === 401) {
       reply.header('www-authenticate', 'Bearer');
