@@ -181,4 +181,16 @@ describe('LlHlsService', () => {
     const again = await service.handle(request('video.m3u8'));
     assert.equal(again.status, 200, 'an ended stream answers during the grace period');
   });
+
+  it('fills each viewer query into a cached playlist', async () => {
+    const { service, publisher } = setup();
+    write(publisher, span(0, 4.6));
+    const plain = text(await service.handle(request('video.m3u8')));
+    const first = text(await service.handle(request('video.m3u8', {}, { uriQuery: 'jwt=a$&b' })));
+    const second = text(await service.handle(request('video.m3u8', {}, { uriQuery: 'jwt=second' })));
+    assert.ok(!plain.includes('?') && !plain.includes(String.fromCharCode(0)));
+    const tokened = plain.replace(/\.(m4s|mp4|m3u8)\b/g, (extension) => `${extension}?jwt=a$&b`);
+    assert.equal(first, tokened);
+    assert.equal(second.match(/jwt=second/g)?.length, first.match(/jwt=a\$&b/g)?.length);
+  });
 });

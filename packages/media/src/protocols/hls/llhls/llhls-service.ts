@@ -14,6 +14,7 @@ import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse
 import { parseDirectives, satisfies, tooFarAhead } from './blocking-reload.js';
 import { renderLlHlsMediaPlaylist } from './llhls-media-playlist.js';
 import { renderLlHlsMultivariant } from './llhls-multivariant.js';
+import { PlaylistCache } from './playlist-cache.js';
 
 /** Options of the LL-HLS service. */
 export interface LlHlsOptions extends CmafRegistryOptions {
@@ -31,6 +32,7 @@ export class LlHlsService {
   /** The packagers this service reads (shared with the DASH service of the same hub). */
   readonly registry: CmafRegistry;
   private readonly firstSegmentWaitMs: number | undefined;
+  private readonly cache = new PlaylistCache();
 
   constructor(hub: Hub, options: LlHlsOptions = {}) {
     this.registry = CmafRegistry.forHub(hub, options);
@@ -111,16 +113,17 @@ export class LlHlsService {
     }
     const other: CmafTrackName = name === 'video' ? 'audio' : 'video';
     const otherWriter = packager.track(other);
-    return playlist(
+    const body = this.cache.get(writer, directives.skip ? 'delta' : 'full', packager.version, req.uriQuery, (slot) =>
       renderLlHlsMediaPlaylist(writer, {
         targetDuration: packager.targetDuration,
         partTarget,
         ended: packager.ended !== undefined,
         skip: directives.skip,
-        uriQuery: req.uriQuery,
+        uriQuery: slot,
         reports: otherWriter ? [{ uri: `${other}.m3u8`, writer: otherWriter }] : [],
       }),
     );
+    return playlist(body);
   }
 
   private firstWait(packager: CmafPackager): number {

@@ -5,7 +5,7 @@ import type { Track } from '../../../stream/track.js';
 import { findBox, findBoxes, viewOf } from '../../../testing/iso-boxes.js';
 import { SYNTHETIC_AUDIO, SYNTHETIC_VIDEO, syntheticUnits } from '../../../testing/synthetic-av.js';
 import type { CmafPackagerOptions } from './cmaf-options.js';
-import { CmafPackager } from './cmaf-packager.js';
+import { CmafPackager, snapFrameRate } from './cmaf-packager.js';
 import { cmafStatus } from './cmaf-status.js';
 import type { CmafSegment } from './cmaf-types.js';
 
@@ -187,5 +187,11 @@ describe('CmafPackager', () => {
     const audio = cmaf.track('audio');
     const held = (audio?.segments ?? []).reduce((sum, segment) => sum + segment.duration, 0) / 48_000;
     assert.ok(held > 20, `audio kept flowing into segments (${held} s) while video stalled`);
+  });
+
+  it('snaps measured frame rates to the rate they are within 0.05% of', () => {
+    assert.equal(snapFrameRate(29.998), 30);
+    assert.equal(snapFrameRate(29.971), 30_000 / 1001);
+    assert.equal(snapFrameRate(24.5), 24.5);
   });
 });

@@ -17,7 +17,7 @@ export interface CmafMeasurements {
   readonly peakBandwidth: number | undefined;
   /** Sum over tracks of the mean bitrate over the window, bits per second. */
   readonly averageBandwidth: number | undefined;
-  /** Video frames per second over the window. */
+  /** Video frames per second over the window, snapped to N or N×1000/1001 when within 0.05%. */
   readonly fps: number | undefined;
   /** Mean bits per second of each track over the window, by track name. */
   readonly trackBitrates: Readonly<Partial<Record<CmafTrackName, number>>>;
@@ -44,6 +44,7 @@ export class CmafPackager implements StreamSink {
   private lastKeyDts: number | undefined;
   private keyframeInterval: number | undefined;
   private endReason: string | undefined;
+  private changes = 0;
 
   constructor(options: CmafPackagerOptions = {}) {
     this.options = resolveCmafOptions(options);
@@ -62,6 +63,11 @@ export class CmafPackager implements StreamSink {
   /** The track whose keyframes decide the cuts: video when present, else audio. */
   get leader(): CmafTrackWriter | undefined {
     return this.leaderWriter;
+  }
+
+  /** Counts changes (parts, segments, end): anything rendered from the packager is stale once it moves. */
+  get version(): number {
+    return this.changes;
   }
 
   /** Why the stream ended, or undefined while live. */
@@ -164,7 +170,7 @@ export class CmafPackager implements StreamSink {
       peak = (peak ?? 0) + Math.round(trackPeak);
       average = (average ?? 0) + Math.round(mean);
       if (writer.name === 'video') {
-        fps = (samples * timescale) / ticks;
+        fps = snapFrameRate((samples * timescale) / ticks);
       }
     }
     return {
@@ -327,10 +333,21 @@ export class CmafPackager implements StreamSink {
   }
 
   private notify(): void {
+    this.changes++;
     for (const waiter of [...this.waiters]) {
       waiter();
     }
   }
+}
+
+/** Snaps a measured frame rate to an integer or NTSC rate it is within 0.05% of. */
+export function snapFrameRate(fps: number): number {
+  const integer = Math.round(fps);
+  if (Math.abs(fps - integer) <= fps * 0.0005) {
+    return integer;
+  }
+  const ntsc = (Math.round(fps * 1.001) * 1000) / 1001;
+  return Math.abs(fps - ntsc) <= fps * 0.0005 ? ntsc : fps;
 }
 
 /** Parts may run this much over the part target when timestamps jitter (millisecond clocks). */

@@ -1,0 +1,47 @@
+/**
+ * Rendered LL-HLS media playlists (RFC 8216bis) cached per track state, so a thousand viewers
+ * released by one new part cost one render. The viewer's query (a per-viewer token) is filled
+ * into a slot on the way out.
+ */
+import type { CmafTrackWriter } from '../../shared/cmaf/cmaf-track-writer.js';
+import { withUriQuery } from '../../shared/http-types.js';
+
+/** Stands for the viewer's query in a cached body; cannot occur in playlist text. */
+export const QUERY_SLOT = '\u0000uri-query\u0000';
+
+interface Cached {
+  readonly version: number;
+  readonly body: string;
+}
+
+/** Cache of rendered playlists, keyed by track, variant (full or delta) and packager version. */
+export class PlaylistCache {
+  private readonly entries = new WeakMap<CmafTrackWriter, Map<string, Cached>>();
+
+  /** The playlist for `uriQuery`, rendered with `render(slotQuery)` unless cached at `version`. */
+  get(
+    writer: CmafTrackWriter,
+    variant: string,
+    version: number,
+    uriQuery: string | undefined,
+    render: (slotQuery: string) => string,
+  ): string {
+    let byVariant = this.entries.get(writer);
+    if (!byVariant) {
+      byVariant = new Map();
+      this.entries.set(writer, byVariant);
+    }
+    let cached = byVariant.get(variant);
+    if (cached?.version !== version) {
+      cached = { version, body: render(QUERY_SLOT) };
+      byVariant.set(variant, cached);
+    }
+    return fillQuery(cached.body, uriQuery);
+  }
+}
+
+/** Replaces every slot URI suffix with the viewer's query (or nothing). */
+export function fillQuery(body: string, uriQuery: string | undefined): string {
+  const slotted = withUriQuery('', QUERY_SLOT);
+  return body.replaceAll(slotted, () => withUriQuery('', uriQuery));
+}
