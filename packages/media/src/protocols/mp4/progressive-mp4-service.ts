@@ -12,6 +12,7 @@ import type { QueuedReader, ReaderLimits, ReaderStats } from '../../hub/reader.j
 import type { StreamDescription } from '../../stream/track.js';
 import { errorResponse, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
 import { LiveFragmenter, type LiveFragmenterOptions } from './live-fragmenter.js';
+import { sameTracks } from './same-tracks.js';
 
 /** Options of the progressive MP4 service. */
 export interface ProgressiveMp4Options extends LiveFragmenterOptions {
@@ -88,7 +89,7 @@ class Mp4Session {
 
   constructor(
     private readonly stream: LiveStream,
-    private readonly description: StreamDescription,
+    private description: StreamDescription,
     private readonly req: PlayRequest,
     options: ProgressiveMp4Options,
     onClosed: (session: Mp4Session) => void,
@@ -152,7 +153,7 @@ class Mp4Session {
         if (this.body.destroyed) {
           return;
         }
-        if (!unit || this.stream.description !== this.description) {
+        if (!unit || !this.continuesDescription()) {
           this.finish();
           return;
         }
@@ -166,6 +167,19 @@ class Mp4Session {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** False when the publisher changed its tracks (a new init segment would be needed). */
+  private continuesDescription(): boolean {
+    const current = this.stream.description;
+    if (current === this.description) {
+      return true;
+    }
+    if (!current || !sameTracks(current.tracks, this.description.tracks)) {
+      return false;
+    }
+    this.description = current;
+    return true;
   }
 
   /** The stream ended (or changed its tracks): write what is batched and end the body. */

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { Hub, type Publisher } from '../../hub/hub.js';
+import { silentLogger } from '../../ports.js';
+import type { Track } from '../../stream/track.js';
+import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { unitsOfPass } from '../../testing/live-feed.js';
+import type { PlayRequest } from '../shared/http-types.js';
+import { MP4_TYPE, ProgressiveMp4Service } from './progressive-mp4-service.js';
+
+const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+
+const request = (playbackId: string, signal = new AbortController().signal): PlayRequest => ({
+  playbackId,
+  path: '',
+  query: {},
+  sessionId: 'viewer-1',
+  signal,
+});
+
+async function collect(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+describe('ProgressiveMp4Service', { skip }, () => {
+  let dir = '';
+  let media: EncodedMedia;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'progressive-mp4-'));
+    media = encodeTestMedia(dir, [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x180:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-bf',
+      '2',
+      '-g',
+      '30',
+      '-c:a',
+      'aac',
+      '-t',
+      '2',
+    ]);
+  });
+
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Writes one pass, then lets the response take everything queued (readers drop queued units at the end). */
+  const write = async (publisher: Publisher, service: ProgressiveMp4Service): Promise<void> => {
+    for (const unit of unitsOfPass(media.tracks, media.units, 0)) {
+      publisher.write(unit);
+    }
+    while (service.active().some((session) => session.queuedUnits > 0)) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+
+  it('keeps one response playing across a publisher reconnect with the same tracks', async () => {
+    const hub = new Hub({ log: silentLogger, reconnectWindowMs: 60_000 });
+    const service = new ProgressiveMp4Service(hub);
+    const first = hub.publish({ streamId: 's1', playbackId: 'p1' }, 'rtmp');
+    first.setDescription({ tracks: media.tracks });
+    const response = await service.handle(request('p1'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers['content-type'], MP4_TYPE);
+    const body = collect(response.body as Readable);
+    await write(first, service);
+    first.close('encoder dropped');
+    const second = hub.publish({ streamId: 's1', playbackId: 'p1' }, 'rtmp');
+    second.setDescription({ tracks: media.tracks.map((track) => ({ ...track })) });
+    await write(second, service);
+    hub.stop('s1', 'encoder finished');
+    const file = join(dir, 'reconnect.mp4');
+    writeFileSync(file, await body);
+    const frames = ffprobeJson(['-select_streams', 'v', '-show_entries', 'frame=pts_time', '-show_frames', file])
+      .frames as { pts_time: string }[];
+    assert.equal(frames.length, 120, 'both sessions of the publisher, every frame');
+    const times = frames.map((frame) => Number(frame.pts_time)).sort((a, b) => a - b);
+    const steps = times.slice(1).map((time, index) => time - (times[index] ?? 0));
+    assert.ok(Math.max(...steps) < 0.05, 'the timeline continues across the reconnect');
+    assert.equal(service.active().length, 0);
+  });
+
+  it('ends the response when the publisher comes back with other tracks', async () => {
+    const hub = new Hub({ log: silentLogger, reconnectWindowMs: 60_000 });
+    const service = new ProgressiveMp4Service(hub);
+    const first = hub.publish({ streamId: 's2', playbackId: 'p2' }, 'rtmp');
+    first.setDescription({ tracks: media.tracks });
+    const response = await service.handle(request('p2'));
+    const body = collect(response.body as Readable);
+    await write(first, service);
+    first.close('encoder dropped');
+    const second = hub.publish({ streamId: 's2', playbackId: 'p2' }, 'rtmp');
+    const changed: Track[] = media.tracks.map((track) =>
+      track.kind === 'video' ? { ...track, config: Uint8Array.of(...track.config, 0) } : track,
+    );
+    second.setDescription({ tracks: changed });
+    await write(second, service);
+    assert.ok((await body).byteLength > 0);
+    assert.ok(hub.getByPlaybackId('p2'), 'the stream is still live');
+    assert.equal(service.active().length, 0, 'the response ended on its own');
+    hub.close();
+  });
+
+  it('answers 404 for an unknown playback id and 503 before the tracks are known', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const service = new ProgressiveMp4Service(hub);
+    assert.equal((await service.handle(request('nope'))).status, 404);
+    hub.publish({ streamId: 's3', playbackId: 'p3' }, 'rtmp');
+    const early = await service.handle(request('p3'));
+    assert.equal(early.status, 503);
+    assert.equal(early.headers['retry-after'], '1');
+    hub.close();
+  });
+});
