@@ -32,6 +32,8 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
   }
   const ended = packager.ended !== undefined;
   const targetDuration = packager.targetDuration;
+  const maxSegment =
+    Math.ceil(Math.max(packager.options.segmentTargetSeconds, packager.longestSegmentSeconds) * 1000) / 1000;
   const bitrates = packager.measurements().trackBitrates;
   const windowSeconds = span(leader.segments, leader.track.timescale);
   const placed = placePeriods(periodsOf(packager.tracks), leader, origin, ended);
@@ -43,7 +45,7 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
     attributes.push(
       'type="static"',
       `mediaPresentationDuration="${duration(presentationEnd(leader, placed))}"`,
-      `maxSegmentDuration="${duration(targetDuration)}"`,
+      `maxSegmentDuration="${duration(maxSegment)}"`,
       `minBufferTime="${duration(packager.options.segmentTargetSeconds)}"`,
     );
   } else {
@@ -52,7 +54,7 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
       `availabilityStartTime="${iso(origin.startWallMs)}"`,
       `publishTime="${iso(input.nowMs)}"`,
       `minimumUpdatePeriod="${duration(2 * packager.options.partTargetSeconds)}"`,
-      `maxSegmentDuration="${duration(targetDuration)}"`,
+      `maxSegmentDuration="${duration(maxSegment)}"`,
       `minBufferTime="${duration(packager.options.segmentTargetSeconds)}"`,
       `timeShiftBufferDepth="${duration(Math.max(windowSeconds, targetDuration))}"`,
       `suggestedPresentationDelay="${duration(3 * targetDuration)}"`,

@@ -55,6 +55,7 @@ describe('DashService', () => {
     assert.match(mpd, / availabilityStartTime="2026-01-01T12:00:00.000Z"/);
     assert.match(mpd, / publishTime="2026-01-01T12:00:08.200Z"/);
     assert.match(mpd, / minimumUpdatePeriod="PT1S"/);
+    assert.match(mpd, / maxSegmentDuration="PT2.006S"/, 'the longest (audio) segment');
     assert.match(mpd, / timeShiftBufferDepth="PT8S"/);
     assert.match(mpd, / suggestedPresentationDelay="PT6S"/);
     assert.match(mpd, /<Period id="p0" start="PT0S">/);

@@ -85,13 +85,18 @@ export class CmafPackager implements StreamSink {
     return (this.leaderWriter?.segments.length ?? 0) > 0;
   }
 
-  /** EXT-X-TARGETDURATION: the segment target or the longest segment, in whole seconds. */
-  get targetDuration(): number {
+  /** Longest complete segment of any track so far, in seconds. */
+  get longestSegmentSeconds(): number {
     let longest = 0;
     for (const writer of this.writers.values()) {
       longest = Math.max(longest, writer.longestSegmentSeconds);
     }
-    return Math.max(1, Math.ceil(this.options.segmentTargetSeconds), Math.round(longest));
+    return longest;
+  }
+
+  /** EXT-X-TARGETDURATION: the segment target or the longest segment, in whole seconds. */
+  get targetDuration(): number {
+    return Math.max(1, Math.ceil(this.options.segmentTargetSeconds), Math.round(this.longestSegmentSeconds));
   }
 
   /**
