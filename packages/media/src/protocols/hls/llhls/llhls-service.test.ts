@@ -193,4 +193,33 @@ describe('LlHlsService', () => {
     assert.equal(first, tokened);
     assert.equal(second.match(/jwt=second/g)?.length, first.match(/jwt=a\$&b/g)?.length);
   });
+
+  it('lists audio-only and video-only streams as a single variant', async () => {
+    hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
+    const service = new LlHlsService(hub, { firstSegmentWaitMs: 50 });
+    const audioOnly = hub.publish({ streamId: 'a', playbackId: 'audio-only' }, 'rtmp');
+    audioOnly.setDescription({ tracks: [SYNTHETIC_AUDIO] });
+    write(audioOnly, syntheticUnits({ seconds: 4.2, video: false }));
+    const videoOnly = hub.publish({ streamId: 'v', playbackId: 'video-only' }, 'rtmp');
+    videoOnly.setDescription({ tracks: [SYNTHETIC_VIDEO] });
+    write(videoOnly, syntheticUnits({ seconds: 4.2, audio: false }));
+    const audio = text(await service.handle(request('index.m3u8', {}, { playbackId: 'audio-only' })));
+    assert.match(audio, /#EXT-X-STREAM-INF:BANDWIDTH=\d+,AVERAGE-BANDWIDTH=\d+,CODECS="mp4a\.40\.2"\naudio\.m3u8\n/);
+    assert.doesNotMatch(audio, /EXT-X-MEDIA:/);
+    const video = text(await service.handle(request('index.m3u8', {}, { playbackId: 'video-only' })));
+    assert.match(video, /CODECS="avc1\.64001f",RESOLUTION=640x360,FRAME-RATE=30\.000\nvideo\.m3u8\n/);
+    assert.match(text(await service.handle(request('audio.m3u8', {}, { playbackId: 'audio-only' }))), /#EXTINF:2\.0/);
+    assert.equal((await service.handle(request('audio.m3u8', {}, { playbackId: 'video-only' }))).status, 404);
+  });
+
+  it('forgets an ended stream after the grace period', async () => {
+    const { service, publisher, hub: current } = setup({ endedGraceMs: 20 });
+    write(publisher, span(0, 4.6));
+    current.stop('s1', 'done');
+    assert.equal((await service.handle(request('video.m3u8'))).status, 200);
+    assert.equal(service.status('p1')?.ended, true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal((await service.handle(request('video.m3u8'))).status, 404);
+    assert.equal(service.status('p1'), undefined);
+  });
 });
