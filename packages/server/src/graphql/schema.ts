@@ -6,6 +6,7 @@ import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
 import { baseModule } from './modules/base.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
+import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
@@ -18,6 +19,7 @@ export const modules: readonly GraphQLModule[] = [
   developerTokensModule,
   streamsModule,
   streamKeysModule,
+  playbackAccessModule,
   publicModule,
   subscriptionsModule,
 ];

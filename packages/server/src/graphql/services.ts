@@ -6,6 +6,9 @@ import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
+import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
+import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
+import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
@@ -21,4 +24,10 @@ export interface Services {
   readonly streamKeys: StreamKeysService;
   /** Facts behind the public queries (ingest endpoint, instances, network status). */
   readonly publicInfo: PublicInfoService;
+  /** ES256 playback signing keys. */
+  readonly signingKeys: SigningKeysService;
+  /** Playback policies of streams. */
+  readonly playbackPolicies: PlaybackPoliciesService;
+  /** The playback gate's decisions (testPlaybackAccess). */
+  readonly playbackAccess: PlaybackAccessService;
 }

@@ -19,6 +19,11 @@ import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
 import { NodeStatusService } from '../domain/node-status/node-status.service.js';
 import { PublicInfoService } from '../domain/node-status/public-info.service.js';
+import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
+import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
+import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
+import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -127,7 +132,29 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       node: () => currentNode,
       live: () => ({ streams: hub.streams().length, viewers: sumViewers(hub.streams()) }),
     });
-    const services: Services = { node, accounts, developerTokens, sessionCookie, streams, streamKeys, publicInfo };
+    const signingKeys = new SigningKeysService(new SigningKeysStore(database.db));
+    const playbackPolicies = new PlaybackPoliciesService({
+      store: new PlaybackPoliciesStore(database.db),
+      signingKeys,
+      allowPrivateWebhooks: config.allowPrivateWebhooks,
+    });
+    const playbackAccess = new PlaybackAccessService({
+      policies: playbackPolicies,
+      signingKeys,
+      allowPrivateWebhooks: config.allowPrivateWebhooks,
+    });
+    const services: Services = {
+      node,
+      accounts,
+      developerTokens,
+      sessionCookie,
+      streams,
+      streamKeys,
+      publicInfo,
+      signingKeys,
+      playbackPolicies,
+      playbackAccess,
+    };
     const app = await buildApp({
       services,
       authenticate: requestAuthenticator(

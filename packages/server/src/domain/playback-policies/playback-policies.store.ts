@@ -1,0 +1,92 @@
+/**
+ * SQL of playback policies: upsert for a tenant's stream (bumping the version), read by stream,
+ * and the policy of a playback ID joined from `streams`.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { streamsTable } from '../streams/stream-tables.js';
+import { playbackPoliciesTable } from './playback-policies.tables.js';
+import { type PlaybackPolicy, type PlaybackPolicyType, PUBLIC_POLICY, type ResolvedPolicy } from './playback-policy.js';
+
+type PolicyRow = typeof playbackPoliciesTable.$inferSelect;
+
+function toPolicy(row: PolicyRow | null | undefined): PlaybackPolicy {
+  if (!row) {
+    return PUBLIC_POLICY;
+  }
+  const { webhookUrl, webhookSecret, webhookTimeoutMs } = row;
+  return {
+    type: row.policyType as PlaybackPolicyType,
+    allowedKids: row.allowedKids,
+    webhook:
+      row.policyType === 'WEBHOOK' && webhookUrl && webhookSecret && webhookTimeoutMs
+        ? { url: webhookUrl, secret: webhookSecret, timeoutMs: webhookTimeoutMs }
+        : undefined,
+    version: row.version,
+  };
+}
+
+/** Reads and writes playback policy rows. */
+export class PlaybackPoliciesStore {
+  constructor(private readonly db: Db) {}
+
+  /** The playback ID of a tenant's stream, or undefined when the tenant has no such stream. */
+  async playbackIdOf(tenantId: string, streamId: string): Promise<string | undefined> {
+    const rows = await this.db
+      .select({ playbackId: streamsTable.playbackId })
+      .from(streamsTable)
+      .where(and(eq(streamsTable.id, streamId), eq(streamsTable.tenantId, tenantId)))
+      .limit(1);
+    return rows[0]?.playbackId;
+  }
+
+  /** The policy of a tenant's stream (PUBLIC when it has none). */
+  async forStream(tenantId: string, streamId: string): Promise<PlaybackPolicy> {
+    const rows = await this.db
+      .select()
+      .from(playbackPoliciesTable)
+      .where(and(eq(playbackPoliciesTable.streamId, streamId), eq(playbackPoliciesTable.tenantId, tenantId)))
+      .limit(1);
+    return toPolicy(rows[0]);
+  }
+
+  /** Writes the policy of a tenant's stream; returns it with its new version. */
+  async upsert(
+    tenantId: string,
+    streamId: string,
+    policy: Omit<PlaybackPolicy, 'version'>,
+    now: Date,
+  ): Promise<PlaybackPolicy> {
+    const values = {
+      policyType: policy.type,
+      allowedKids: [...policy.allowedKids],
+      webhookUrl: policy.webhook?.url ?? null,
+      webhookSecret: policy.webhook?.secret ?? null,
+      webhookTimeoutMs: policy.webhook?.timeoutMs ?? null,
+      updatedAt: now,
+    };
+    const rows = await this.db
+      .insert(playbackPoliciesTable)
+      .values({ streamId, tenantId, version: 1, ...values })
+      .onConflictDoUpdate({
+        target: playbackPoliciesTable.streamId,
+        set: { ...values, version: sql`${playbackPoliciesTable.version} + 1` },
+      })
+      .returning();
+    return toPolicy(rows[0]);
+  }
+
+  /** The stream and policy behind a playback ID, or undefined when no stream has it. */
+  async byPlaybackId(playbackId: string): Promise<ResolvedPolicy | undefined> {
+    const rows = await this.db
+      .select({ streamId: streamsTable.id, tenantId: streamsTable.tenantId, policy: playbackPoliciesTable })
+      .from(streamsTable)
+      .leftJoin(playbackPoliciesTable, eq(playbackPoliciesTable.streamId, streamsTable.id))
+      .where(eq(streamsTable.playbackId, playbackId))
+      .limit(1);
+    const row = rows[0];
+    return row
+      ? { streamId: row.streamId, tenantId: row.tenantId, playbackId, policy: toPolicy(row.policy) }
+      : undefined;
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * Playback access control: ES256 signing keys (private PEM returned once), the playback policy
+ * of a stream (PUBLIC, JWT, WEBHOOK; webhook secrets write-only) and testPlaybackAccess.
+ * Developer tokens need security:read / security:write.
+ */
+import { requirePrincipal } from '../../auth/principal.js';
+import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
+import type { Connection, PageInput } from '../../domain/pagination.js';
+import type { AccessDecision, TestAccessInput } from '../../domain/playback-access/playback-access.service.js';
+import type { PlaybackPolicyInput } from '../../domain/playback-policies/playback-policy.js';
+import type { SigningKeyStatus, SigningKeyView } from '../../domain/signing-keys/signing-keys.service.js';
+import type { GraphQLContext } from '../context.js';
+import type { GraphQLModule } from '../module.js';
+import { unionResult } from '../results.js';
+import { streamToGraphQL } from './streams.js';
+
+type Ctx = GraphQLContext;
+
+function keyToGraphQL(key: SigningKeyView): Record<string, unknown> {
+  return {
+    id: toGlobalId('SigningKey', key.id),
+    kid: key.kid,
+    name: key.name,
+    algorithm: key.algorithm,
+    publicKeyPem: key.publicKeyPem,
+    status: key.status,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function connectionToGraphQL(connection: Connection<SigningKeyView>): Record<string, unknown> {
+  const nodes = connection.nodes.map(keyToGraphQL);
+  return {
+    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
+    nodes,
+    pageInfo: connection.pageInfo,
+    totalCount: connection.totalCount,
+  };
+}
+
+function decisionToGraphQL(decision: AccessDecision): Record<string, unknown> {
+  return {
+    allowed: decision.allowed,
+    policyType: decision.policyType,
+    reason: decision.reason,
+    detail: decision.detail,
+    kid: decision.kid,
+    webhookStatus: decision.webhookStatus,
+    webhookLatencyMs: decision.webhookLatencyMs,
+  };
+}
+
+/** The playback access schema module. */
+export const playbackAccessModule: GraphQLModule = {
+  typeDefs: /* GraphQL */ `
+    enum SigningKeyStatus {
+      ACTIVE
+      REVOKED
+    }
+
+    "An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored."
+    type SigningKey {
+      id: ID!
+      "Goes in the JWT header of every token this key signs."
+      kid: String!
+      name: String!
+      "Always ES256."
+      algorithm: String!
+      "SPKI PEM of the public key."
+      publicKeyPem: String!
+      status: SigningKeyStatus!
+      createdAt: Time!
+      revokedAt: Time
+      "Last time a token signed by this key was accepted (minute resolution)."
+      lastUsedAt: Time
+    }
+
+    type SigningKeyEdge {
+      cursor: String!
+      node: SigningKey!
+    }
+
+    type SigningKeysConnection {
+      edges: [SigningKeyEdge!]!
+      nodes: [SigningKey!]!
+      pageInfo: PageInfo!
+      totalCount: Int!
+    }
+
+    "A new signing key and its private key: returned this once, never stored."
+    type CreateSigningKeySuccess {
+      signingKey: SigningKey!
+      "PKCS#8 PEM of the private key. Keep it: it cannot be retrieved again."
+      privateKeyPem: String!
+    }
+
+    input CreateSigningKeyInput {
+      "1 to 100 characters."
+      name: String!
+    }
+
+    union CreateSigningKeyResult = CreateSigningKeySuccess | ValidationError | AuthError | RateLimitError
+    union RevokeSigningKeyResult = DeleteSuccess | NotFoundError | ValidationError | AuthError
+
+    "PUBLIC: no token needed (the default). JWT: an ES256 token signed by one of your keys. WEBHOOK: your endpoint decides."
+    enum PlaybackPolicyType {
+      PUBLIC
+      JWT
+      WEBHOOK
+    }
+
+    type JwtPlaybackPolicy {
+      "Kids accepted; empty accepts any active signing key of the account."
+      allowedKids: [String!]!
+    }
+
+    type WebhookPlaybackPolicy {
+      url: String!
+      timeoutMs: Int!
+      "The secret is write-only; this reads 'redacted'."
+      secretMasked: String!
+    }
+
+    "Who may play a stream."
+    type PlaybackPolicy {
+      type: PlaybackPolicyType!
+      jwt: JwtPlaybackPolicy
+      webhook: WebhookPlaybackPolicy
+    }
+
+    extend type Stream {
+      "Who may play this stream (PUBLIC unless setPlaybackPolicy changed it)."
+      playbackPolicy: PlaybackPolicy!
+    }
+
+    input JwtPlaybackPolicyInput {
+      "Kids of active signing keys of this account; empty or omitted accepts any active key."
+      allowedKids: [String!]
+    }
+
+    input WebhookPlaybackPolicyInput {
+      "http(s) URL; private, loopback, link-local and multicast addresses need AIRWAVE_ALLOW_PRIVATE_WEBHOOKS=true."
+      url: String!
+      "HMAC-SHA256 key, 16 to 512 characters. Write-only; omit it on an update to keep the current one."
+      secret: String
+      "1 to 10000 ms; default 5000."
+      timeoutMs: Int
+    }
+
+    input PlaybackPolicyInput {
+      type: PlaybackPolicyType!
+      jwt: JwtPlaybackPolicyInput
+      webhook: WebhookPlaybackPolicyInput
+    }
+
+    input SetPlaybackPolicyInput {
+      "Stream global ID (or UUID)."
+      streamId: ID!
+      policy: PlaybackPolicyInput!
+    }
+
+    union SetPlaybackPolicyResult = Stream | ValidationError | NotFoundError | AuthError
+
+    input TestPlaybackAccessInput {
+      playbackId: String!
+      "The viewer token (JWT policy)."
+      token: String
+      viewerIp: String
+      requestUrl: String
+      "false: do not call the webhook (reason webhook-test-skipped). Default true."
+      fireWebhook: Boolean
+    }
+
+    "What the playback gate decides for a request."
+    type PlaybackAccessDecision {
+      allowed: Boolean!
+      policyType: PlaybackPolicyType!
+      "public, jwt-valid, webhook-allow, or a deny reason such as missing-token, jwt-expired, webhook-deny-403, webhook-timeout."
+      reason: String!
+      detail: String!
+      "The kid the token named."
+      kid: String
+      webhookStatus: Int
+      webhookLatencyMs: Int
+    }
+
+    union TestPlaybackAccessResult = PlaybackAccessDecision | ValidationError | NotFoundError | AuthError
+
+    extend type Query {
+      "A signing key of the account (developer tokens need security:read)."
+      signingKey(id: ID!): SigningKey
+      "The account's signing keys, oldest first (developer tokens need security:read)."
+      signingKeysConnection(page: ConnectionInput, status: SigningKeyStatus): SigningKeysConnection!
+    }
+
+    extend type Mutation {
+      "Generates an ES256 key pair; the private key is returned this once (security:write)."
+      createSigningKey(input: CreateSigningKeyInput!): CreateSigningKeyResult!
+      "Revokes a signing key; its tokens stop playing at once (security:write)."
+      revokeSigningKey(id: ID!): RevokeSigningKeyResult!
+      "Sets who may play a stream; takes effect at once (security:write)."
+      setPlaybackPolicy(input: SetPlaybackPolicyInput!): SetPlaybackPolicyResult!
+      "What the playback gate would decide for a playback ID and token, without serving media (security:read)."
+      testPlaybackAccess(input: TestPlaybackAccessInput!): TestPlaybackAccessResult!
+    }
+  `,
+  resolvers: {
+    Query: {
+      signingKey: async (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
+        keyToGraphQL(await ctx.services.signingKeys.get(ctx.principal, fromGlobalId('SigningKey', id))),
+      signingKeysConnection: async (
+        _root: unknown,
+        { page, status }: { page?: PageInput | null; status?: SigningKeyStatus | null },
+        ctx: Ctx,
+      ) => connectionToGraphQL(await ctx.services.signingKeys.list(ctx.principal, page, status ?? undefined)),
+    },
+    Mutation: {
+      createSigningKey: (_root: unknown, { input }: { input: { name: string } }, ctx: Ctx) =>
+        unionResult('CreateSigningKeySuccess', async () => {
+          const created = await ctx.services.signingKeys.create(ctx.principal, input);
+          return { signingKey: keyToGraphQL(created.signingKey), privateKeyPem: created.privateKeyPem };
+        }),
+      revokeSigningKey: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
+        unionResult('DeleteSuccess', async () => {
+          const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
+          return { success: true, deletedId: toGlobalId('SigningKey', revoked.id) };
+        }),
+      setPlaybackPolicy: (
+        _root: unknown,
+        { input }: { input: { streamId: string; policy: PlaybackPolicyInput } },
+        ctx: Ctx,
+      ) =>
+        unionResult('Stream', async () => {
+          const streamId = await ctx.services.playbackPolicies.set(ctx.principal, input.streamId, input.policy);
+          const principal = requirePrincipal(ctx.principal);
+          return streamToGraphQL(await ctx.services.streams.get(principal.tenantId, streamId));
+        }),
+      testPlaybackAccess: (_root: unknown, { input }: { input: TestAccessInput }, ctx: Ctx) =>
+        unionResult('PlaybackAccessDecision', async () =>
+          decisionToGraphQL(await ctx.services.playbackAccess.test(ctx.principal, input)),
+        ),
+    },
+    Stream: {
+      playbackPolicy: async (stream: { streamId: string }, _args: unknown, ctx: Ctx) => {
+        const principal = requirePrincipal(ctx.principal);
+        return ctx.services.playbackPolicies.viewForStream(principal.tenantId, stream.streamId);
+      },
+    },
+  },
+};
