@@ -14,6 +14,7 @@ import {
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLNamedType,
+  type GraphQLOutputType,
   type GraphQLSchema,
   getNamedType,
   isCompositeType,
@@ -80,7 +81,7 @@ class CostCounter {
 
   private fieldCost(field: FieldNode, parent: GraphQLNamedType | undefined): number {
     const name = field.name.value;
-    let type;
+    let type: GraphQLOutputType | GraphQLNamedType | undefined;
     if (name === '__schema') {
       type = this.schema.getType('__Schema');
     } else if (name === '__type') {
