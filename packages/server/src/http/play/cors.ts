@@ -1,4 +1,4 @@
-/** CORS headers for browser players (hls.js, dash.js, <video>) on every `/play` response. */
+/** CORS (WHATWG Fetch standard, CORS protocol) for browser players (hls.js, dash.js, <video>) on `/play`. */
 
 /** Headers added to every `/play` response. */
 export const PLAY_CORS_HEADERS: Readonly<Record<string, string>> = {

@@ -16,6 +16,8 @@ export interface PlayTrackInfo {
   readonly width?: number;
   readonly height?: number;
   readonly fps?: number;
+  /** Video only: true when frames are reordered (B-frames), which WebRTC playback cannot carry. */
+  readonly bFrames?: boolean;
   /** Bits per second (declared by the publisher, else measured by the HLS packager). */
   readonly bitrate?: number;
   readonly channels?: number;
@@ -98,6 +100,7 @@ function trackInfo(track: Track, hls: TsHlsStatus | undefined): PlayTrackInfo {
       height: track.height,
       ...(fps !== undefined ? { fps } : {}),
       ...(bitrate !== undefined ? { bitrate } : {}),
+      ...(hls ? { bFrames: hls.bFrames } : {}),
     };
   }
   return {

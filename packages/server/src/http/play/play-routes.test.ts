@@ -201,6 +201,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     assert.equal(videoTrack?.height, 360);
     assert.equal(videoTrack?.fps, 30);
     assert.ok((videoTrack?.bitrate ?? 0) > 0);
+    assert.equal(videoTrack?.bFrames, true, 'the source was encoded with -bf 2');
     const audioTrack = info.tracks.find((track) => track.kind === 'audio');
     assert.equal(audioTrack?.codec, 'aac');
     assert.equal(audioTrack?.sampleRate, 44_100);

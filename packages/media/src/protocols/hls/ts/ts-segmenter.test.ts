@@ -12,7 +12,7 @@ import { renderMediaPlaylist } from './ts-playlists.js';
 import { TsSegmenter } from './ts-segmenter.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
-const source = (size: string, gop: number, seconds: number): string[] => [
+const source = (size: string, gop: number, seconds: number, bFrames: number): string[] => [
   '-f',
   'lavfi',
   '-i',
@@ -28,7 +28,7 @@ const source = (size: string, gop: number, seconds: number): string[] => [
   '-pix_fmt',
   'yuv420p',
   '-bf',
-  '2',
+  String(bFrames),
   '-g',
   String(gop),
   '-keyint_min',
@@ -74,10 +74,10 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'ts-segmenter-'));
-    oneSecondGop = encodeTestMedia(dir, source('640x360', 30, 4));
+    oneSecondGop = encodeTestMedia(dir, source('640x360', 30, 4, 2));
     const longDir = join(dir, 'long');
     mkdirSync(longDir);
-    threeSecondGop = encodeTestMedia(longDir, source('320x180', 90, 7));
+    threeSecondGop = encodeTestMedia(longDir, source('320x180', 90, 7, 0));
   });
 
   after(() => {
@@ -122,6 +122,7 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
     const measured = segmenter.measurements();
     assert.ok((measured.peakBandwidth ?? 0) > 0);
     assert.equal(measured.fps, 30);
+    assert.equal(measured.bFrames, true, 'encoded with -bf 2');
   });
 
   it('makes longer segments for longer GOPs and reports the keyframe interval', () => {
@@ -132,6 +133,7 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
     assert.deepEqual(durations.slice(0, 2), [3, 3]);
     assert.equal(segmenter.targetDuration, 3);
     assert.equal(segmenter.measurements().keyframeIntervalSeconds, 3);
+    assert.equal(segmenter.measurements().bFrames, false, 'encoded with -bf 0');
   });
 
   it('marks the first segment after a reconnect as a discontinuity and slides a bounded window', () => {

@@ -54,6 +54,8 @@ export interface TsMeasurements {
   readonly fps: number | undefined;
   /** Bits per second per track id, measured over the retained segments. */
   readonly trackBitrates: ReadonlyMap<number, number>;
+  /** True once a video frame was presented before the frame decoded ahead of it (B-frames). */
+  readonly bFrames: boolean;
 }
 
 interface OpenSegment {
@@ -88,6 +90,8 @@ export class TsSegmenter implements StreamSink {
   private lastTimelineDts: number | undefined;
   private lastTimelineStep = 0;
   private lastKeyDts: number | undefined;
+  private reordered = false;
+  private lastTimelinePts: number | undefined;
   private longestSegment = 0;
   private endReason: string | undefined;
   private unsupportedReason: string | undefined;
@@ -189,6 +193,7 @@ export class TsSegmenter implements StreamSink {
         intervals.length > 0 ? round3(intervals.reduce((sum, value) => sum + value, 0) / intervals.length) : undefined,
       fps: seconds > 0 && frames > 0 ? round3(frames / seconds) : undefined,
       trackBitrates,
+      bFrames: this.reordered,
     };
   }
 
@@ -280,6 +285,10 @@ export class TsSegmenter implements StreamSink {
       this.lastTimelineStep = unit.dts - last;
     }
     this.lastTimelineDts = unit.dts;
+    if (this.timelineTrack?.kind === 'video' && this.lastTimelinePts !== undefined && unit.pts < this.lastTimelinePts) {
+      this.reordered = true;
+    }
+    this.lastTimelinePts = unit.pts;
     if (!isVideoKey || !this.timelineTrack) {
       return;
     }
