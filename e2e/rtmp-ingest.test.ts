@@ -215,6 +215,23 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     }
   });
 
+  it("passes ffmpeg's digest handshake check (as a player) and refuses playback with a clear status", async () => {
+    const ffmpeg = spawnTracked('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'verbose',
+      '-nostdin',
+      '-i',
+      url('good-play'),
+      '-f',
+      'null',
+      '-',
+    ]);
+    assert.notEqual(await ffmpeg.exited, 0);
+    assert.match(ffmpeg.stderr(), /This server accepts publishing only/);
+    assert.doesNotMatch(ffmpeg.stderr(), /validating failed|Signature mismatch/);
+  });
+
   it('refuses a wrong key: ffmpeg exits non-zero and nothing is published', async () => {
     const refusedBefore = server.stats.refusedPublishes;
     const ffmpeg = spawnTracked('ffmpeg', patternArgs(url('bad-key'), { seconds: 2, realtime: false }));

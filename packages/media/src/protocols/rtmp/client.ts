@@ -77,7 +77,7 @@ export class RtmpPublisher {
   private socket: Socket | undefined;
   private readonly reader = new ChunkReader();
   private readonly writer = new ChunkWriter();
-  private readonly handshake = new ClientHandshake();
+  private readonly handshake = new ClientHandshake(true);
   private handshakeDone = false;
   private queued: Uint8Array[] = [];
   private transactionId = 1;

@@ -31,6 +31,23 @@ describe('RTMP handshake', () => {
     assert.deepEqual([...server.push(Uint8Array.of(9)).rest], [9]);
   });
 
+  it('answers a digest C1 with a digest S1/S2 the client verifies, and a plain C1 with the echo form', () => {
+    for (const digest of [true, false]) {
+      const client = new ClientHandshake(digest);
+      const server = new ServerHandshake();
+      const answer = server.push(client.hello());
+      assert.equal(server.digest, digest);
+      assert.equal(client.push(answer.reply).done, true);
+      assert.equal(client.serverDigestValid, digest);
+    }
+    const client = new ClientHandshake(true);
+    const answer = new ServerHandshake().push(client.hello());
+    const tampered = new Uint8Array(answer.reply);
+    tampered[tampered.byteLength - 1] = (tampered[tampered.byteLength - 1] ?? 0) ^ 1;
+    client.push(tampered);
+    assert.equal(client.serverDigestValid, false, 'a wrong S2 signature is detected');
+  });
+
   it('rejects a version other than 3 with a reason naming what it looks like', () => {
     assert.throws(() => new ServerHandshake().push(Buffer.from('GET / HTTP/1.1\r\n')), /looks like HTTP or TLS/);
     assert.throws(() => new ServerHandshake().push(Uint8Array.of(0x16, 3, 1)), /looks like HTTP or TLS/);

@@ -1,10 +1,12 @@
 /**
- * RTMP handshake (Adobe RTMP Specification 1.0 §5.2): C0/C1/C2 and S0/S1/S2 in the plain form
- * ffmpeg and OBS (librtmp) accept. The server echoes C1 as S2 and takes C2 without checking
- * it, because FP9-style clients fill it with digests that the plain handshake does not verify.
+ * RTMP handshake (Adobe RTMP Specification 1.0 §5.2): C0/C1/C2 and S0/S1/S2. A client whose C1
+ * carries a digest (ffmpeg, Flash-era encoders) gets a digest S1/S2 it can verify; any other gets
+ * the plain form (S1 with zero version bytes, S2 echoing C1), which librtmp/OBS accept. C2 is
+ * taken without checking, as digest clients fill it with their own signature.
  */
 import { randomFillSync } from 'node:crypto';
 import { ProtocolError } from '../../errors.js';
+import { digestReply, findClientDigest, imprintClientDigest, verifyServerDigest } from './handshake-digest.js';
 
 /** RTMP version byte of C0/S0. */
 export const RTMP_VERSION = 3;
@@ -53,6 +55,8 @@ export class ServerHandshake {
   private buffer: Uint8Array = new Uint8Array(0);
   private state: 'c0c1' | 'c2' | 'done' = 'c0c1';
   private readonly start = Date.now();
+  /** True when the client sent a digest C1 and got digest S1/S2. */
+  digest = false;
 
   /** Feeds bytes; throws ProtocolError when C0 is not version 3. */
   push(chunk: Uint8Array): HandshakeStep {
@@ -67,9 +71,18 @@ export class ServerHandshake {
     }
     if (this.state === 'c0c1' && this.buffer.byteLength >= 1 + HANDSHAKE_SIZE) {
       const c1 = this.buffer.subarray(1, 1 + HANDSHAKE_SIZE);
-      const s1 = randomPacket(Date.now() - this.start);
-      const s2 = new Uint8Array(c1);
-      new DataView(s2.buffer).setUint32(4, (Date.now() - this.start) >>> 0);
+      const uptime = Date.now() - this.start;
+      const client = findClientDigest(c1);
+      let s1: Uint8Array;
+      let s2: Uint8Array;
+      if (client) {
+        ({ s1, s2 } = digestReply(client, uptime));
+      } else {
+        s1 = randomPacket(uptime);
+        s2 = new Uint8Array(c1);
+        new DataView(s2.buffer).setUint32(4, uptime >>> 0);
+      }
+      this.digest = client !== undefined;
       reply = new Uint8Array(1 + 2 * HANDSHAKE_SIZE);
       reply[0] = RTMP_VERSION;
       reply.set(s1, 1);
@@ -91,12 +104,22 @@ export class ServerHandshake {
 export class ClientHandshake {
   private buffer: Uint8Array = new Uint8Array(0);
   private done = false;
+  private readonly c1 = randomPacket(0);
+  /** After the handshake: whether the server answered our digest with a valid digest S1/S2. */
+  serverDigestValid = false;
+
+  /** `digest` puts a player digest into C1 (the form ffmpeg sends); default plain. */
+  constructor(private readonly digest = false) {
+    if (digest) {
+      imprintClientDigest(this.c1);
+    }
+  }
 
   /** C0+C1, to send when the connection opens. */
   hello(): Uint8Array {
     const out = new Uint8Array(1 + HANDSHAKE_SIZE);
     out[0] = RTMP_VERSION;
-    out.set(randomPacket(0), 1);
+    out.set(this.c1, 1);
     return out;
   }
 
@@ -114,6 +137,13 @@ export class ClientHandshake {
       return { reply: new Uint8Array(0), done: false, rest: new Uint8Array(0) };
     }
     const c2 = this.buffer.slice(1, 1 + HANDSHAKE_SIZE);
+    if (this.digest) {
+      this.serverDigestValid = verifyServerDigest(
+        this.c1,
+        c2,
+        this.buffer.subarray(1 + HANDSHAKE_SIZE, 1 + 2 * HANDSHAKE_SIZE),
+      );
+    }
     const rest = this.buffer.slice(1 + 2 * HANDSHAKE_SIZE);
     this.buffer = new Uint8Array(0);
     this.done = true;

@@ -90,6 +90,12 @@ export class FlvToStream {
       return;
     }
     if (packet.droppedTracks) {
+      if (this.stats.droppedTracks % 1000 === 0) {
+        this.log.info(
+          { kind: packet.kind, droppedTracks: this.stats.droppedTracks + packet.droppedTracks },
+          'multitrack message: keeping the first track (track 0 when present), the others are dropped',
+        );
+      }
       this.stats.droppedTracks += packet.droppedTracks;
     }
     if (packet.kind === 'video') {
