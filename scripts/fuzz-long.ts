@@ -1,5 +1,5 @@
 /**
- * Long fuzz run (`npm run fuzz [-- --cases N --seed S --filter text --timeout-ms T]`): finds every
+ * Long fuzz run (`npm run fuzz [-- --cases N --seed S --file text --filter text --timeout-ms T]`): finds every
  * `packages/media/src/**\/*.fuzz.ts`, runs each target for N cases (default 2,000,000) in a worker
  * thread watched by a hang detector, and prints cases/s, accepted and rejected counts and the
  * slowest case. Exits non-zero on an unexpected error, on a case slower than the timeout
@@ -114,7 +114,13 @@ function findFuzzFiles(dir: string, out: string[] = []): string[] {
 }
 
 /** Parses `--name value` options. */
-function options(argv: readonly string[]): { cases: number; seed: number; filter: string; timeoutMs: number } {
+function options(argv: readonly string[]): {
+  cases: number;
+  seed: number;
+  file: string;
+  filter: string;
+  timeoutMs: number;
+} {
   const value = (flag: string) => {
     const at = argv.indexOf(flag);
     return at >= 0 ? argv[at + 1] : undefined;
@@ -130,6 +136,7 @@ function options(argv: readonly string[]): { cases: number; seed: number; filter
   return {
     cases: number('--cases', 2_000_000),
     seed: number('--seed', 1),
+    file: value('--file') ?? '',
     filter: value('--filter') ?? '',
     timeoutMs: number('--timeout-ms', 1000),
   };
@@ -201,7 +208,9 @@ function runInWorker(file: string, target: FuzzTarget, opts: ReturnType<typeof o
 /** Main thread: discovers the targets and runs them one after another. */
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2));
-  const files = findFuzzFiles(join(root, 'packages/media/src'));
+  const files = findFuzzFiles(join(root, 'packages/media/src')).filter((file) =>
+    relative(root, file).includes(opts.file),
+  );
   console.log(
     `fuzz: ${files.length} files, ${opts.cases} cases per target, seed ${opts.seed}, hang limit ${opts.timeoutMs} ms`,
   );

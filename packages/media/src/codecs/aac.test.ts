@@ -299,3 +299,13 @@ describe('AudioSpecificConfig signalling', () => {
     });
   }
 });
+
+test('AAC-LD (object type 23): 480-sample frames, epConfig read before extensions', () => {
+  const w = new BitWriter().writeBits(23, 5).writeBits(3, 4).writeBits(1, 4);
+  w.writeBits(1, 1).writeBits(0, 1).writeBits(0, 1).writeBits(0, 2);
+  const parsed = parseAudioSpecificConfig(w.byteAlign().toBytes());
+  assert.deepEqual(
+    [parsed.objectType, parsed.sampleRate, parsed.channels, parsed.samplesPerFrame],
+    [23, 48000, 1, 480],
+  );
+});

@@ -34,6 +34,9 @@ const CHANNELS_BY_CONFIGURATION: readonly (number | undefined)[] = [
 /** Object types that use GASpecificConfig. */
 const GA_OBJECT_TYPES = new Set([1, 2, 3, 4, 6, 7, 17, 19, 20, 21, 22, 23]);
 
+/** Error-resilient object types, whose config carries epConfig after GASpecificConfig. */
+const ER_OBJECT_TYPES = new Set([17, 19, 20, 21, 22, 23]);
+
 /** Highest sample rate accepted from an explicit 24-bit samplingFrequency. */
 const MAX_SAMPLE_RATE = 384_000;
 
@@ -111,7 +114,9 @@ export function parseAudioSpecificConfig(asc: Uint8Array): AudioSpecificConfig {
     );
   }
   const ga = readGaSpecificConfig(r, channelConfiguration, coreObjectType);
-  if (!sbr && r.bitsLeft() >= 16) {
+  // epConfig 2 and 3 are followed by an ErrorProtectionSpecificConfig, which ends the look for extensions.
+  const epConfig = ER_OBJECT_TYPES.has(coreObjectType) ? r.readBits(2) : 0;
+  if (!sbr && epConfig < 2 && r.bitsLeft() >= 16) {
     const explicit = readBackwardCompatibleExtension(r);
     if (explicit.sbr) {
       sbr = true;
