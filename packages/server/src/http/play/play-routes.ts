@@ -15,11 +15,13 @@ import { viewerSessionId } from './viewer-session.js';
 
 /** A protocol service: answers one playback request. */
 export interface PlayService {
+  /** Answers one request; long-lived answers end when `req.signal` aborts. */
   handle(req: PlayRequest): Promise<PlayResponse>;
 }
 
 /** The classic HLS service, which also reports what it measured. */
 export interface TsHlsPlayService extends PlayService {
+  /** What the packager measured for a playback id it knows (live, or ended within the grace period). */
   status(playbackId: string): TsHlsStatus | undefined;
 }
 

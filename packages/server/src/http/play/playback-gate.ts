@@ -37,5 +37,6 @@ export interface PlaybackDenied {
 
 /** Decides whether a playback request may be served. */
 export interface PlaybackGate {
+  /** Allows (optionally with a URI query and a session id) or denies one request; a throw denies with 503. */
   authorize(input: PlaybackGateInput): Promise<PlaybackAllowed | PlaybackDenied>;
 }
