@@ -3,11 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { FuzzTarget } from '../../testing/fuzz.js';
 import { encodeAmf0 } from '../amf0/amf0-encode.js';
 import { Amf0EcmaArray, amf0Object } from '../amf0/amf0-value.js';
-import { parseAudioTag } from './flv-audio.js';
 import { buildAudioTag, buildVideoTag } from './flv-build.js';
+import { parseMediaTag } from './flv-media.js';
 import { parseScriptTag } from './flv-script.js';
 import { FlvTagType, readFlvTags } from './flv-tag.js';
-import { parseVideoTag } from './flv-video.js';
 import { encodeFlvHeader, encodeFlvTag } from './flv-writer.js';
 
 const FIXTURE = '/work/shared/fixtures/eflv/testsrc.flv';
@@ -37,12 +36,10 @@ function seedBodies(): Uint8Array[] {
 function parseBody(input: Uint8Array): void {
   const type = input[0];
   const body = input.subarray(1);
-  if (type === FlvTagType.audio) {
-    parseAudioTag(body, 0);
-  } else if (type === FlvTagType.script) {
+  if (type === FlvTagType.script) {
     parseScriptTag(body);
   } else {
-    parseVideoTag(body, 0);
+    parseMediaTag(type === FlvTagType.audio ? FlvTagType.audio : FlvTagType.video, body, 0);
   }
 }
 

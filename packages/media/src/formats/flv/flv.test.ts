@@ -6,6 +6,7 @@ import { encodeAmf0 } from '../amf0/amf0-encode.js';
 import { Amf0EcmaArray, amf0Object } from '../amf0/amf0-value.js';
 import { parseAudioTag } from './flv-audio.js';
 import { buildAudioTag, buildVideoTag } from './flv-build.js';
+import { parseMediaTag } from './flv-media.js';
 import { metadataHints, parseScriptTag } from './flv-script.js';
 import { FlvTagReader, FlvTagType, readFlvTags } from './flv-tag.js';
 import { parseVideoTag } from './flv-video.js';
@@ -194,10 +195,7 @@ describe('E-FLV fixtures (AV1 + Opus)', { skip: existsSync(FIXTURES) ? false : `
           hints = metadataHints(parseScriptTag(tag.data));
           continue;
         }
-        const packet =
-          tag.type === FlvTagType.video
-            ? parseVideoTag(tag.data, tag.timestampMs)
-            : parseAudioTag(tag.data, tag.timestampMs);
+        const packet = parseMediaTag(tag.type, tag.data, tag.timestampMs);
         assert.ok(packet);
         if (packet.kind === 'video' && packet.packetType === 'frame') {
           videoFrames++;

@@ -8,11 +8,10 @@
 import type { Duplex } from 'node:stream';
 import { ParseError, ProtocolError, UnsupportedError } from '../../errors.js';
 import { amf0Object } from '../../formats/amf0/amf0-value.js';
-import { parseAudioTag } from '../../formats/flv/flv-audio.js';
+import { parseMediaTag } from '../../formats/flv/flv-media.js';
 import type { FlvPacket } from '../../formats/flv/flv-packet.js';
 import { metadataHints, parseScriptTag } from '../../formats/flv/flv-script.js';
 import { FlvTagReader, FlvTagType } from '../../formats/flv/flv-tag.js';
-import { parseVideoTag } from '../../formats/flv/flv-video.js';
 import { AlreadyPublishingError, type Hub, type Publisher } from '../../hub/hub.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { ChunkReader } from './chunk-reader.js';
@@ -471,7 +470,7 @@ export class RtmpSession {
     }
     let packet: FlvPacket | null;
     try {
-      packet = typeId === MessageType.video ? parseVideoTag(payload, timestamp) : parseAudioTag(payload, timestamp);
+      packet = parseMediaTag(typeId, payload, timestamp);
     } catch (error) {
       if (error instanceof ParseError || error instanceof UnsupportedError) {
         this.badPacket(`${typeId === MessageType.video ? 'video' : 'audio'} tag: ${error.message}`);

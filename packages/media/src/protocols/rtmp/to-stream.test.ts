@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { splitLengthPrefixed } from '../../codecs/nal.js';
-import { parseAudioTag } from '../../formats/flv/flv-audio.js';
+import { parseMediaTag } from '../../formats/flv/flv-media.js';
 import type { FlvPacket } from '../../formats/flv/flv-packet.js';
-import { FlvTagType, readFlvTags } from '../../formats/flv/flv-tag.js';
-import { parseVideoTag } from '../../formats/flv/flv-video.js';
+import { readFlvTags } from '../../formats/flv/flv-tag.js';
 import { Hub } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -35,12 +34,7 @@ function harness(streamId: string, descriptionWaitMs?: number) {
 function fixturePackets(name: string): FlvPacket[] {
   const packets: FlvPacket[] = [];
   for (const tag of readFlvTags(readFileSync(join(FIXTURES, name)))) {
-    const packet =
-      tag.type === FlvTagType.video
-        ? parseVideoTag(tag.data, tag.timestampMs)
-        : tag.type === FlvTagType.audio
-          ? parseAudioTag(tag.data, tag.timestampMs)
-          : null;
+    const packet = parseMediaTag(tag.type, tag.data, tag.timestampMs);
     if (packet) {
       packets.push(packet);
     }
