@@ -5,12 +5,12 @@
  * handshake, chunk stream or command closes only this session with a logged reason; a bad
  * media packet is counted and logged at a bounded rate.
  */
-import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { ParseError, ProtocolError, UnsupportedError } from '../../errors.js';
 import { amf0Object } from '../../formats/amf0/amf0-value.js';
 import { parseMediaTag } from '../../formats/flv/flv-media.js';
 import type { FlvPacket } from '../../formats/flv/flv-packet.js';
-import { metadataHints, parseScriptTag } from '../../formats/flv/flv-script.js';
+import { type FlvMetadataHints, metadataHints, parseScriptTag } from '../../formats/flv/flv-script.js';
 import { FlvTagReader, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { AlreadyPublishingError, type Hub, type Publisher } from '../../hub/hub.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
@@ -89,7 +89,7 @@ export class RtmpSession {
   private publisher: Publisher | undefined;
   private bridge: FlvToStream | undefined;
   private queue: RtmpMessage[] | undefined;
-  private hints = {};
+  private hints: FlvMetadataHints = {};
   private bytesIn = 0;
   private lastAck = 0;
   private peerWindow = 0;
@@ -99,7 +99,7 @@ export class RtmpSession {
   private resolveDone: () => void = () => {};
 
   constructor(
-    private readonly socket: Duplex & { setTimeout(ms: number, cb?: () => void): unknown; remoteAddress?: string },
+    private readonly socket: Socket,
     private readonly options: RtmpSessionOptions,
   ) {
     this.log = options.log.child({ remote: socket.remoteAddress, protocol: options.protocol });
