@@ -159,6 +159,50 @@ describe('FlvToStream', () => {
     }
   });
 
+  it('sizes a VP9 track from its first key frame (vpcC has no picture size)', {
+    skip: hasFfmpeg() ? false : 'ffmpeg absent',
+  }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'to-stream-vp9-'));
+    try {
+      const media = encodeTestMedia(dir, [
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=352x288:rate=25', '-t', '1'],
+        ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', '25', '-an'],
+      ]);
+      const track = media.tracks[0];
+      assert.ok(track && track.kind === 'video' && track.codec === 'vp9');
+      const h = harness('vp9');
+      h.bridge.setHints({ hasVideo: true, hasAudio: false });
+      h.bridge.push({
+        kind: 'video',
+        codec: 'vp9',
+        packetType: 'config',
+        timestampMs: 0,
+        compositionOffsetMs: 0,
+        key: true,
+        data: track.config,
+      });
+      assert.equal(h.descriptions.length, 0, 'no size before a key frame');
+      for (const unit of media.units) {
+        h.bridge.push({
+          kind: 'video',
+          codec: 'vp9',
+          packetType: 'frame',
+          timestampMs: Math.round(unit.dts / 90),
+          compositionOffsetMs: 0,
+          key: unit.key,
+          data: unit.data,
+        });
+      }
+      const out = h.descriptions[0]?.tracks[0];
+      assert.equal(out?.kind === 'video' && `${out.codec} ${out.width}x${out.height}`, 'vp9 352x288');
+      assert.match(out?.codecString ?? '', /^vp09\./);
+      assert.equal(h.units.length, media.units.length);
+      h.hub.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a malformed sequence header with a ParseError', () => {
     const h = harness('bad-config');
     assert.throws(
