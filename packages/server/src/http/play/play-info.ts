@@ -26,8 +26,8 @@ export interface PlayTrackInfo {
 
 /** Absolute playback URLs of one playback id. */
 export interface PlayUrls {
-  /** Classic HLS over MPEG-TS. */
-  readonly hls: string;
+  /** Classic HLS over MPEG-TS; absent when MPEG-TS cannot carry the codecs (AV1, VP9). */
+  readonly hls?: string;
   /** LL-HLS over CMAF. */
   readonly llhls: string;
   /** Dynamic DASH over the same CMAF segments. */
@@ -80,7 +80,7 @@ export function buildPlayInfo(source: PlayInfoSource): PlayInfo {
     bandwidth: hls?.peakBandwidth ?? null,
     averageBandwidth: hls?.averageBandwidth ?? null,
     urls: {
-      hls: url('/hls/index.m3u8'),
+      ...(hls?.unavailable === undefined ? { hls: url('/hls/index.m3u8') } : {}),
       llhls: url('/cmaf/index.m3u8'),
       dash: url('/cmaf/index.mpd'),
       mp4: withUriQuery(`${base}.mp4`, source.uriQuery),

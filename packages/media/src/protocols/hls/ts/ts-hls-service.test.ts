@@ -125,6 +125,7 @@ describe('TsHlsService', { skip }, () => {
     assert.equal(response.status, 404);
     assert.equal(reason(response), 'hls_unavailable');
     assert.match(text(response), /VP9|vp9/);
+    assert.match(service.status('p4')?.unavailable ?? '', /VP9|vp9/);
     hub.close();
     service.close();
   });

@@ -34,6 +34,8 @@ export interface TsHlsStatus extends TsMeasurements {
   readonly targetDuration: number;
   /** The tracks being packaged. */
   readonly tracks: readonly Track[];
+  /** Why MPEG-TS cannot carry the stream (e.g. AV1 or VP9), when it cannot; HLS then answers 404. */
+  readonly unavailable?: string;
 }
 
 /** Content-Type of HLS playlists (RFC 8216 section 4). */
@@ -121,6 +123,7 @@ export class TsHlsService {
       segments: segmenter.window.length,
       targetDuration: segmenter.targetDuration,
       tracks: segmenter.tracks,
+      ...(segmenter.unsupported !== undefined ? { unavailable: segmenter.unsupported } : {}),
     };
   }
 
