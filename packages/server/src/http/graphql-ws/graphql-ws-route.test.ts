@@ -298,11 +298,14 @@ describe('/graphql/ws', () => {
 
 describe('/graphql/ws limits on slow and dead clients', () => {
   let h: Harness;
+  let pinging: Harness;
   before(async () => {
-    h = await startHarness({ keepAliveMs: 150, maxBufferedBytes: 256 * 1024 });
+    h = await startHarness({ maxBufferedBytes: 256 * 1024 });
+    pinging = await startHarness({ keepAliveMs: 150 });
   });
   after(async () => {
     await h.app.close();
+    await pinging.app.close();
   });
 
   it('closes a client that stops reading with 4008 once its send buffer passes the limit', async () => {
@@ -334,13 +337,13 @@ describe('/graphql/ws limits on slow and dead clients', () => {
   });
 
   it('drops a client that does not answer pings', async () => {
-    const socket = await rawConnection(h.url, 'token-a', { autoPong: false });
+    const socket = await rawConnection(pinging.url, 'token-a', { autoPong: false });
     const [code] = (await once(socket, 'close')) as [number];
     assert.equal(code, 1006, 'the server terminated the connection without a close frame');
   });
 
   it('keeps a client that answers pings', async () => {
-    const socket = await rawConnection(h.url, 'token-a');
+    const socket = await rawConnection(pinging.url, 'token-a');
     let pings = 0;
     socket.on('ping', () => pings++);
     while (pings < 4) {

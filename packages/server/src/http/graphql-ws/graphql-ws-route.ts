@@ -33,6 +33,7 @@ import {
 } from './close-codes.js';
 import { ConnectionCounter } from './connection-counter.js';
 import { keepAlive } from './keep-alive.js';
+import { sharedSubscribe } from './shared-execution.js';
 
 /** Path of the subscription endpoint. */
 export const GRAPHQL_WS_PATH = '/graphql/ws';
@@ -92,6 +93,7 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
 
     const server = makeServer<ConnectionParams | undefined, Extra>({
       schema,
+      subscribe: sharedSubscribe(),
       connectionInitWaitTimeout: options.connectionInitTimeoutMs ?? 3000,
       onConnect: async (ctx) => {
         const { socket, request } = ctx.extra;
