@@ -39,7 +39,8 @@ export async function launchChromium(): Promise<Browser> {
 const require = createRequire(import.meta.url);
 const scripts = {
   hls: () => readFileSync(require.resolve('hls.js/dist/hls.min.js')),
-  dash: () => readFileSync(require.resolve('dashjs/dist/modern/umd/dash.all.min.js')),
+  /** `require` resolves dash.js's UMD build (its "require" export condition). */
+  dash: () => readFileSync(require.resolve('dashjs')),
 };
 
 const PAGE = `<!doctype html><html><body><video id="v" muted autoplay playsinline width="640"></video>

@@ -10,13 +10,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { applyMigrations } from './migrate.js';
+import { applyMigrations, type ExecRaw } from './migrate.js';
 
 /** The Drizzle handle every store uses. */
 export type Db = PgDatabase<PgQueryResultHKT>;
-
-/** Runs raw SQL text that may hold several statements (migrations, tests). */
-export type ExecRaw = (sqlText: string) => Promise<void>;
 
 /** An open database with its driver-level handles. */
 export interface Database {

@@ -4,7 +4,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ExecRaw } from './database.js';
+
+/** Runs raw SQL text that may hold several statements (migrations, tests). */
+export type ExecRaw = (sqlText: string) => Promise<void>;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 const LOCK_ID = 727_274_001;
