@@ -27,9 +27,9 @@ const SCHEMES = [
 ] as const;
 
 /** Digest layout of one handshake packet. */
-type Scheme = (typeof SCHEMES)[number];
+export type DigestScheme = (typeof SCHEMES)[number];
 
-function digestPosition(packet: Uint8Array, scheme: Scheme): number {
+function digestPosition(packet: Uint8Array, scheme: DigestScheme): number {
   const sum =
     (packet[scheme.at] ?? 0) +
     (packet[scheme.at + 1] ?? 0) +
@@ -51,7 +51,7 @@ function digestOf(packet: Uint8Array, position: number, key: Uint8Array): Buffer
 }
 
 /** Finds the client's digest in C1: its scheme and the 32 digest bytes, or undefined (plain client). */
-export function findClientDigest(c1: Uint8Array): { scheme: Scheme; digest: Uint8Array } | undefined {
+export function findClientDigest(c1: Uint8Array): { scheme: DigestScheme; digest: Uint8Array } | undefined {
   if (c1.byteLength !== PACKET || (c1[4] ?? 0) === 0) {
     return undefined;
   }
@@ -67,7 +67,7 @@ export function findClientDigest(c1: Uint8Array): { scheme: Scheme; digest: Uint
 
 /** S1 with a server version and digest in the client's scheme, and S2 signed with the client's digest. */
 export function digestReply(
-  client: { scheme: Scheme; digest: Uint8Array },
+  client: { scheme: DigestScheme; digest: Uint8Array },
   uptimeMs: number,
 ): { s1: Uint8Array; s2: Uint8Array } {
   const s1 = new Uint8Array(PACKET);
