@@ -117,4 +117,18 @@ describe('Hub', () => {
     assert.equal(publisher.stream.stats.rebased, 1);
     hub.close();
   });
+
+  it('lets a queued reader drain what it holds when the stream ends', async () => {
+    const hub = new Hub({ log: silentLogger });
+    const publisher = hub.publish(grant, 'rtmp');
+    publisher.setDescription(description);
+    publisher.write(video(0, true));
+    const reader = publisher.stream.openReader();
+    publisher.write(video(3000));
+    hub.stop('s1', 'publisher finished');
+    assert.equal((await reader.next())?.dts, 0);
+    assert.equal((await reader.next())?.dts, 3000);
+    assert.equal(await reader.next(), null);
+    assert.equal(publisher.stream.readerCount, 0);
+  });
 });

@@ -187,7 +187,7 @@ export class LiveStream {
     }
   }
 
-  /** Ends the stream: every reader and sink is told, queued readers close. */
+  /** Ends the stream: every reader and sink is told; queued readers drain what they hold, then end. */
   end(reason: string): void {
     if (this.ended) {
       return;
@@ -198,7 +198,7 @@ export class LiveStream {
       sink.onEnd?.(reason);
     }
     for (const reader of [...this.readers]) {
-      reader.close();
+      reader.finish();
     }
     this.viewers.clear();
     this.gop = [];

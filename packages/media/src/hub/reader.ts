@@ -105,7 +105,20 @@ export class QueuedReader implements AsyncIterable<MediaUnit> {
     return unit;
   }
 
-  /** Stops the reader; pending `next()` calls resolve with null. */
+  /**
+   * The stream ended: accept nothing more, but let the consumer drain what is queued before
+   * `next()` resolves with null.
+   */
+  finish(): void {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    this.onClose(this);
+    this.notify();
+  }
+
+  /** Stops the reader and discards what is queued; pending `next()` calls resolve with null. */
   close(): void {
     if (this.closed) {
       return;
