@@ -10,7 +10,14 @@ import * as av1 from './av1.js';
 import { FIXTURES, fixture } from './fixtures.js';
 import * as h264 from './h264.js';
 import * as h265 from './h265.js';
-import { removeEmulationPrevention, splitAnnexB, splitLengthPrefixed, toAnnexB, toLengthPrefixed } from './nal.js';
+import {
+  addEmulationPrevention,
+  removeEmulationPrevention,
+  splitAnnexB,
+  splitLengthPrefixed,
+  toAnnexB,
+  toLengthPrefixed,
+} from './nal.js';
 import * as opus from './opus.js';
 import * as vp9 from './vp9.js';
 
@@ -19,6 +26,11 @@ function check(condition: boolean, what: string): void {
   if (!condition) {
     throw new Error(`invariant broken: ${what}`);
   }
+}
+
+/** The RBSP of a NAL unit after its `headerLength`-byte header. */
+function rbspOf(nal: Uint8Array, headerLength: number): Uint8Array {
+  return removeEmulationPrevention(nal.subarray(headerLength)).slice();
 }
 
 /** Every fixture, for targets that take any bytes. */
@@ -73,6 +85,13 @@ export const fuzzTargets: FuzzTarget[] = [
     },
   },
   {
+    name: 'h264: parseSps over a mutated RBSP (emulation prevention re-applied)',
+    seeds: [rbspOf(fixture('h264Sps'), 1), rbspOf(fixture('h264SpsBaselineCrop'), 1)],
+    run(input) {
+      h264.parseSps(Uint8Array.of(0x67, ...addEmulationPrevention(input)));
+    },
+  },
+  {
     name: 'h264: describeAvcC and rebuild',
     seeds: [fixture('h264Avcc')],
     run(input) {
@@ -105,6 +124,13 @@ export const fuzzTargets: FuzzTarget[] = [
       const sps = h265.parseSps(input);
       check(sps.width > 0 && sps.height > 0 && sps.width <= 16384 && sps.height <= 16384, 'size in range');
       h265.hevcCodecString(sps);
+    },
+  },
+  {
+    name: 'h265: parseSps over a mutated RBSP (emulation prevention re-applied)',
+    seeds: [rbspOf(fixture('h265Sps'), 2)],
+    run(input) {
+      h265.parseSps(Uint8Array.of(0x42, 0x01, ...addEmulationPrevention(input)));
     },
   },
   {
