@@ -15,8 +15,18 @@ import { Hub } from '@airwave/media/hub/hub';
 import type { LiveStream } from '@airwave/media/hub/live-stream';
 import type { LiveStatus, PublishAuthorizer } from '@airwave/media/ports';
 import { silentLogger } from '@airwave/media/ports';
+import { ChunkReader } from '@airwave/media/protocols/rtmp/chunk-reader';
+import { ChunkWriter } from '@airwave/media/protocols/rtmp/chunk-writer';
 import { RtmpPublisher } from '@airwave/media/protocols/rtmp/client';
 import { ClientHandshake } from '@airwave/media/protocols/rtmp/handshake';
+import {
+  MessageType,
+  type RtmpMessage,
+  readU32,
+  UserControlEvent,
+  userControlMessage,
+  windowAckSizeMessage,
+} from '@airwave/media/protocols/rtmp/messages';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import type { StreamDescription } from '@airwave/media/stream/track';
@@ -323,6 +333,48 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     assert.equal(server.stats.protocolErrors, errorsBefore + 1);
     assert.equal(await other.exited, 0, other.stderr());
     assert.equal(video('good-beside-bad').length, 120);
+  });
+
+  it('answers a PingRequest and acknowledges received bytes per the announced window', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    const handshake = new ClientHandshake(true);
+    const reader = new ChunkReader();
+    const writer = new ChunkWriter();
+    const received: RtmpMessage[] = [];
+    let handshakeDone = false;
+    socket.write(handshake.hello());
+    socket.on('data', (chunk: Buffer) => {
+      let bytes: Uint8Array = chunk;
+      if (!handshakeDone) {
+        const step = handshake.push(bytes);
+        if (!step.done) {
+          return;
+        }
+        handshakeDone = true;
+        socket.write(step.reply);
+        socket.write(writer.write(windowAckSizeMessage(1000)));
+        socket.write(writer.write(userControlMessage(UserControlEvent.pingRequest, 1234)));
+        socket.write(
+          writer.write({
+            csid: 4,
+            typeId: MessageType.audio,
+            streamId: 1,
+            timestamp: 0,
+            payload: new Uint8Array(1500),
+          }),
+        );
+        bytes = step.rest;
+      }
+      received.push(...reader.push(bytes));
+    });
+    const ping = await waitFor('PingResponse', () =>
+      received.find((m) => m.typeId === MessageType.userControl && readU32(m.payload, 2) === 1234),
+    );
+    assert.equal(ping.payload[1], UserControlEvent.pingResponse);
+    const ack = await waitFor('Acknowledgement', () => received.find((m) => m.typeId === MessageType.acknowledgement));
+    assert.ok((readU32(ack.payload) ?? 0) >= 1000 + 1 + 2 * 1536);
+    socket.destroy();
   });
 
   it('refuses connections over the limit', async () => {
