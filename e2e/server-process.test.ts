@@ -1,0 +1,213 @@
+/**
+ * The real CLI as separate processes: a second process on the same PGlite data directory fails
+ * at once with the lock message; a stale lock is recovered; a restart after kill -9 loses
+ * nothing a mutation confirmed; two processes starting on one new PostgreSQL database at once
+ * apply each migration once.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import { migrationNames } from '../packages/server/src/db/migrate.js';
+import { createScratchDatabase } from '../packages/server/src/testing/databases.js';
+import { spawnTracked, type Tracked, waitFor } from './support/processes.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLI = join(ROOT, 'packages/server/src/main/cli.ts');
+const START_TIMEOUT_MS = 120_000;
+const dirs: string[] = [];
+
+after(() => {
+  for (const dir of dirs) {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'airwave-process-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Starts `airwave start` on ephemeral ports. */
+function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
+  const args = ['--conditions=source', '--import', 'tsx', CLI, 'start', '--host', '127.0.0.1'];
+  for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
+    args.push(flag, '0');
+  }
+  args.push('--data-dir', options.dataDir, '--log-level', 'warn');
+  if (options.databaseUrl) {
+    args.push('--database-url', options.databaseUrl);
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
+      delete env[name];
+    }
+  }
+  return spawnTracked(process.execPath, args, env);
+}
+
+/** Waits for the AIRWAVE_READY line and returns the GraphQL URL. */
+async function ready(cli: Tracked): Promise<string> {
+  const line = await waitFor(
+    'AIRWAVE_READY',
+    () => {
+      if (cli.child.exitCode !== null) {
+        throw new Error(`exited ${cli.child.exitCode}: ${cli.stderr()}`);
+      }
+      return cli
+        .stdout()
+        .split('\n')
+        .find((text) => text.startsWith('AIRWAVE_READY '));
+    },
+    START_TIMEOUT_MS,
+  );
+  const info = JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number } };
+  assert.ok(info.ports.http > 0);
+  return `http://127.0.0.1:${info.ports.http}/graphql`;
+}
+
+async function graphql<T>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data: T | null; errors?: unknown };
+  assert.ok(body.data, JSON.stringify(body.errors));
+  return body.data;
+}
+
+const REGISTER = `mutation($input: RegisterInput!) { register(input: $input) { __typename ... on AuthPayload { token user { id } } } }`;
+const LOGIN = `mutation($input: LoginInput!) { login(input: $input) { __typename ... on AuthPayload { token user { id } } } }`;
+const CREATE_TOKEN = `mutation($input: CreateDeveloperTokenInput!) {
+  createDeveloperToken(input: $input) { __typename ... on DeveloperToken { id tokenValue } }
+}`;
+const LIST_TOKENS = '{ developerTokensConnection { totalCount nodes { id tokenName status } } }';
+
+interface AuthResult {
+  __typename: string;
+  token?: string;
+  user?: { id: string };
+}
+
+describe('the CLI on a PGlite data directory', () => {
+  test('a second process on the same data directory fails at once with the lock message', async () => {
+    const dataDir = tempDir();
+    const first = startCli({ dataDir });
+    try {
+      await ready(first);
+      const second = startCli({ dataDir });
+      const code = await second.exited;
+      assert.equal(code, 2);
+      assert.match(
+        second.stderr(),
+        new RegExp(`airwave: data directory .* is in use by another Airwave process \\(pid ${first.child.pid}\\)`),
+      );
+      assert.equal(first.child.exitCode, null, 'the first process keeps running');
+    } finally {
+      await first.stop();
+    }
+  });
+
+  test('a stale lock (its pid is dead) is recovered', async () => {
+    const dataDir = tempDir();
+    mkdirSync(dataDir, { recursive: true });
+    const dead = spawnSync('true').pid;
+    writeFileSync(join(dataDir, 'airwave.lock'), `${dead}\n`);
+    const cli = startCli({ dataDir });
+    try {
+      const url = await ready(cli);
+      assert.deepEqual(await graphql(url, '{ ping }'), { ping: true });
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  test('a restart after kill -9 keeps every confirmed account, session and developer token', async () => {
+    const dataDir = tempDir();
+    const first = startCli({ dataDir });
+    let url = await ready(first);
+    const input = { email: 'durable@example.com', password: 'survives kill -9', name: 'Durable' };
+    const registered = (await graphql<{ register: AuthResult }>(url, REGISTER, { input })).register;
+    assert.equal(registered.__typename, 'AuthPayload');
+    const created = (
+      await graphql<{ createDeveloperToken: { __typename: string; id: string; tokenValue: string } }>(
+        url,
+        CREATE_TOKEN,
+        { input: { name: 'survivor', permissions: 'developer:read' } },
+        registered.token,
+      )
+    ).createDeveloperToken;
+    assert.equal(created.__typename, 'DeveloperToken');
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = startCli({ dataDir });
+    try {
+      url = await ready(second);
+      const login = (
+        await graphql<{ login: AuthResult }>(url, LOGIN, { input: { email: input.email, password: input.password } })
+      ).login;
+      assert.equal(login.__typename, 'AuthPayload');
+      assert.equal(login.user?.id, registered.user?.id);
+      const listed = await graphql<{
+        developerTokensConnection: { totalCount: number; nodes: { id: string; tokenName: string; status: string }[] };
+      }>(url, LIST_TOKENS, {}, login.token);
+      assert.deepEqual(listed.developerTokensConnection.nodes, [
+        { id: created.id, tokenName: 'survivor', status: 'active' },
+      ]);
+      const viaToken = await graphql<typeof listed>(url, LIST_TOKENS, {}, created.tokenValue);
+      assert.equal(viaToken.developerTokensConnection.totalCount, 1, 'the developer token still authenticates');
+      const oldSession = await graphql<{ me: { id: string } }>(url, '{ me { id } }', {}, registered.token);
+      assert.equal(oldSession.me.id, registered.user?.id, 'the session secret is stored: old sessions stay valid');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('the CLI on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set' }, () => {
+  test('two processes starting on one new database at once both come up; each migration is applied once', async () => {
+    const scratch = await createScratchDatabase();
+    const processes = [
+      startCli({ dataDir: tempDir(), databaseUrl: scratch.url }),
+      startCli({ dataDir: tempDir(), databaseUrl: scratch.url }),
+    ];
+    try {
+      const [firstUrl, secondUrl] = await Promise.all(processes.map((cli) => ready(cli)));
+      const client = new pg.Client({ connectionString: scratch.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string; n: number }>(
+          'SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name ORDER BY name',
+        );
+        assert.deepEqual(
+          rows.map((row) => [row.name, row.n]),
+          migrationNames().map((name) => [name, 1]),
+        );
+      } finally {
+        await client.end();
+      }
+      const registered = (
+        await graphql<{ register: AuthResult }>(firstUrl as string, REGISTER, {
+          input: { email: 'pg@example.com', password: 'two processes' },
+        })
+      ).register;
+      const me = await graphql<{ me: { id: string } }>(secondUrl as string, '{ me { id } }', {}, registered.token);
+      assert.equal(me.me.id, registered.user?.id, 'a session from one process is accepted by the other');
+    } finally {
+      await Promise.all(processes.map((cli) => cli.stop()));
+      await scratch.drop();
+    }
+  });
+});
