@@ -2,14 +2,21 @@
  * Two Airwave servers on one PostgreSQL database (the machine's, through TEST_DATABASE_URL): a
  * subscriber connected to B sees a stream go live, get a viewer and end on A. Events cross
  * between the servers only through PostgreSQL LISTEN/NOTIFY (each server has its own bus, pool,
- * data directory and node id).
+ * data directory and node id). B is first a second in-process server, then `airwave start` in a
+ * separate OS process.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StreamDescription } from '@airwave/media';
 import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { type Account, accountWithStream, record, subscribed, wsUrl } from './subscriptions-support.js';
+import { spawnTracked, waitFor } from './support/processes.js';
+
+const CLI = new URL('../packages/server/src/main/cli.ts', import.meta.url).pathname;
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
 
@@ -89,4 +96,89 @@ describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => 
     await lifecycle.close();
     await connections.close();
   });
+
+  it('a subscriber on `airwave start` in another OS process sees the stream go live and offline here', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'airwave-sub-child-'));
+    const child = spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start'], {
+      ...process.env,
+      DATABASE_URL: scratch.url,
+      AIRWAVE_HOST: '127.0.0.1',
+      AIRWAVE_HTTP_PORT: '0',
+      AIRWAVE_RTMP_PORT: '0',
+      AIRWAVE_RTMPS_PORT: '0',
+      AIRWAVE_SRT_PORT: '0',
+      AIRWAVE_DATA_DIR: dataDir,
+      AIRWAVE_LOG_LEVEL: 'warn',
+    });
+    try {
+      const ready = await waitFor(
+        'the child server to start',
+        () => {
+          const line = child
+            .stdout()
+            .split('\n')
+            .find((l) => l.startsWith('AIRWAVE_READY '));
+          if (!line && child.child.exitCode !== null) {
+            throw new Error(`the child server exited: ${child.stderr()}`);
+          }
+          return line
+            ? (JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number }; nodeId: string })
+            : undefined;
+        },
+        60_000,
+      );
+      assert.ok(ready, `the child server did not start: ${child.stderr()}`);
+      const sub = record(
+        `ws://127.0.0.1:${ready.ports.http}/graphql/ws`,
+        account.token,
+        `subscription ($id: ID!) { liveStreamEvents(streamId: $id) { state nodeId } }`,
+        { id: account.streamId },
+      );
+      // No backfill and no subscribe acknowledgement in the protocol: until the child has
+      // subscribed, announce the (true) offline state from A every 200 ms; the first one that
+      // arrives proves the subscription and the LISTEN/NOTIFY path are up.
+      const tenantId = await tenantOf(a, account);
+      let probing = true;
+      const probe = (async () => {
+        while (probing) {
+          a.running.events.publish('stream.offline', { tenantId, streamId: account.streamId, reason: 'probe' });
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
+      await sub.waitFor((r) => r.data?.liveStreamEvents?.state === 'offline', 'a probe in the child process', 60_000);
+      probing = false;
+      await probe;
+      const before = sub.results.length;
+      const publisher = a.running.hub.publish({ streamId: account.streamId, playbackId: account.playbackId }, 'rtmp');
+      publisher.setDescription(description);
+      const live = await sub.waitFor(
+        (r) => r.data?.liveStreamEvents?.state === 'live',
+        'live in the child process',
+        20_000,
+      );
+      assert.equal(live.data?.liveStreamEvents?.nodeId, a.running.node.nodeId);
+      assert.notEqual(ready.nodeId, a.running.node.nodeId);
+      publisher.close('encoder stopped');
+      await sub.waitFor(
+        (r) => r.data?.liveStreamEvents?.state === 'offline' && sub.results.indexOf(r) > sub.results.indexOf(live),
+        'offline in the child process',
+        20_000,
+      );
+      await sub.close();
+    } finally {
+      await child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The tenant the session token names, checked against the stream through the streams service. */
+async function tenantOf(server: TestServer, account: Account): Promise<string> {
+  const decoded = JSON.parse(Buffer.from(account.token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    tenant?: unknown;
+  };
+  assert.equal(typeof decoded.tenant, 'string', 'the session token names its tenant');
+  const tenantId = String(decoded.tenant);
+  await server.running.services.streams.get(tenantId, account.streamId);
+  return tenantId;
+}
