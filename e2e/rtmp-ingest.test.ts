@@ -371,9 +371,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     const ping = await waitFor('PingResponse', () =>
       received.find((m) => m.typeId === MessageType.userControl && readU32(m.payload, 2) === 1234),
     );
-    assert.equal(ping.payload[1], UserControlEvent.pingResponse);
+    assert.equal(ping?.payload[1], UserControlEvent.pingResponse);
     const ack = await waitFor('Acknowledgement', () => received.find((m) => m.typeId === MessageType.acknowledgement));
-    assert.ok((readU32(ack.payload) ?? 0) >= 1000 + 1 + 2 * 1536);
+    assert.ok((readU32(ack?.payload ?? new Uint8Array(0)) ?? 0) >= 1000 + 1 + 2 * 1536);
     socket.destroy();
   });
 
