@@ -1,0 +1,303 @@
+/**
+ * API overhead: GraphQL `stream(id)` and `streamsConnection(page {first 50})` against a bare
+ * Fastify route returning the same JSON (same service call, same token check, same mapping),
+ * on PGlite and on PostgreSQL. Both servers run in one child process (this same file, started
+ * with AIRWAVE_BENCH_API_CHILD); the load generator (autocannon) runs here, in the parent, so it
+ * does not share the servers' event loop. Measurements run one after another.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** Section title. */
+export const title = 'API: GraphQL vs bare Fastify';
+
+const DURATION_S = 6;
+const WARMUP_S = 2;
+const CONNECTIONS = 10;
+const STREAMS = 60;
+
+const STREAM_FIELDS = `id streamId name description streamKey playbackId record ingestMode sourceLocation createdAt updatedAt
+  pullSource { sourceUriRedacted class enabled }
+  metrics { status isLive currentViewers startedAt updatedAt nodeId trackCount }
+  tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }
+  pushTargets { id status platform name targetUri }`;
+const STREAM_QUERY = `query ($id: ID!) { stream(id: $id) { ${STREAM_FIELDS} } }`;
+const LIST_QUERY = `query { streamsConnection(page: { first: 50 }) {
+  totalCount pageInfo { startCursor endCursor hasNextPage hasPreviousPage }
+  edges { cursor node { ${STREAM_FIELDS} } } } }`;
+
+/** What the child reports once both servers listen. */
+interface ChildReady {
+  readonly graphqlUrl: string;
+  readonly bareUrl: string;
+  readonly token: string;
+  readonly streamId: string;
+}
+
+/** One measured case. */
+interface Measured {
+  readonly rps: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+async function childMain(): Promise<void> {
+  const { loadConfig } = await import('@airwave/server/config/config');
+  const { startAirwave } = await import('@airwave/server/main/start');
+  const { Authenticator } = await import('@airwave/server/auth/authenticator');
+  const { SessionTokens, generateSessionSecret } = await import('@airwave/server/auth/session-tokens');
+  const { streamToGraphQL } = await import('@airwave/server/graphql/modules/streams');
+  const { default: Fastify } = await import('fastify');
+  const dataDir = process.env.AIRWAVE_BENCH_DATA_DIR ?? '';
+  const config = loadConfig({
+    AIRWAVE_HOST: '127.0.0.1',
+    AIRWAVE_HTTP_PORT: '0',
+    AIRWAVE_RTMP_PORT: '0',
+    AIRWAVE_SRT_PORT: '0',
+    AIRWAVE_DATA_DIR: dataDir,
+    AIRWAVE_LOG_LEVEL: 'silent',
+    AIRWAVE_API_RATE_LIMIT: '0',
+    ...(process.env.AIRWAVE_BENCH_DATABASE_URL ? { DATABASE_URL: process.env.AIRWAVE_BENCH_DATABASE_URL } : {}),
+  });
+  const running = await startAirwave(config);
+  const graphqlUrl = `http://127.0.0.1:${running.ports.http}/graphql`;
+  const call = async (query: string, variables: Record<string, unknown>, token?: string) => {
+    const response = await fetch(graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data: Record<string, Record<string, unknown>> };
+  };
+  const registered = await call(
+    'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
+    { input: { email: `bench-${Date.now()}@example.test`, password: 'benchmark password' } },
+  );
+  const session = String(registered.data.register?.token);
+  const developer = await call(
+    'mutation { createDeveloperToken(input: { name: "bench", permissions: "streams:read" }) { ... on DeveloperToken { tokenValue } } }',
+    {},
+    session,
+  );
+  const token = String(developer.data.createDeveloperToken?.tokenValue);
+  let streamId = '';
+  for (let i = 0; i < STREAMS; i++) {
+    const created = await call(
+      'mutation ($name: String!) { createStream(input: { name: $name, description: "benchmark stream" }) { ... on Stream { id } } }',
+      { name: `bench stream ${i}` },
+      session,
+    );
+    streamId = String(created.data.createStream?.id);
+  }
+
+  const { services } = running;
+  const authenticator = new Authenticator(
+    new SessionTokens(generateSessionSecret()),
+    services.accounts,
+    services.developerTokens,
+  );
+  const tenantOf = async (authorization: string | undefined) => {
+    const { principal } = await authenticator.authenticate({ headers: { authorization } });
+    if (!principal) {
+      throw new Error('unauthorized');
+    }
+    return principal.tenantId;
+  };
+  const bare = Fastify({ logger: false });
+  bare.get<{ Params: { id: string } }>('/stream/:id', async (request) => {
+    const tenantId = await tenantOf(request.headers.authorization);
+    return { data: { stream: streamToGraphQL(await services.streams.get(tenantId, request.params.id)) } };
+  });
+  bare.get('/streams', async (request) => {
+    const tenantId = await tenantOf(request.headers.authorization);
+    const connection = await services.streams.list(tenantId, { first: 50 });
+    return {
+      data: {
+        streamsConnection: {
+          totalCount: connection.totalCount,
+          pageInfo: connection.pageInfo,
+          edges: connection.edges.map((edge) => ({ cursor: edge.cursor, node: streamToGraphQL(edge.node) })),
+        },
+      },
+    };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const address = bare.server.address();
+  const barePort = typeof address === 'object' && address ? address.port : 0;
+  const ready: ChildReady = { graphqlUrl, bareUrl: `http://127.0.0.1:${barePort}`, token, streamId };
+  console.log(`BENCH_READY ${JSON.stringify(ready)}`);
+  process.on('SIGTERM', () => {
+    void Promise.all([bare.close(), running.close()]).finally(() => process.exit(0));
+  });
+}
+
+function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; ready: ChildReady }> {
+  const file = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+    env: { ...process.env, ...env, AIRWAVE_BENCH_API_CHILD: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      if (line.startsWith('BENCH_READY ')) {
+        resolve({ child, ready: JSON.parse(line.slice('BENCH_READY '.length)) as ChildReady });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) {
+    return;
+  }
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function measure(request: {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  token: string;
+}): Promise<Measured> {
+  const options: autocannon.Options = {
+    url: request.url,
+    method: request.method,
+    headers: { authorization: `Bearer ${request.token}`, 'content-type': 'application/json' },
+    connections: CONNECTIONS,
+    ...(request.body ? { body: request.body } : {}),
+  };
+  await load({ ...options, duration: WARMUP_S });
+  const result = await load({ ...options, duration: DURATION_S });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string): Promise<void> {
+  const headers = { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' };
+  const viaGraphql = await (await fetch(ready.graphqlUrl, { method: 'POST', headers, body: graphqlBody })).json();
+  const viaBare = await (await fetch(`${ready.bareUrl}${barePath}`, { headers })).json();
+  const canonical = (value: unknown): string =>
+    JSON.stringify(value, (_key, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+        : v,
+    );
+  if (canonical(viaGraphql) !== canonical(viaBare)) {
+    throw new Error(`bare route and GraphQL answer differ for ${barePath}`);
+  }
+}
+
+async function postgresBase(): Promise<string | undefined> {
+  const candidates = [
+    process.env.TEST_DATABASE_URL,
+    'postgres://root@127.0.0.1:5432/test',
+    'postgres://postgres@127.0.0.1:5432/test',
+  ];
+  for (const url of candidates) {
+    if (!url) {
+      continue;
+    }
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return url;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+  }
+  return undefined;
+}
+
+async function benchBackend(name: string, databaseUrl: string | undefined): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-api-'));
+  const { child, ready } = await startChild({
+    AIRWAVE_BENCH_DATA_DIR: dataDir,
+    ...(databaseUrl ? { AIRWAVE_BENCH_DATABASE_URL: databaseUrl } : {}),
+  });
+  try {
+    const streamBody = JSON.stringify({ query: STREAM_QUERY, variables: { id: ready.streamId } });
+    const listBody = JSON.stringify({ query: LIST_QUERY });
+    await sameJson(ready, streamBody, `/stream/${encodeURIComponent(ready.streamId)}`);
+    await sameJson(ready, listBody, '/streams');
+    const rows: string[] = [];
+    for (const [label, body, path] of [
+      ['`stream(id)`', streamBody, `/stream/${encodeURIComponent(ready.streamId)}`],
+      ['`streamsConnection(page {first 50})`', listBody, '/streams'],
+    ] as const) {
+      const graphql = await measure({ url: ready.graphqlUrl, method: 'POST', body, token: ready.token });
+      const bare = await measure({ url: `${ready.bareUrl}${path}`, method: 'GET', token: ready.token });
+      const bad = graphql.non2xx + graphql.errors + bare.non2xx + bare.errors;
+      rows.push(
+        `| ${name} | ${label} | ${Math.round(graphql.rps)} | ${graphql.p99} | ${Math.round(bare.rps)} | ${bare.p99} | ` +
+          `**${(graphql.rps / bare.rps).toFixed(2)}×**${bad > 0 ? ` (${bad} failed requests)` : ''} |`,
+      );
+      console.log(rows.at(-1));
+    }
+    return rows;
+  } finally {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs both backends and returns the Markdown table. */
+export async function run(): Promise<string> {
+  const rows: string[] = [];
+  rows.push(...(await benchBackend('PGlite', undefined)));
+  const base = await postgresBase();
+  if (base) {
+    const database = `airwave_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${database}`;
+    try {
+      rows.push(...(await benchBackend('PostgreSQL', url.toString())));
+    } finally {
+      const drop = new pg.Client({ connectionString: base });
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await drop.end();
+    }
+  } else {
+    rows.push(
+      '| PostgreSQL | skipped: no server at TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/test | | | | | |',
+    );
+  }
+  return [
+    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per row and server, autocannon in the parent ` +
+      `process, both servers in one child process (measured one after the other). The bare route does the same token ` +
+      `check (Authenticator with its cache), service call and mapping, and returns JSON equal to the GraphQL answer ` +
+      `(checked before measuring). Target: \`stream(id)\` ≥ 0.5× bare.`,
+    '',
+    '| database | query | GraphQL req/s | GraphQL p99 ms | bare req/s | bare p99 ms | GraphQL / bare |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
+if (process.env.AIRWAVE_BENCH_API_CHILD) {
+  childMain().catch((error: unknown) => {
+    console.error('benchmark server failed:', error);
+    process.exit(1);
+  });
+}
