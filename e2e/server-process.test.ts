@@ -59,10 +59,12 @@ async function ready(cli: Tracked): Promise<string> {
       if (cli.child.exitCode !== null) {
         throw new Error(`exited ${cli.child.exitCode}: ${cli.stderr()}`);
       }
-      return cli
-        .stdout()
-        .split('\n')
-        .find((text) => text.startsWith('AIRWAVE_READY '));
+      return (
+        cli
+          .stdout()
+          .split('\n')
+          .find((text) => text.startsWith('AIRWAVE_READY ')) ?? ''
+      );
     },
     START_TIMEOUT_MS,
   );
