@@ -6,7 +6,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { silentLogger } from '@airwave/media/ports';
+import { DashService } from '@airwave/media/protocols/dash/dash-service';
+import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
+import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
+import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
+import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { AccessControlGate } from '@airwave/server/auth/playback-gate/playback-gate';
+import { registerPlayRoutes } from '@airwave/server/http/play/play-routes';
 import type { TestServer } from '@airwave/server/testing/test-server';
+import Fastify from 'fastify';
 
 /** A stream as created. */
 export interface CreatedStream {
@@ -165,7 +174,10 @@ export interface TestHook {
   close(): Promise<void>;
 }
 
-/** Starts a webhook that verifies `X-Airwave-Signature` with `secret` (a bad signature answers 401). */
+/**
+ * Starts a webhook that verifies `X-Airwave-Signature` with `secret` (a bad signature answers
+ * 401); calls for a request URL with `session=slow` hang whatever the mode.
+ */
 export async function startTestHook(secret: string): Promise<TestHook> {
   const calls: HookCall[] = [];
   const modes = new Map<string, HookMode>();
@@ -179,7 +191,8 @@ export async function startTestHook(secret: string): Promise<TestHook> {
       const given = Buffer.from(String(request.headers['x-airwave-signature'] ?? ''));
       const signatureOk = given.length === expected.length && timingSafeEqual(given, expected);
       calls.push({ body: JSON.parse(raw.toString('utf8')), signatureOk, userAgent: request.headers['user-agent'] });
-      const mode = modes.get((request.url ?? '/').slice(1)) ?? 'allow';
+      const slow = String(calls.at(-1)?.body.requestUrl ?? '').includes('session=slow');
+      const mode = slow ? 'hang' : (modes.get((request.url ?? '/').slice(1)) ?? 'allow');
       if (!signatureOk) {
         response.writeHead(401).end();
       } else if (mode === 'allow') {
@@ -205,6 +218,67 @@ export async function startTestHook(secret: string): Promise<TestHook> {
       }
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Where viewers play and encoders publish for a test server. */
+export interface PlaybackPlane {
+  /** `http://127.0.0.1:<port>`: `/play/...` URLs start here. */
+  readonly playBase: string;
+  readonly rtmpPort: number;
+  /** True when the server's own routes and RTMP listener are used (else a stand-in on its hub). */
+  readonly native: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The server's own `/play` routes and RTMP listener when `startAirwave` wires them; until then
+ * the same route code, media services and RTMP server on the server's hub, ingest authorizer
+ * and playback access service (the real gate), on ephemeral ports.
+ */
+export async function playbackPlane(server: TestServer): Promise<PlaybackPlane> {
+  const probe = await fetch(`${server.baseUrl}/play/plane-probe`);
+  const body = (await probe.json().catch(() => ({}))) as { error?: { reason?: string } };
+  if (server.running.ports.rtmp !== 0 && body.error?.reason === 'playback_id_not_found') {
+    return {
+      playBase: server.baseUrl,
+      rtmpPort: server.running.ports.rtmp,
+      native: true,
+      close: async () => undefined,
+    };
+  }
+  const { hub, services, ingest } = server.running;
+  const tsHls = new TsHlsService(hub, { targetDurationSeconds: 2, windowSegments: 6 });
+  const llhls = new LlHlsService(hub);
+  const dash = new DashService(hub);
+  const mp4 = new ProgressiveMp4Service(hub);
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const address = { base: '' };
+  registerPlayRoutes(app, {
+    hub,
+    tsHls,
+    cmaf: llhls,
+    dash,
+    mp4,
+    get publicBaseUrl() {
+      return address.base;
+    },
+    gate: new AccessControlGate(services.playbackAccess),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  address.base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const rtmp = new RtmpServer({ hub, authorizer: ingest.authorizer, log: silentLogger });
+  const rtmpPort = await rtmp.listen(0, '127.0.0.1');
+  return {
+    playBase: address.base,
+    rtmpPort,
+    native: false,
+    close: async () => {
+      await rtmp.close();
+      tsHls.close();
+      llhls.registry.close();
+      await app.close();
     },
   };
 }

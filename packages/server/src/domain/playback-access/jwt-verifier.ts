@@ -58,7 +58,8 @@ export class PlaybackJwtVerifier {
   /** Checks `token` for `requirements`; never throws for bad tokens. */
   async verify(token: string | undefined, requirements: JwtRequirements): Promise<VerifiedToken | JwtDenial> {
     const value = token ?? '';
-    const parsed = parsePlaybackJws(value);
+    const known = this.verified.get(value);
+    const parsed = known ?? parsePlaybackJws(value);
     if (!('kid' in parsed)) {
       return parsed;
     }
@@ -67,17 +68,14 @@ export class PlaybackJwtVerifier {
     if (!key || key.tenantId !== requirements.tenantId) {
       return { ...deny(401, 'jwt-unknown-kid', `no signing key of this account has kid ${kid}`), kid };
     }
-    let entry = this.verified.get(value);
-    if (!entry || entry.keyId !== key.id) {
-      const checked = await this.checkSignature(value, key);
-      if (!checked) {
+    if (known?.keyId !== key.id) {
+      if (!(await this.checkSignature(value, key))) {
         return { ...deny(401, 'jwt-sig-fail', 'the token signature does not verify with its signing key'), kid };
       }
-      entry = { kid, keyId: key.id, claims: parsed.claims };
-      this.remember(value, entry);
+      this.remember(value, { kid, keyId: key.id, claims: parsed.claims });
     }
-    const denial = this.checkClaims(entry.claims, key, requirements);
-    return denial ? { ...denial, kid } : { ok: true, kid, claims: entry.claims };
+    const denial = this.checkClaims(parsed.claims, key, requirements);
+    return denial ? { ...denial, kid } : { ok: true, kid, claims: parsed.claims };
   }
 
   /** Drops cached signature checks (all of them; called on key revocation). */

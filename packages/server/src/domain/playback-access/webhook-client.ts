@@ -12,6 +12,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { ValidationError } from '../errors.js';
 import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
+import { WEBHOOK_OUTBOUND } from '../playback-policies/playback-policies.service.js';
 
 /** User-Agent of every webhook call. */
 export const WEBHOOK_USER_AGENT = 'Airwave-PlaybackPolicy/1';
@@ -62,8 +63,6 @@ export function signWebhookBody(body: string, secret: string): string {
 
 class BlockedAddressError extends Error {}
 
-const OUTBOUND = { field: 'policy.webhook.url', optInSetting: 'AIRWAVE_ALLOW_PRIVATE_WEBHOOKS' } as const;
-
 /** A `lookup` for node:net that resolves, then refuses non-public answers unless allowed. */
 function checkedLookup(policy: WebhookAddressPolicy) {
   return (
@@ -73,7 +72,7 @@ function checkedLookup(policy: WebhookAddressPolicy) {
   ): void => {
     checkOutboundHost(hostname, {
       allowPrivate: policy.allowPrivate,
-      ...OUTBOUND,
+      ...WEBHOOK_OUTBOUND,
       ...(policy.resolve ? { resolve: policy.resolve } : {}),
     }).then(
       (check) => {
@@ -114,7 +113,7 @@ export async function callPlaybackWebhook(
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) {
     try {
-      await checkOutboundHost(host, { allowPrivate: policy.allowPrivate, ...OUTBOUND });
+      await checkOutboundHost(host, { allowPrivate: policy.allowPrivate, ...WEBHOOK_OUTBOUND });
     } catch (error) {
       return outcome(false, 'webhook-blocked-ssrf', (error as Error).message, null);
     }

@@ -16,7 +16,7 @@ import type { PlaybackPolicy, PlaybackPolicyInput, ResolvedPolicy, WebhookSettin
 export const WEBHOOK_TIMEOUT_DEFAULT_MS = 5_000;
 /** Longest webhook time-out accepted (ms). */
 export const WEBHOOK_TIMEOUT_MAX_MS = 10_000;
-/** Shortest and longest webhook secrets accepted. */
+/** Shortest webhook secret accepted. */
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
 /** Longest webhook secret accepted. */
 export const WEBHOOK_SECRET_MAX_LENGTH = 512;
@@ -30,7 +30,12 @@ export const MAX_ALLOWED_KIDS = 10;
  */
 export const POLICY_CACHE_TTL_MS = 5_000;
 const POLICY_CACHE_MAX = 50_000;
-const PRIVATE_WEBHOOK_SETTING = 'AIRWAVE_ALLOW_PRIVATE_WEBHOOKS';
+
+/** The input field and node setting named when a webhook address is refused. */
+export const WEBHOOK_OUTBOUND = {
+  field: 'policy.webhook.url',
+  optInSetting: 'AIRWAVE_ALLOW_PRIVATE_WEBHOOKS',
+} as const;
 
 /** A policy as the API shows it: the webhook secret is masked. */
 export interface PlaybackPolicyView {
@@ -170,7 +175,7 @@ export class PlaybackPoliciesService {
 
   private async webhook(input: PlaybackPolicyInput, current: PlaybackPolicy): Promise<WebhookSettings> {
     const given = input.webhook;
-    const field = 'policy.webhook.url';
+    const { field } = WEBHOOK_OUTBOUND;
     const rawUrl = given?.url?.trim() ?? '';
     if (rawUrl === '') {
       throw new ValidationError(field, 'required', 'a WEBHOOK policy needs policy.webhook.url');
@@ -192,8 +197,7 @@ export class PlaybackPoliciesService {
     }
     await checkOutboundHost(url.hostname, {
       allowPrivate: this.deps.allowPrivateWebhooks,
-      field,
-      optInSetting: PRIVATE_WEBHOOK_SETTING,
+      ...WEBHOOK_OUTBOUND,
       ...(this.deps.resolveHost ? { resolve: this.deps.resolveHost } : {}),
     });
     const secret = given?.secret ?? current.webhook?.secret;
@@ -222,6 +226,3 @@ export class PlaybackPoliciesService {
     return { url: url.toString(), secret, timeoutMs };
   }
 }
-
-/** Settings the webhook client needs to re-check addresses at connect time. */
-export const WEBHOOK_OUTBOUND = { field: 'policy.webhook.url', optInSetting: PRIVATE_WEBHOOK_SETTING } as const;
