@@ -309,3 +309,9 @@ test('AAC-LD (object type 23): 480-sample frames, epConfig read before extension
     [23, 48000, 1, 480],
   );
 });
+
+test('buildAudioSpecificConfig rejects values it cannot encode', () => {
+  assert.throws(() => buildAudioSpecificConfig({ objectType: 2, sampleRate: 2 ** 24, channels: 2 }), UnsupportedError);
+  assert.throws(() => buildAudioSpecificConfig({ objectType: 0, sampleRate: 48000, channels: 2 }), UnsupportedError);
+  assert.throws(() => buildAudioSpecificConfig({ objectType: 2, sampleRate: 48000, channels: 7 }), UnsupportedError);
+});

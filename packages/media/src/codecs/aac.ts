@@ -240,6 +240,12 @@ export interface AudioSpecificConfigFields {
 
 /** Builds a minimal AudioSpecificConfig with a GASpecificConfig (explicit rate when not in the table). */
 export function buildAudioSpecificConfig(fields: AudioSpecificConfigFields): Uint8Array {
+  if (!Number.isInteger(fields.objectType) || fields.objectType < 1 || fields.objectType > 95) {
+    throw new UnsupportedError(`audioObjectType ${fields.objectType} (1..95)`);
+  }
+  if (!Number.isInteger(fields.sampleRate) || fields.sampleRate < 1 || fields.sampleRate > MAX_SAMPLE_RATE) {
+    throw new UnsupportedError(`AAC sample rate ${fields.sampleRate} (1..${MAX_SAMPLE_RATE})`);
+  }
   const w = new BitWriter();
   if (fields.objectType >= 31) {
     w.writeBits(31, 5).writeBits(fields.objectType - 32, 6);

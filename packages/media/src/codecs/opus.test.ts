@@ -157,3 +157,9 @@ describe('Opus fixtures and errors', () => {
     });
   }
 });
+
+test('buildOpusHead rejects values its fields cannot hold', () => {
+  assert.throws(() => buildOpusHead({ channels: 2, preSkip: 70_000 }), UnsupportedError);
+  assert.throws(() => buildOpusHead({ channels: 2, outputGain: -40_000 }), UnsupportedError);
+  assert.throws(() => buildOpusHead({ channels: 6 }), UnsupportedError);
+});

@@ -108,6 +108,17 @@ export function buildOpusHead(fields: OpusHeadFields): Uint8Array {
   if (family === 0 && (fields.channels < 1 || fields.channels > 2)) {
     throw new UnsupportedError(`mapping family 0 carries 1 or 2 channels, not ${fields.channels}`);
   }
+  const u16 = (value: number) => Number.isInteger(value) && value >= 0 && value <= 0xffff;
+  if (
+    fields.channels > 255 ||
+    !u16(fields.preSkip ?? 0) ||
+    !u16((fields.outputGain ?? 0) + 0x8000) ||
+    !Number.isInteger(fields.inputSampleRate ?? 0) ||
+    (fields.inputSampleRate ?? 0) < 0 ||
+    (fields.inputSampleRate ?? 0) > 0xffffffff
+  ) {
+    throw new UnsupportedError('OpusHead field out of range (channels ≤ 255, 16-bit pre-skip and gain, 32-bit rate)');
+  }
   const out = new Uint8Array(19 + (mapping ? 2 + mapping.length : 0));
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
