@@ -2,9 +2,16 @@
  * The composition root: opens the database, builds the domain services, the media hub and its
  * listeners, the HTTP application, and starts everything. The only place that wires.
  */
+import { readFileSync } from 'node:fs';
 import { Hub, type LiveStream } from '@airwave/media';
+import { DashService } from '@airwave/media/protocols/dash/dash-service';
+import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
+import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
+import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
+import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
 import { SessionCookie } from '../auth/session-cookie.js';
@@ -18,7 +25,7 @@ import type { NodeInfo } from '../domain/node-info.js';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
 import { NodeStatusService } from '../domain/node-status/node-status.service.js';
-import { PublicInfoService } from '../domain/node-status/public-info.service.js';
+import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-status/public-info.service.js';
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
@@ -39,6 +46,7 @@ import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-lim
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
+import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
@@ -84,11 +92,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       nodeId,
       log,
       liveStream: (streamId): LiveStream | undefined => hub.getByStreamId(streamId),
+      events,
     });
     closers.unshift(() => lifecycle.flush());
     const hub = new Hub({ log, reconnectWindowMs: config.reconnectWindowMs, lifecycle });
     closers.unshift(() => hub.close());
     attachHubEvents({ hub, bus: events, log, nodeId });
+    const tsHls = new TsHlsService(hub);
+    const llHls = new LlHlsService(hub);
+    const dash = new DashService(hub);
+    const mp4 = new ProgressiveMp4Service(hub);
+    closers.unshift(() => tsHls.close());
     const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const node: NodeInfo = {
       nodeId,
@@ -126,11 +140,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log);
     let currentNode = node;
     const sumViewers = (list: LiveStream[]) => list.reduce((sum, stream) => sum + stream.viewers.count, 0);
+    const ingestLookups = new RequestRateLimiter(INGEST_LOOKUPS_PER_MINUTE);
     const publicInfo = new PublicInfoService({
       keys: streamKeys,
       nodes: nodeStatus,
       node: () => currentNode,
       live: () => ({ streams: hub.streams().length, viewers: sumViewers(hub.streams()) }),
+      limitLookups: (ip) => ingestLookups.take(`ip:${ip}`),
     });
     const signingKeys = new SigningKeysService(new SigningKeysStore(database.db));
     const playbackPolicies = new PlaybackPoliciesService({
@@ -167,6 +183,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       plugins: [
         costLimitPlugin(),
         playgroundRoutes,
+        (instance) =>
+          registerPlayRoutes(instance, {
+            hub,
+            tsHls,
+            cmaf: llHls,
+            dash,
+            mp4,
+            get publicBaseUrl() {
+              return currentNode.baseUrl;
+            },
+            gate: new AccessControlGate(playbackAccess),
+          }),
         graphqlWsRoute({
           feed: new EventFeed({
             bus: events,
@@ -183,24 +211,38 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const httpPort = typeof address === 'object' && address ? address.port : config.httpPort;
     const base = config.publicUrl ?? `http://${displayHost}:${httpPort}`;
     currentNode = { ...node, httpPort, baseUrl: base };
+    const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
+    const rtmp = new RtmpServer({ hub, authorizer, log });
+    closers.unshift(() => rtmp.close());
+    const rtmpPort = await rtmp.listen(config.rtmpPort, config.host);
+    let rtmpsPort: number | undefined;
+    if (config.tlsCert && config.tlsKey) {
+      const tls = { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) };
+      const rtmps = new RtmpServer({ hub, authorizer, log, tls });
+      closers.unshift(() => rtmps.close());
+      rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
+    }
+    currentNode = { ...currentNode, rtmpPort, rtmpsPort };
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());
     const urls = {
       graphql: `${base}/graphql`,
       playground: `${base}/graphql/playground`,
       subscriptions: `${base.replace(/^http/, 'ws')}/graphql/ws`,
-      rtmp: `rtmp://${node.ingestHost}:${config.rtmpPort}/live/<streamKey>`,
+      rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
+      ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
+      playback: `${base}/play/<playbackId>`,
     };
     return {
       config,
       database,
       hub,
       node: currentNode,
-      ports: { http: httpPort, rtmp: config.rtmpPort, rtmps: undefined },
+      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort },
       urls,
       events,
       services,
-      ingest: { authorizer: new StreamKeyPublishAuthorizer(streamKeys, log), lifecycle },
+      ingest: { authorizer, lifecycle },
       close: async () => {
         for (const close of closers) {
           try {
