@@ -14,6 +14,8 @@ export interface Account {
   readonly streamId: string;
   readonly streamGlobalId: string;
   readonly playbackId: string;
+  /** Secret primary stream key (RTMP: rtmp://host:port/live/<streamKey>). */
+  readonly streamKey: string;
 }
 
 /** Registers a user and creates a stream through POST /graphql. */
@@ -25,14 +27,25 @@ export async function accountWithStream(server: TestServer): Promise<Account> {
   );
   const token = registered.data?.register.token;
   assert.ok(token, `register failed: ${JSON.stringify(registered)}`);
-  const created = await server.graphql<{ createStream: { id?: string; streamId?: string; playbackId?: string } }>(
-    `mutation { createStream(input: { name: "events" }) { ... on Stream { id streamId playbackId } } }`,
+  const created = await server.graphql<{
+    createStream: { id?: string; streamId?: string; playbackId?: string; streamKey?: string };
+  }>(
+    `mutation { createStream(input: { name: "events" }) { ... on Stream { id streamId playbackId streamKey } } }`,
     {},
     token,
   );
   const stream = created.data?.createStream;
-  assert.ok(stream?.id && stream.streamId && stream.playbackId, `createStream failed: ${JSON.stringify(created)}`);
-  return { token, streamId: stream.streamId, streamGlobalId: stream.id, playbackId: stream.playbackId };
+  assert.ok(
+    stream?.id && stream.streamId && stream.playbackId && stream.streamKey,
+    `createStream failed: ${JSON.stringify(created)}`,
+  );
+  return {
+    token,
+    streamId: stream.streamId,
+    streamGlobalId: stream.id,
+    playbackId: stream.playbackId,
+    streamKey: stream.streamKey,
+  };
 }
 
 /** Creates a developer token with `permissions` for the signed-in user. */
