@@ -30,7 +30,8 @@ const INIT = `'use strict';
       defaultEditorToolsVisibility: true,
       shouldPersistHeaders: true,
       defaultQuery:
-        '# Register or log in; the session cookie then signs in every request from this page.\\n' +
+        '# Register (use your own email and password) or log in; the session cookie then signs in\\n' +
+        '# every request from this page.\\n' +
         '# With a token instead, add {"Authorization": "Bearer <token>"} in the Headers tab.\\n' +
         'mutation Register {\\n  register(input: {email: "me@example.com", password: "change-me-now", name: "Me"}) {\\n' +
         '    __typename\\n    ... on AuthPayload { token expiresAt user { id email } }\\n' +
