@@ -2,12 +2,10 @@
  * Real players in Debian's Chromium, driven by playwright-core: a local page loads hls.js or
  * dash.js from node_modules and plays a URL; the test reads what the video element did.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { hasCommand } from './processes.js';
 
