@@ -21,9 +21,10 @@ const TENANT_B = '22222222-2222-4222-8222-222222222222';
 const STREAM_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const STREAM_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 
-const principals: Record<string, Principal> = {
+const principals: Record<string, Principal | undefined> = {
   'token-a': { userId: 'u-a', tenantId: TENANT_A, kind: 'session', sessionId: 's-a', scopes: 'all' },
   'token-b': { userId: 'u-b', tenantId: TENANT_B, kind: 'session', sessionId: 's-b', scopes: 'all' },
+  'token-revocable': { userId: 'u-r', tenantId: TENANT_A, kind: 'developer-token', tokenId: 't-r', scopes: 'all' },
   'token-a-limited': {
     userId: 'u-a',
     tenantId: TENANT_A,
@@ -293,6 +294,27 @@ describe('/graphql/ws', () => {
     const again = await rawConnection(h.url, 'token-b');
     again.close();
     await once(again, 'close');
+  });
+});
+
+describe('/graphql/ws re-checks tokens', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ reauthenticateMs: 50 });
+  });
+  after(async () => {
+    await h.app.close();
+  });
+
+  it('closes an open connection with 4401 once its token is revoked', async () => {
+    const socket = await rawConnection(h.url, 'token-revocable');
+    const closed = once(socket, 'close');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.equal(socket.readyState, WebSocket.OPEN, 'a valid token keeps its connection');
+    principals['token-revocable'] = undefined;
+    const [code, reason] = (await closed) as [number, Buffer];
+    assert.equal(code, CLOSE_UNAUTHORIZED);
+    assert.match(reason.toString(), /expired or revoked/);
   });
 });
 

@@ -22,6 +22,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/principal.js';
 import { UnauthorizedError } from '../../domain/errors.js';
 import type { EventFeed } from '../../events/event-feed.js';
+import { QueueOverflowError } from '../../events/event-queue.js';
 import { formatErrors } from '../../graphql/error-formatter.js';
 import { type SubscriptionContext, subscriptionResolvers } from '../../graphql/modules/subscriptions.js';
 import {
@@ -151,7 +152,7 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
       },
       onError: (ctx, _id, _payload, errors) => {
         const { request } = ctx.extra;
-        return formatErrors(errors, request.id, request.log);
+        return formatErrors(errors.map(slowSubscriberError), request.id, request.log);
       },
     });
 
@@ -201,6 +202,13 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
       });
     });
   };
+}
+
+/** A subscription that fell too far behind ends with RATE_LIMITED rather than a masked INTERNAL. */
+function slowSubscriberError(error: GraphQLError): GraphQLError {
+  return error.originalError instanceof QueueOverflowError
+    ? new GraphQLError(error.message, { extensions: { code: 'RATE_LIMITED' } })
+    : error;
 }
 
 /** Installs subscribe/resolve of every Subscription field on the schema Mercurius built. */
