@@ -371,6 +371,26 @@ for (const backend of testBackends()) {
     });
   });
 
+  describe(`public lookup limit on ${backend.name}`, () => {
+    it('limits resolveIngestEndpoint per client IP (60 per minute), answering RATE_LIMITED with retryAfter', async () => {
+      const server = await startTestServer(backend);
+      try {
+        const query = '{ resolveIngestEndpoint(streamKey: "sk_probe") { primary { nodeId } } }';
+        for (let i = 0; i < 60; i++) {
+          const response = await server.graphql(query);
+          assert.equal(response.errors?.[0]?.extensions?.code, 'NOT_FOUND', `lookup ${i}`);
+        }
+        const limited = await server.graphql(query);
+        assert.equal(limited.errors?.[0]?.extensions?.code, 'RATE_LIMITED');
+        assert.ok(Number(limited.errors?.[0]?.extensions?.retryAfter) >= 1);
+        const other = await server.graphql('{ networkStatus { totalNodes } }');
+        assert.equal(other.errors, undefined, 'other public queries keep working');
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe(`restart on ${backend.name}`, () => {
     it('sets OFFLINE a stream this node left LIVE when it stopped without ending it', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'airwave-restart-'));

@@ -87,14 +87,23 @@ export interface PublicInfoDeps {
   /** This node's current facts (ports are known only once listeners are bound). */
   readonly node: () => NodeInfo;
   readonly live: () => LiveCounts;
+  /** Throws RateLimitedError when `ip` looked up too many stream keys (per-IP budget). */
+  readonly limitLookups?: (ip: string) => void;
 }
+
+/** Stream-key lookups one client IP may make per minute through resolveIngestEndpoint. */
+export const INGEST_LOOKUPS_PER_MINUTE = 60;
 
 /** Public (unauthenticated) facts about ingest and this deployment. */
 export class PublicInfoService {
   constructor(private readonly deps: PublicInfoDeps) {}
 
-  /** Where an encoder should push `streamKey`; NOT_FOUND for an unknown or inactive key. */
-  async resolveIngestEndpoint(streamKey: string): Promise<IngestResolution> {
+  /**
+   * Where an encoder should push `streamKey`; NOT_FOUND for an unknown or inactive key,
+   * RATE_LIMITED when `callerIp` exceeded its lookup budget.
+   */
+  async resolveIngestEndpoint(streamKey: string, callerIp: string): Promise<IngestResolution> {
+    this.deps.limitLookups?.(callerIp);
     const value = streamKey.trim();
     const grant = await this.deps.keys.lookup(value);
     if (!grant) {

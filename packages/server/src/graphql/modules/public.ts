@@ -131,7 +131,7 @@ export const publicModule: GraphQLModule = {
     }
 
     extend type Query {
-      "Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key."
+      "Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP."
       resolveIngestEndpoint(streamKey: String!): IngestEndpointResponse
       "Public. This node's listening services (optionally one serviceId)."
       serviceInstancesHealth(serviceId: String): [ServiceInstance!]!
@@ -142,7 +142,7 @@ export const publicModule: GraphQLModule = {
   resolvers: {
     Query: {
       resolveIngestEndpoint: async (_root: unknown, { streamKey }: { streamKey: string }, ctx: Ctx) => {
-        const result = await ctx.services.publicInfo.resolveIngestEndpoint(streamKey);
+        const result = await ctx.services.publicInfo.resolveIngestEndpoint(streamKey, ctx.ip);
         return {
           primary: endpointToGraphQL(result.primary),
           fallbacks: result.fallbacks.map(endpointToGraphQL),
