@@ -1,6 +1,6 @@
 /**
  * Support for the CMAF e2e tests: a bare node:http server answering `/play/<id>/cmaf/<path>` from
- * the LL-HLS and DASH services (as the server's routes do, with a `jwt` uriQuery) and an
+ * the LL-HLS and DASH services (as the server's routes do, with a `jwt` uriQuery and CORS) and an
  * asynchronous ffprobe (the server under test lives in the test's own process).
  */
 import assert from 'node:assert/strict';
@@ -49,7 +49,7 @@ export async function serveCmaf(llhls: LlHlsService, dash: DashService): Promise
     const service = DashService.owns(request.path) ? dash : llhls;
     service.handle(request).then(
       (response: PlayResponse) => {
-        res.writeHead(response.status, response.headers);
+        res.writeHead(response.status, { ...response.headers, 'access-control-allow-origin': '*' });
         res.end(typeof response.body === 'string' || response.body instanceof Uint8Array ? response.body : '');
       },
       (error: unknown) => {
