@@ -211,6 +211,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const httpPort = typeof address === 'object' && address ? address.port : config.httpPort;
     const base = config.publicUrl ?? `http://${displayHost}:${httpPort}`;
     currentNode = { ...node, httpPort, baseUrl: base };
+    // Before any ingest listener accepts a publish: reset what a previous run left LIVE.
+    await nodeStatus.start(currentNode);
+    closers.unshift(() => nodeStatus.stop());
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
     const rtmp = new RtmpServer({ hub, authorizer, log });
     closers.unshift(() => rtmp.close());
@@ -223,8 +226,6 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
     currentNode = { ...currentNode, rtmpPort, rtmpsPort };
-    await nodeStatus.start(currentNode);
-    closers.unshift(() => nodeStatus.stop());
     const urls = {
       graphql: `${base}/graphql`,
       playground: `${base}/graphql/playground`,
