@@ -6,16 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '@airwave/media/ports';
-import { DashService } from '@airwave/media/protocols/dash/dash-service';
-import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
-import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
-import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
-import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
-import { AccessControlGate } from '@airwave/server/auth/playback-gate/playback-gate';
-import { registerPlayRoutes } from '@airwave/server/http/play/play-routes';
 import type { TestServer } from '@airwave/server/testing/test-server';
-import Fastify from 'fastify';
 
 /** A stream as created. */
 export interface CreatedStream {
@@ -227,58 +218,13 @@ export interface PlaybackPlane {
   /** `http://127.0.0.1:<port>`: `/play/...` URLs start here. */
   readonly playBase: string;
   readonly rtmpPort: number;
-  /** True when the server's own routes and RTMP listener are used (else a stand-in on its hub). */
-  readonly native: boolean;
-  close(): Promise<void>;
 }
 
-/**
- * The server's own `/play` routes and RTMP listener when `startAirwave` wires them; until then
- * the same route code, media services and RTMP server on the server's hub, ingest authorizer
- * and playback access service (the real gate), on ephemeral ports.
- */
-export async function playbackPlane(server: TestServer): Promise<PlaybackPlane> {
-  const probe = await fetch(`${server.baseUrl}/play/plane-probe`);
-  const body = (await probe.json().catch(() => ({}))) as { error?: { reason?: string } };
-  if (server.running.ports.rtmp !== 0 && body.error?.reason === 'playback_id_not_found') {
-    return {
-      playBase: server.baseUrl,
-      rtmpPort: server.running.ports.rtmp,
-      native: true,
-      close: async () => undefined,
-    };
+/** The server's own `/play` routes (behind its access gate) and RTMP listener. */
+export function playbackPlane(server: TestServer): PlaybackPlane {
+  const { rtmp } = server.running.ports;
+  if (rtmp === 0) {
+    throw new Error('the test server has no RTMP listener (startAirwave did not report running.ports.rtmp)');
   }
-  const { hub, services, ingest } = server.running;
-  const tsHls = new TsHlsService(hub, { targetDurationSeconds: 2, windowSegments: 6 });
-  const llhls = new LlHlsService(hub);
-  const dash = new DashService(hub);
-  const mp4 = new ProgressiveMp4Service(hub);
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  const address = { base: '' };
-  registerPlayRoutes(app, {
-    hub,
-    tsHls,
-    cmaf: llhls,
-    dash,
-    mp4,
-    get publicBaseUrl() {
-      return address.base;
-    },
-    gate: new AccessControlGate(services.playbackAccess),
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  address.base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const rtmp = new RtmpServer({ hub, authorizer: ingest.authorizer, log: silentLogger });
-  const rtmpPort = await rtmp.listen(0, '127.0.0.1');
-  return {
-    playBase: address.base,
-    rtmpPort,
-    native: false,
-    close: async () => {
-      await rtmp.close();
-      tsHls.close();
-      llhls.registry.close();
-      await app.close();
-    },
-  };
+  return { playBase: server.baseUrl, rtmpPort: rtmp };
 }
