@@ -1,4 +1,5 @@
 /** Options of the CMAF packager (segment and part targets, window, limits) and their defaults. */
+import { type Logger, silentLogger } from '../../../ports.js';
 
 /** What a CMAF packager may be told; every field has a default. */
 export interface CmafPackagerOptions {
@@ -12,6 +13,8 @@ export interface CmafPackagerOptions {
   readonly maxSegmentSeconds?: number;
   /** Wall clock for program date times and availability times (tests). */
   readonly now?: () => number;
+  /** Where dropped units and failed parts are reported (bounded rate); default silent. */
+  readonly log?: Logger;
 }
 
 /** Options with every default applied. */
@@ -21,6 +24,7 @@ export interface ResolvedCmafOptions {
   readonly windowSegments: number;
   readonly maxSegmentSeconds: number;
   readonly now: () => number;
+  readonly log: Logger;
 }
 
 /** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
@@ -49,5 +53,6 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     windowSegments,
     maxSegmentSeconds,
     now: options.now ?? Date.now,
+    log: options.log ?? silentLogger,
   };
 }

@@ -194,4 +194,18 @@ describe('CmafPackager', () => {
     assert.equal(snapFrameRate(29.971), 30_000 / 1001);
     assert.equal(snapFrameRate(24.5), 24.5);
   });
+
+  it('drops what it cannot package, counts it, and goes on', () => {
+    const cmaf = packager([{ ...SYNTHETIC_VIDEO, codec: 'vp9', config: Uint8Array.of(9) }, SYNTHETIC_AUDIO]);
+    assert.equal(cmaf.track('video'), undefined, 'a track whose init segment cannot be built is left out');
+    assert.equal(cmaf.leader, cmaf.track('audio'));
+    const units = syntheticUnits({ seconds: 4.2 });
+    cmaf.onUnit({ trackId: 2, dts: -1024, pts: -1024, key: true, data: new Uint8Array(4) });
+    const broken = units.map((unit) =>
+      unit.trackId === 2 && unit.dts === 20 * 1024 ? { ...unit, pts: unit.dts + 2 ** 33 } : unit,
+    );
+    feed(cmaf, broken);
+    assert.equal(cmaf.failures, 3, 'the track, the negative unit and the part with an offset beyond 32 bits');
+    assert.ok((cmaf.track('audio')?.segments.length ?? 0) >= 1, 'audio kept being packaged');
+  });
 });

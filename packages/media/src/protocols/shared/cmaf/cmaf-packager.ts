@@ -45,6 +45,7 @@ export class CmafPackager implements StreamSink {
   private keyframeInterval: number | undefined;
   private endReason: string | undefined;
   private changes = 0;
+  private failed = 0;
 
   constructor(options: CmafPackagerOptions = {}) {
     this.options = resolveCmafOptions(options);
@@ -202,21 +203,33 @@ export class CmafPackager implements StreamSink {
       if (!track) {
         continue;
       }
-      let writer = this.writers.get(name);
-      if (!writer) {
-        writer = new CmafTrackWriter(name, track, this.options.windowSegments, 2 * this.options.maxSegmentSeconds, () =>
-          this.notify(),
-        );
-        this.writers.set(name, writer);
-        if (this.currentPeriod) {
-          writer.beginPeriod(this.currentPeriod, false);
+      try {
+        let writer = this.writers.get(name);
+        if (!writer) {
+          writer = new CmafTrackWriter(
+            name,
+            track,
+            this.options.windowSegments,
+            2 * this.options.maxSegmentSeconds,
+            () => this.notify(),
+          );
+          this.writers.set(name, writer);
+          if (this.currentPeriod) {
+            writer.beginPeriod(this.currentPeriod, false);
+          }
+        } else if (writer.setTrack(track)) {
+          reset = true;
         }
-      } else if (writer.setTrack(track)) {
-        reset = true;
+        this.byTrackId.set(track.id, writer);
+      } catch (error) {
+        this.fail(
+          `${name} track ${track.codecString} not packaged: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      this.byTrackId.set(track.id, writer);
     }
-    const leader = declared[0]?.[1] ? this.writers.get('video') : this.writers.get('audio');
+    const mapped = new Set(this.byTrackId.values());
+    const video = this.writers.get('video');
+    const leader = video && mapped.has(video) ? video : [...mapped][0];
     if (leader !== this.leaderWriter) {
       reset = reset || this.started;
       this.leaderWriter = leader;
@@ -226,11 +239,48 @@ export class CmafPackager implements StreamSink {
     }
   }
 
-  /** Cuts and writes one unit. */
+  /**
+   * Cuts and writes one unit. Never throws: a unit with a negative timestamp is dropped, and a part
+   * the boxes cannot carry is dropped with its samples; both are counted in `failures`.
+   */
   onUnit(unit: MediaUnit): void {
     if (this.endReason !== undefined) {
       return;
     }
+    if (!(unit.dts >= 0 && Number.isSafeInteger(unit.dts) && Number.isSafeInteger(unit.pts))) {
+      this.fail(`unit of track ${unit.trackId} with dts ${unit.dts}, pts ${unit.pts} dropped`);
+      return;
+    }
+    try {
+      this.write(unit);
+    } catch (error) {
+      this.fail(`part of track ${unit.trackId} dropped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Units and parts dropped because they could not be packaged. */
+  get failures(): number {
+    return this.failed;
+  }
+
+  private flushAll(): void {
+    for (const writer of this.writers.values()) {
+      try {
+        writer.flush();
+      } catch (error) {
+        this.fail(`${writer.name} flush failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private fail(reason: string): void {
+    this.failed++;
+    if (this.failed % 100 === 1) {
+      this.options.log.warn({ failures: this.failed }, `CMAF packager: ${reason}`);
+    }
+  }
+
+  private write(unit: MediaUnit): void {
     const writer = this.byTrackId.get(unit.trackId);
     const leader = this.leaderWriter;
     if (!writer || !leader) {
@@ -270,9 +320,7 @@ export class CmafPackager implements StreamSink {
     if (this.endReason !== undefined) {
       return;
     }
-    for (const writer of this.writers.values()) {
-      writer.flush();
-    }
+    this.flushAll();
     this.endReason = reason;
     this.notify();
   }
@@ -328,9 +376,7 @@ export class CmafPackager implements StreamSink {
   }
 
   private breakTimeline(): void {
-    for (const writer of this.writers.values()) {
-      writer.flush();
-    }
+    this.flushAll();
     this.started = false;
     this.fresh.clear();
     this.lastKeyDts = undefined;

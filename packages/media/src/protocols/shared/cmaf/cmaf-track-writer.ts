@@ -180,13 +180,14 @@ export class CmafTrackWriter {
       this.samples.push(toSample(this.pending, this.lastDuration));
       this.pending = undefined;
     }
-    for (const cut of this.cuts) {
+    const cuts = this.cuts;
+    this.cuts = [];
+    for (const cut of cuts) {
       this.closePart(cut.time);
       if (cut.segment) {
         this.closeSegment();
       }
     }
-    this.cuts = [];
     this.closePart(Number.POSITIVE_INFINITY);
     this.closeSegment();
   }
@@ -225,13 +226,15 @@ export class CmafTrackWriter {
     this.samples = this.samples.slice(count);
     const first = taken[0] as TimedSample;
     const last = taken[count - 1] as TimedSample;
-    const segment = this.open ?? this.openSegmentAt(first);
-    const sequence = this.nextPartSequence++;
+    const sequence = this.nextPartSequence;
+    // Built before any state changes, so a sample the boxes cannot carry only loses its own part.
     const data = buildFragment(
       sequence + 1,
       [{ trackId: this.current.id, baseMediaDecodeTime: first.dts, samples: taken }],
-      { styp: segment.parts.length === 0 },
+      { styp: !this.open || this.open.parts.length === 0 },
     );
+    const segment = this.open ?? this.openSegmentAt(first);
+    this.nextPartSequence++;
     segment.parts.push({
       sequence,
       msn: segment.msn,
