@@ -69,7 +69,8 @@ export class CmafRegistry {
     if (previous) {
       clearTimeout(previous.timer);
     }
-    const packager = new CmafPackager(this.options.packager);
+    const log = this.options.packager?.log?.child({ streamId: stream.streamId, output: 'cmaf' });
+    const packager = new CmafPackager({ ...this.options.packager, ...(log ? { log } : {}) });
     const entry: Held = { stream, packager, timer: undefined };
     this.entries.set(stream.playbackId, entry);
     const detach = stream.attach(packager);

@@ -20,6 +20,8 @@ export interface CmafStatus extends CmafMeasurements {
   readonly segments: number;
   /** The tracks being packaged. */
   readonly tracks: readonly Track[];
+  /** Units and parts dropped because they could not be packaged. */
+  readonly failures: number;
 }
 
 /** Summarises a packager. */
@@ -36,5 +38,6 @@ export function cmafStatus(packager: CmafPackager): CmafStatus {
     longGop: interval !== undefined && interval > packager.options.segmentTargetSeconds + 0.001,
     segments: packager.leader?.segments.length ?? 0,
     tracks: packager.tracks.map((writer) => writer.track),
+    failures: packager.failures,
   };
 }
