@@ -203,6 +203,22 @@ for (const backend of testBackends()) {
   });
 }
 
+describe('the session cookie behind an https public URL', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(undefined, { AIRWAVE_PUBLIC_URL: 'https://live.example.com' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('is Secure', async () => {
+    const { response, result } = await register(server, 'secure@example.com');
+    assert.equal(result?.__typename, 'AuthPayload');
+    assert.match(response.headers.get('set-cookie') ?? '', /; Secure/);
+  });
+});
+
 describe('accounts across two servers on one PostgreSQL database', {
   skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set',
 }, () => {

@@ -130,6 +130,13 @@ for (const backend of testBackends()) {
       const me = await server.graphql('{ me { id } }', undefined, value);
       assert.equal(me.errors?.[0]?.extensions?.code, 'FORBIDDEN');
       assert.equal(me.errors?.[0]?.extensions?.requiredScope, 'account:read');
+      const logout = await server.graphql<{ logout: { __typename: string; message?: string } }>(
+        'mutation { logout { __typename ... on AuthError { message } } }',
+        undefined,
+        value,
+      );
+      assert.equal(logout.data?.logout.__typename, 'AuthError', 'a developer token is revoked, not logged out');
+      assert.match(logout.data?.logout.message ?? '', /revokeDeveloperToken/);
       const denied = await create(server, value, { name: 'child', permissions: 'developer:read' });
       assert.equal(denied.__typename, 'AuthError', 'developer:write is needed to create tokens');
       assert.equal(denied.code, 'FORBIDDEN');
