@@ -231,6 +231,45 @@ for (const backend of testBackends()) {
       }
     });
 
+    it('streamsConnection reads the playbackPolicy of every stream (batched) without leaking secrets', async () => {
+      const tenant = (await registerAccount(server, 'listing')).token;
+      const key = await createSigningKey(server, tenant, 'list');
+      const [jwt, hooked, open] = [
+        await createStream(server, tenant, 'jwt'),
+        await createStream(server, tenant, 'hooked'),
+        await createStream(server, tenant, 'open'),
+      ];
+      await setPlaybackPolicy(server, tenant, jwt.id, { type: 'JWT', jwt: { allowedKids: [] } });
+      await setPlaybackPolicy(server, tenant, hooked.id, {
+        type: 'WEBHOOK',
+        webhook: { url: `${hook.url}/l`, secret: SECRET },
+      });
+      const listed = await server.graphql<{
+        streamsConnection: { nodes: { streamId: string; playbackPolicy: { type: string; jwt: unknown } }[] };
+      }>(
+        '{ streamsConnection(page: { first: 10 }) { nodes { streamId playbackPolicy { type jwt { allowedKids } webhook { url secretMasked } } } } }',
+        {},
+        tenant,
+      );
+      const types = new Map(
+        listed.data?.streamsConnection.nodes.map((node) => [node.streamId, node.playbackPolicy.type]),
+      );
+      assert.deepEqual(
+        [types.get(jwt.streamId), types.get(hooked.streamId), types.get(open.streamId)],
+        ['JWT', 'WEBHOOK', 'PUBLIC'],
+      );
+      assert.equal(JSON.stringify(listed).includes(SECRET), false);
+      const token = signPlaybackToken(key.privateKeyPem, { sub: jwt.playbackId, exp: inAnHour() }, { kid: key.kid });
+      const anyKey = await testPlaybackAccess(server, tenant, { playbackId: jwt.playbackId, token });
+      assert.equal(anyKey.reason, 'jwt-valid', 'an empty allowedKids accepts any active key of the account');
+      const used = await server.graphql<{ signingKey: { lastUsedAt: string | null } }>(
+        'query ($id: ID!) { signingKey(id: $id) { lastUsedAt } }',
+        { id: key.id },
+        tenant,
+      );
+      assert.ok(used.data?.signingKey.lastUsedAt, 'lastUsedAt is set once a token of the key was accepted');
+    });
+
     it('a tenant holds at most 10 active signing keys', async () => {
       const tenant = (await registerAccount(server, 'many')).token;
       for (let i = 0; i < 10; i++) {

@@ -10,7 +10,13 @@ import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { streamIdOf } from '../streams/streams.service.js';
 import type { PlaybackPoliciesStore } from './playback-policies.store.js';
-import type { PlaybackPolicy, PlaybackPolicyInput, ResolvedPolicy, WebhookSettings } from './playback-policy.js';
+import {
+  type PlaybackPolicy,
+  type PlaybackPolicyInput,
+  PUBLIC_POLICY,
+  type ResolvedPolicy,
+  type WebhookSettings,
+} from './playback-policy.js';
 
 /** Default webhook time-out (ms). */
 export const WEBHOOK_TIMEOUT_DEFAULT_MS = 5_000;
@@ -54,6 +60,11 @@ export interface PlaybackPoliciesServiceDeps {
   readonly now?: () => number;
 }
 
+interface PendingView {
+  resolve(view: PlaybackPolicyView): void;
+  reject(error: unknown): void;
+}
+
 interface CachedPolicy {
   readonly value: ResolvedPolicy | undefined;
   readonly fetchedAt: number;
@@ -76,6 +87,7 @@ export class PlaybackPoliciesService {
   private readonly cache = new Map<string, CachedPolicy>();
   private readonly changeListeners: ((resolved: ResolvedPolicy) => void)[] = [];
   private readonly now: () => number;
+  private pendingViews: Map<string, Map<string, PendingView[]>> | undefined;
 
   constructor(private readonly deps: PlaybackPoliciesServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -105,9 +117,44 @@ export class PlaybackPoliciesService {
     return id;
   }
 
-  /** The read view of a tenant's stream's policy (PUBLIC when none was set). */
-  async viewForStream(tenantId: string, streamId: string): Promise<PlaybackPolicyView> {
-    return policyView(await this.deps.store.forStream(tenantId, streamId));
+  /**
+   * The read view of a tenant's stream's policy (PUBLIC when none was set). Calls made in the
+   * same turn of the event loop (a page of streams) share one query per tenant.
+   */
+  viewForStream(tenantId: string, streamId: string): Promise<PlaybackPolicyView> {
+    return new Promise((resolve, reject) => {
+      if (!this.pendingViews) {
+        this.pendingViews = new Map();
+        setImmediate(() => this.flushViews());
+      }
+      const forTenant = this.pendingViews.get(tenantId) ?? new Map<string, PendingView[]>();
+      this.pendingViews.set(tenantId, forTenant);
+      forTenant.set(streamId, [...(forTenant.get(streamId) ?? []), { resolve, reject }]);
+    });
+  }
+
+  private flushViews(): void {
+    const batch = this.pendingViews ?? new Map<string, Map<string, PendingView[]>>();
+    this.pendingViews = undefined;
+    for (const [tenantId, waiting] of batch) {
+      this.deps.store.forStreams(tenantId, [...waiting.keys()]).then(
+        (policies) => {
+          for (const [streamId, callers] of waiting) {
+            const view = policyView(policies.get(streamId) ?? PUBLIC_POLICY);
+            for (const caller of callers) {
+              caller.resolve(view);
+            }
+          }
+        },
+        (error: unknown) => {
+          for (const callers of waiting.values()) {
+            for (const caller of callers) {
+              caller.reject(error);
+            }
+          }
+        },
+      );
+    }
   }
 
   /**

@@ -2,7 +2,7 @@
  * SQL of playback policies: upsert for a tenant's stream (bumping the version), read by stream,
  * and the policy of a playback ID joined from `streams`.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import { playbackPoliciesTable } from './playback-policies.tables.js';
@@ -42,12 +42,18 @@ export class PlaybackPoliciesStore {
 
   /** The policy of a tenant's stream (PUBLIC when it has none). */
   async forStream(tenantId: string, streamId: string): Promise<PlaybackPolicy> {
+    return (await this.forStreams(tenantId, [streamId])).get(streamId) ?? PUBLIC_POLICY;
+  }
+
+  /** The policies of several of a tenant's streams in one query; streams without one are absent. */
+  async forStreams(tenantId: string, streamIds: readonly string[]): Promise<Map<string, PlaybackPolicy>> {
     const rows = await this.db
       .select()
       .from(playbackPoliciesTable)
-      .where(and(eq(playbackPoliciesTable.streamId, streamId), eq(playbackPoliciesTable.tenantId, tenantId)))
-      .limit(1);
-    return toPolicy(rows[0]);
+      .where(
+        and(inArray(playbackPoliciesTable.streamId, [...streamIds]), eq(playbackPoliciesTable.tenantId, tenantId)),
+      );
+    return new Map(rows.map((row) => [row.streamId, toPolicy(row)]));
   }
 
   /** Writes the policy of a tenant's stream; returns it with its new version. */
