@@ -16,6 +16,7 @@ const SECRET = 'a-webhook-secret-of-some-length';
 function hookServer() {
   const seen: { path: string; body: WebhookRequestBody; userAgent: string | undefined; signatureOk: boolean }[] = [];
   const hung: ServerResponse[] = [];
+  const trickled: Promise<void>[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +41,10 @@ function hookServer() {
       } else if (path === '/big') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         response.end(Buffer.alloc(1024 * 1024, 0x61));
+      } else if (path === '/trickle') {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('a');
+        trickled.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
       } else if (path === '/redirect') {
         response.writeHead(302, { location: '/allow' }).end();
       } else {
@@ -47,7 +52,7 @@ function hookServer() {
       }
     });
   });
-  return { server, seen, hung };
+  return { server, seen, hung, trickled };
 }
 
 function body(sessionId = 'session-1'): WebhookRequestBody {
@@ -126,6 +131,16 @@ describe('callPlaybackWebhook against a real local HTTP server', () => {
   it('allows a 200 with a large body without reading all of it', async () => {
     const outcome = await callPlaybackWebhook(target('/big'), body(), allowPrivate);
     assert.equal(outcome.allowed, true);
+  });
+
+  it('decides a 200 whose body never ends, and closes the connection at the deadline', {
+    timeout: 20_000,
+  }, async () => {
+    const outcome = await callPlaybackWebhook(target('/trickle', 300), body(), allowPrivate);
+    assert.equal(outcome.allowed, true);
+    const closed = hook.trickled.at(-1);
+    assert.ok(closed, 'the hook saw the call');
+    await closed;
   });
 
   it('denies with webhook-timeout when the hook does not answer within timeoutMs', async () => {

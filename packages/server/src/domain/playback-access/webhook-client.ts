@@ -125,7 +125,6 @@ export async function callPlaybackWebhook(
     const finish = (result: WebhookOutcome): void => {
       if (!settled) {
         settled = true;
-        clearTimeout(timer);
         resolve(result);
       }
     };
@@ -140,10 +139,12 @@ export async function callPlaybackWebhook(
         [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(raw, target.secret),
       },
     });
+    // The deadline also bounds reading the answer: a hook that trickles its body is cut off.
     const timer = setTimeout(() => {
       finish(outcome(false, 'webhook-timeout', `no answer within ${target.timeoutMs} ms`, null));
       request.destroy();
     }, target.timeoutMs);
+    request.once('close', () => clearTimeout(timer));
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       let read = 0;
