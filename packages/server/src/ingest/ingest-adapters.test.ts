@@ -79,7 +79,7 @@ for (const backend of testBackends()) {
       }
     });
 
-    it('persists LIVE with tracks, viewers, RECONNECTING and OFFLINE as the real hub reports them', async () => {
+    it('persists LIVE with tracks, viewers, RECONNECTING, new tracks and OFFLINE as the real hub reports them', async () => {
       const stream = await t.streams.create(tenant, { name: 'live' });
       let hub: Hub | undefined;
       const sink = new DatabaseLifecycleSink({
@@ -150,6 +150,14 @@ for (const backend of testBackends()) {
         now = await t.streams.get(tenant, stream.id);
         assert.equal(now.metrics.status, 'LIVE');
         assert.equal(now.metrics.startedAt?.getTime(), publisher.stream.startedAt.getTime());
+
+        resumed.setDescription({ tracks: [{ ...video, width: 640, height: 360 }] });
+        await sink.flush();
+        now = await t.streams.get(tenant, stream.id);
+        assert.deepEqual(
+          now.tracks.map((track) => [track.kind, track.width, track.height]),
+          [['video', 640, 360]],
+        );
 
         live.stop(stream.id, 'test over');
         await sink.flush();

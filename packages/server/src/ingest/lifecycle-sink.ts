@@ -1,7 +1,8 @@
 /**
  * The media plane's StreamLifecycleSink backed by the database: LIVE / RECONNECTING / OFFLINE
- * with startedAt, tracks and the reporting node, and the current viewer count. Writes of one
- * stream run in order; viewer counts are coalesced (only the latest pending value is written).
+ * with startedAt, tracks and the reporting node, the current viewer count, and new tracks when a
+ * live publisher changes its description. Writes of one stream run in order; viewer counts are
+ * coalesced (only the latest pending value is written).
  */
 import type { LiveStatus, LiveStream, Logger, StreamDescription, StreamLifecycleSink, Track } from '@airwave/media';
 import type { TrackInfo } from '../domain/streams/stream.js';
@@ -90,7 +91,7 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
         });
       }
     });
-    this.followViewers(streamId);
+    this.follow(streamId, tracks);
   }
 
   /** Records the current viewer count (coalesced). */
@@ -124,7 +125,8 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
     this.unsubscribers.clear();
   }
 
-  private followViewers(streamId: string): void {
+  /** Follows viewer counts and description changes of a live stream of this node. */
+  private follow(streamId: string, reported: readonly TrackInfo[]): void {
     if (this.unsubscribers.has(streamId)) {
       return;
     }
@@ -133,7 +135,26 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
       return;
     }
     const report = () => this.onMetrics(streamId, { currentViewers: stream.viewers.count, egressBytes: 0 });
-    this.unsubscribers.set(streamId, stream.viewers.subscribe(report));
+    const unsubscribe = stream.viewers.subscribe(report);
+    let last = JSON.stringify(reported);
+    const detach = stream.attach(
+      {
+        onDescription: (description) => {
+          const tracks = description.tracks.map(trackInfoOf);
+          const text = JSON.stringify(tracks);
+          if (text !== last) {
+            last = text;
+            this.enqueue(streamId, () => this.options.store.tracks(streamId, this.options.nodeId, tracks, new Date()));
+          }
+        },
+        onUnit: () => {},
+      },
+      false,
+    );
+    this.unsubscribers.set(streamId, () => {
+      unsubscribe();
+      detach();
+    });
     if (stream.viewers.count > 0) {
       report();
     }

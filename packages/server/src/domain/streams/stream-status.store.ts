@@ -51,6 +51,14 @@ export class StreamStatusStore {
     return rows[0]?.tenantId;
   }
 
+  /** Replaces the tracks of a stream this node reports on (the publisher changed its description). */
+  async tracks(streamId: string, nodeId: string, tracks: readonly TrackInfo[], at: Date): Promise<void> {
+    await this.db
+      .update(streamsTable)
+      .set({ tracks: [...tracks], statusUpdatedAt: at })
+      .where(and(eq(streamsTable.id, streamId), eq(streamsTable.statusNodeId, nodeId)));
+  }
+
   /** Stores the current viewer count reported by a node. */
   async viewers(streamId: string, nodeId: string, currentViewers: number, at: Date): Promise<void> {
     await this.db
