@@ -54,13 +54,13 @@ if (kind === 'hls') {
   hls.loadSource(src);
   hls.attachMedia(video);
   window.player = hls;
+  video.play().catch(() => {});
 } else {
   const player = dashjs.MediaPlayer().create();
   player.on('error', (e) => window.playerErrors.push(JSON.stringify(e.error || e)));
   player.initialize(video, src, true);
   window.player = player;
 }
-video.play().catch(() => {});
 </script></body></html>`;
 
 /** A local page server for one player kind. */

@@ -95,14 +95,20 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
     });
     closers.unshift(() => lifecycle.flush());
-    const hub = new Hub({ log, reconnectWindowMs: config.reconnectWindowMs, lifecycle });
+    const hub = new Hub({
+      log,
+      reconnectWindowMs: config.reconnectWindowMs,
+      viewerIdleMs: config.viewerIdleMs,
+      lifecycle,
+    });
     closers.unshift(() => hub.close());
     attachHubEvents({ hub, bus: events, log, nodeId });
     const tsHls = new TsHlsService(hub);
-    const llHls = new LlHlsService(hub);
-    const dash = new DashService(hub);
+    const llHls = new LlHlsService(hub, { packager: { log } });
+    const dash = new DashService(hub, { packager: { log } });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());
+    closers.unshift(() => llHls.registry.close());
     const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const node: NodeInfo = {
       nodeId,
@@ -202,6 +208,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
           authenticateToken: async (token) =>
             (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
+          rateLimit: (
+            (limiter) => (key: string) =>
+              limiter.take(key)
+          )(new RequestRateLimiter(config.apiRateLimitPerMinute)),
         }),
       ],
     });
