@@ -17,7 +17,6 @@ const PORT_REQUIRED = new Set(['srt:', 'rist:', 'udp:']);
 export interface ValidatedPullSource {
   /** The URI as given (trimmed). */
   readonly uri: string;
-  readonly redacted: string;
   readonly class: 'public' | 'private';
 }
 
@@ -76,7 +75,7 @@ export async function validatePullSource(raw: string, options: PullSourceOptions
     optInSetting: 'AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES',
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
-  return { uri, redacted: redactPullUri(uri), class: check.class };
+  return { uri, class: check.class };
 }
 
 /** The URI without credentials, query values or fragment (they may hold passphrases or tokens). */
