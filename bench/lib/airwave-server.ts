@@ -1,0 +1,164 @@
+/**
+ * Starts the real Airwave service (`packages/server/src/main/cli.ts start`) as a child process on
+ * ephemeral ports with a fresh data directory, and creates streams through its GraphQL API.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { stopChild } from './child-process.js';
+import type { MediaServerProcess } from './peers.js';
+
+const CLI = fileURLToPath(new URL('../../packages/server/src/main/cli.ts', import.meta.url));
+
+/** A running Airwave child process. */
+export interface AirwaveProcess {
+  readonly pid: number;
+  readonly httpPort: number;
+  readonly rtmpPort: number;
+  /** Base URL, `http://127.0.0.1:<port>`. */
+  readonly baseUrl: string;
+  /** Stops the process (SIGTERM, then SIGKILL) and removes its data directory. */
+  stop(): Promise<void>;
+}
+
+/** One stream created for a benchmark. */
+export interface BenchStream {
+  readonly streamKey: string;
+  readonly playbackId: string;
+  /** `rtmp://127.0.0.1:<port>/live/<streamKey>`. */
+  readonly rtmpUrl: string;
+}
+
+/** Starts `cli.ts start` with AIRWAVE_* overrides and resolves once it printed AIRWAVE_READY. */
+export async function startAirwave(env: Record<string, string> = {}): Promise<AirwaveProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-media-'));
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start'], {
+    env: {
+      ...process.env,
+      AIRWAVE_HOST: '127.0.0.1',
+      AIRWAVE_HTTP_PORT: '0',
+      AIRWAVE_RTMP_PORT: '0',
+      AIRWAVE_SRT_PORT: '0',
+      AIRWAVE_DATA_DIR: dataDir,
+      AIRWAVE_LOG_LEVEL: 'warn',
+      AIRWAVE_API_RATE_LIMIT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const ports = await readyPorts(child);
+    return {
+      pid: child.pid ?? 0,
+      httpPort: ports.http,
+      rtmpPort: ports.rtmp,
+      baseUrl: `http://127.0.0.1:${ports.http}`,
+      stop: async () => {
+        await stopChild(child);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function readyPorts(child: ChildProcess): Promise<{ http: number; rtmp: number }> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const timer = setTimeout(() => reject(new Error('airwave did not print AIRWAVE_READY within 60 s')), 60_000);
+    lines.on('line', (line) => {
+      if (line.startsWith('AIRWAVE_READY ')) {
+        clearTimeout(timer);
+        const ready = JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number; rtmp: number } };
+        resolve(ready.ports);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`airwave exited with ${code} before it was ready`));
+    });
+  });
+}
+
+async function graphql(server: AirwaveProcess, query: string, variables: object, token?: string): Promise<unknown> {
+  const response = await fetch(`${server.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
+  if (!body.data || body.errors) {
+    throw new Error(`GraphQL failed: ${JSON.stringify(body)}`);
+  }
+  return body.data;
+}
+
+/** Registers an account and creates `count` streams through GraphQL (`register`, `createStream`). */
+export async function createStreams(server: AirwaveProcess, count: number): Promise<BenchStream[]> {
+  const registered = (await graphql(
+    server,
+    'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
+    { input: { email: `bench-media-${Date.now()}@example.test`, password: 'benchmark password' } },
+  )) as { register?: { token?: string } };
+  const token = registered.register?.token;
+  if (!token) {
+    throw new Error('register returned no token');
+  }
+  const streams: BenchStream[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = (await graphql(
+      server,
+      'mutation ($name: String!) { createStream(input: { name: $name }) { ... on Stream { streamKey playbackId } } }',
+      { name: `media bench ${i}` },
+      token,
+    )) as { createStream?: { streamKey?: string; playbackId?: string } };
+    const { streamKey, playbackId } = created.createStream ?? {};
+    if (!streamKey || !playbackId) {
+      throw new Error(`createStream returned ${JSON.stringify(created)}`);
+    }
+    streams.push({ streamKey, playbackId, rtmpUrl: `rtmp://127.0.0.1:${server.rtmpPort}/live/${streamKey}` });
+  }
+  return streams;
+}
+
+/** Airwave with `count` streams created, as a media server under test (stream `index` from 1). */
+export async function startAirwaveMedia(count: number): Promise<MediaServerProcess> {
+  const server = await startAirwave();
+  try {
+    const streams = await createStreams(server, count);
+    const streamAt = (index: number): BenchStream => {
+      const stream = streams[index - 1];
+      if (!stream) {
+        throw new RangeError(`only ${count} streams were created, asked for ${index}`);
+      }
+      return stream;
+    };
+    return {
+      name: 'Airwave',
+      pid: server.pid,
+      rtmpUrl: (index) => streamAt(index).rtmpUrl,
+      verify: async (index) => {
+        const base = `${server.baseUrl}/play/${streamAt(index).playbackId}`;
+        const failed: string[] = [];
+        for (const path of ['/hls/index.m3u8', '/cmaf/video.m3u8', '/cmaf/index.mpd']) {
+          const response = await fetch(`${base}${path}`);
+          await response.arrayBuffer();
+          if (response.status !== 200) {
+            failed.push(`${path} answered ${response.status}`);
+          }
+        }
+        return failed.length > 0 ? `Airwave stream ${index}: ${failed.join(', ')}` : undefined;
+      },
+      stop: () => server.stop(),
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

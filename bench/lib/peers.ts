@@ -1,0 +1,183 @@
+/**
+ * The media peers of the benchmark, each started as a private child process on free ports:
+ * nginx with libnginx-mod-rtmp (HLS + DASH, config in bench/peers/nginx-rtmp.conf) and
+ * Node-Media-Server 4.4.3 (installed from npm into bench/.work/nms at bench time, RTMP/FLV only).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort, stopChild, waitForPort } from './child-process.js';
+import { WORK_DIR } from './media-file.js';
+
+const PEERS_DIR = fileURLToPath(new URL('../peers/', import.meta.url));
+const NGINX = '/usr/sbin/nginx';
+const NGINX_RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
+/** The Node-Media-Server version compared against. */
+export const NMS_VERSION = '4.4.3';
+
+/** A running media server: its root PID (CPU is summed over its process tree) and ingest URL. */
+export interface MediaServerProcess {
+  readonly name: string;
+  readonly pid: number;
+  /** RTMP URL for stream number `index`. */
+  rtmpUrl(index: number): string;
+  /** Checks that stream `index` is delivered; returns what is wrong, or undefined when it is. */
+  verify(index: number): Promise<string | undefined>;
+  stop(): Promise<void>;
+}
+
+/** Why a peer could not run, or the running peer. */
+export type PeerStart =
+  | { readonly ok: true; readonly peer: MediaServerProcess }
+  | { readonly ok: false; readonly reason: string };
+
+/** Starts nginx-rtmp with HLS and DASH on, writing its files under bench/.work/nginx-<port>/. */
+export async function startNginxRtmp(): Promise<PeerStart> {
+  if (!existsSync(NGINX) || !existsSync(NGINX_RTMP_MODULE)) {
+    return { ok: false, reason: `nginx-rtmp is not installed (${NGINX}, ${NGINX_RTMP_MODULE})` };
+  }
+  const port = await freePort();
+  const dir = `${WORK_DIR}nginx-${port}`;
+  mkdirSync(`${dir}/hls`, { recursive: true });
+  mkdirSync(`${dir}/dash`, { recursive: true });
+  mkdirSync(`${dir}/logs`, { recursive: true });
+  const conf = readFileSync(`${PEERS_DIR}nginx-rtmp.conf`, 'utf8')
+    .replaceAll('@MODULE@', NGINX_RTMP_MODULE)
+    .replaceAll('@DIR@', dir)
+    .replaceAll('@RTMP_PORT@', String(port));
+  writeFileSync(`${dir}/nginx.conf`, conf);
+  const child = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const verify = async (index: number): Promise<string | undefined> => {
+    const missing = [`hls/s${index}.m3u8`, `dash/s${index}.mpd`].filter((file) => !existsSync(`${dir}/${file}`));
+    return missing.length > 0 ? `nginx-rtmp wrote no ${missing.join(', ')}` : undefined;
+  };
+  return started({
+    name: 'nginx-rtmp',
+    child,
+    port,
+    rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
+    verify,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  });
+}
+
+/** Installs Node-Media-Server into bench/.work/nms when absent and starts its bin/app.js. */
+export async function startNodeMediaServer(): Promise<PeerStart> {
+  const prefix = `${WORK_DIR}nms`;
+  const app = `${prefix}/node_modules/node-media-server/bin/app.js`;
+  if (!existsSync(app)) {
+    const install = spawnSync(
+      'npm',
+      ['install', '--prefix', prefix, '--no-audit', '--no-fund', `node-media-server@${NMS_VERSION}`],
+      { encoding: 'utf8' },
+    );
+    if (install.status !== 0 || !existsSync(app)) {
+      return {
+        ok: false,
+        reason: `npm install node-media-server@${NMS_VERSION} failed: ${install.stderr.slice(-300)}`,
+      };
+    }
+  }
+  const rtmpPort = await freePort();
+  const httpPort = await freePort();
+  const dir = `${WORK_DIR}nms-${rtmpPort}`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/config.json`, readFileSync(`${PEERS_DIR}nms-config.json`));
+  const child = spawn(
+    process.execPath,
+    [
+      app,
+      '-c',
+      `${dir}/config.json`,
+      '-b',
+      '127.0.0.1',
+      '--rtmp-port',
+      String(rtmpPort),
+      '--http-port',
+      String(httpPort),
+      '--no-admin',
+    ],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const verify = async (index: number): Promise<string | undefined> => {
+    const url = `http://127.0.0.1:${httpPort}/live/s${index}.flv`;
+    const bytes = await readForMs(url, 1500).catch(() => new Uint8Array());
+    const signature = String.fromCharCode(...bytes.subarray(0, 3));
+    return signature === 'FLV' && bytes.length > 10_000
+      ? undefined
+      : `${url} gave ${bytes.length} bytes, no FLV stream`;
+  };
+  return started({
+    name: `Node-Media-Server ${NMS_VERSION}`,
+    child,
+    port: rtmpPort,
+    rtmpUrl: (index) => `rtmp://127.0.0.1:${rtmpPort}/live/s${index}`,
+    verify,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  });
+}
+
+/** Reads an endless HTTP body for `ms` milliseconds and returns what arrived. */
+export async function readForMs(url: string, ms: number): Promise<Uint8Array> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  const chunks: Uint8Array[] = [];
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    const reader = response.body?.getReader();
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) {
+        break;
+      }
+      chunks.push(next.value);
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) {
+      throw error;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function started(options: {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  rtmpUrl: (index: number) => string;
+  verify: (index: number) => Promise<string | undefined>;
+  cleanup: () => void;
+}): Promise<PeerStart> {
+  const { name, child, port, rtmpUrl, verify, cleanup } = options;
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
+  try {
+    await waitForPort(port, child);
+  } catch (error) {
+    await stopChild(child);
+    cleanup();
+    return {
+      ok: false,
+      reason: `${name} did not start: ${error instanceof Error ? error.message : String(error)} ${stderr.trim()}`,
+    };
+  }
+  return {
+    ok: true,
+    peer: {
+      name,
+      pid: child.pid ?? 0,
+      rtmpUrl,
+      verify,
+      stop: async () => {
+        await stopChild(child);
+        cleanup();
+      },
+    },
+  };
+}
