@@ -102,6 +102,21 @@ interface AuthResult {
   user?: { id: string };
 }
 
+describe('the CLI refuses bad configuration', () => {
+  test('a bad port, a bad DATABASE_URL and an unknown flag exit 2 with messages naming them', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--http-port', '70000'], /^airwave: invalid configuration:\n {2}AIRWAVE_HTTP_PORT: .*65535/m],
+      [['--database-url', 'mysql://db/x'], /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/],
+      [['--htp-port', '1'], /^airwave: unknown flag --htp-port/m],
+    ];
+    for (const [flags, message] of cases) {
+      const cli = spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start', ...flags]);
+      assert.equal(await cli.exited, 2, flags.join(' '));
+      assert.match(cli.stderr(), message);
+    }
+  });
+});
+
 describe('the CLI on a PGlite data directory', () => {
   test('a second process on the same data directory fails at once with the lock message', async () => {
     const dataDir = tempDir();
@@ -207,6 +222,17 @@ describe('the CLI on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'TES
       ).register;
       const me = await graphql<{ me: { id: string } }>(secondUrl as string, '{ me { id } }', {}, registered.token);
       assert.equal(me.me.id, registered.user?.id, 'a session from one process is accepted by the other');
+
+      processes[0]?.child.kill('SIGKILL');
+      await processes[0]?.exited;
+      const third = startCli({ dataDir: tempDir(), databaseUrl: scratch.url });
+      processes.push(third);
+      const login = (
+        await graphql<{ login: AuthResult }>(await ready(third), LOGIN, {
+          input: { email: 'pg@example.com', password: 'two processes' },
+        })
+      ).login;
+      assert.equal(login.user?.id, registered.user?.id, 'nothing confirmed is lost when a process is killed');
     } finally {
       await Promise.all(processes.map((cli) => cli.stop()));
       await scratch.drop();
