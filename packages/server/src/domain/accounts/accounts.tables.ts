@@ -3,7 +3,8 @@
  */
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+/** A timestamptz column read as a Date. */
+export const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** Tenants: every record belongs to one. */
 export const tenants = pgTable('tenants', {

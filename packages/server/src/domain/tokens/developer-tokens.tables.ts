@@ -1,9 +1,8 @@
 /**
  * Drizzle definition of the developer token table (migration 0002 creates it).
  */
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { time } from '../accounts/accounts.tables.js';
 
 /** Developer tokens: only the SHA-256 of the value is stored. */
 export const developerTokens = pgTable('developer_tokens', {
