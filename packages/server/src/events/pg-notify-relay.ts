@@ -54,7 +54,6 @@ export class PgNotifyRelay implements EventTransport {
   private sending = false;
   private idle: Promise<void> = Promise.resolve();
   private closed = false;
-  private listeners: (() => void)[] = [];
   private detach: ((error?: unknown) => boolean) | undefined;
 
   constructor(private readonly options: PgNotifyRelayOptions) {
@@ -75,14 +74,6 @@ export class PgNotifyRelay implements EventTransport {
   /** True while the listening connection is up. */
   get listening(): boolean {
     return this.client !== undefined;
-  }
-
-  /** Resolves the next time the listening connection is (re-)established. */
-  whenListening(): Promise<void> {
-    if (this.client) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.listeners.push(resolve));
   }
 
   /** Queues one event for the other processes. */
@@ -122,7 +113,9 @@ export class PgNotifyRelay implements EventTransport {
     if (this.closed) {
       return;
     }
-    await this.idle;
+    while (this.sending) {
+      await this.idle;
+    }
     this.closed = true;
     clearTimeout(this.retryTimer);
     const client = this.client;
@@ -207,9 +200,6 @@ export class PgNotifyRelay implements EventTransport {
     this.client = client;
     this.detach = detach;
     this.backoffMs = this.minBackoffMs;
-    for (const resolve of this.listeners.splice(0)) {
-      resolve();
-    }
   }
 
   private scheduleReconnect(): void {

@@ -177,6 +177,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackPolicies,
       playbackAccess,
     };
+    const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const app = await buildApp({
       services,
       authenticate: requestAuthenticator(
@@ -208,10 +209,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
           authenticateToken: async (token) =>
             (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
-          rateLimit: (
-            (limiter) => (key: string) =>
-              limiter.take(key)
-          )(new RequestRateLimiter(config.apiRateLimitPerMinute)),
+          rateLimit: (key) => subscriptionAttempts.take(key),
         }),
       ],
     });

@@ -9,6 +9,8 @@ export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_SLOW_CONSUMER = 4008;
 /** Too many open connections for one token (RFC 6455: policy violation). */
 export const CLOSE_TOO_MANY_CONNECTIONS = 1008;
+/** Too many connection attempts from one address; retry after the time in the reason (RFC 6455: try again later). */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** The server is shutting down. */
 export const CLOSE_GOING_AWAY = 1001;
 /** Unexpected server failure (protocol: InternalServerError). */

@@ -6,14 +6,19 @@ import { createClient } from 'graphql-ws';
 import mercurius from 'mercurius';
 import WebSocket from 'ws';
 import type { Principal } from '../../auth/principal.js';
-import { NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors.js';
 import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
 import { EventBus } from '../../events/event-bus.js';
 import { EventFeed } from '../../events/event-feed.js';
 import { baseModule } from '../../graphql/modules/base.js';
 import { subscriptionsModule } from '../../graphql/modules/subscriptions.js';
 import { buildTypeDefs } from '../../graphql/schema.js';
-import { CLOSE_SLOW_CONSUMER, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHORIZED } from './close-codes.js';
+import {
+  CLOSE_SLOW_CONSUMER,
+  CLOSE_TOO_MANY_CONNECTIONS,
+  CLOSE_TRY_AGAIN_LATER,
+  CLOSE_UNAUTHORIZED,
+} from './close-codes.js';
 import { GRAPHQL_WS_PATH, type GraphQLWsLimits, graphqlWsRoute } from './graphql-ws-route.js';
 
 const TENANT_A = '11111111-1111-4111-8111-111111111111';
@@ -44,7 +49,7 @@ interface Harness {
   url: string;
 }
 
-async function startHarness(limits: GraphQLWsLimits): Promise<Harness> {
+async function startHarness(limits: GraphQLWsLimits, rateLimit?: (key: string) => void): Promise<Harness> {
   const bus = new EventBus();
   const feed = new EventFeed({
     bus,
@@ -71,6 +76,7 @@ async function startHarness(limits: GraphQLWsLimits): Promise<Harness> {
       }
       return principal;
     },
+    ...(rateLimit ? { rateLimit } : {}),
     ...limits,
   })(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -294,6 +300,33 @@ describe('/graphql/ws', () => {
     const again = await rawConnection(h.url, 'token-b');
     again.close();
     await once(again, 'close');
+  });
+});
+
+describe('/graphql/ws limits connection attempts per address', () => {
+  let h: Harness;
+  const attempts: string[] = [];
+  before(async () => {
+    h = await startHarness({}, (key) => {
+      attempts.push(key);
+      if (attempts.length > 2) {
+        throw new RateLimitedError(30);
+      }
+    });
+  });
+  after(async () => {
+    await h.app.close();
+  });
+
+  it('counts every connection_init by client address and closes with 1013 past the limit', async () => {
+    assert.equal((await closeCodeOf(h.url, { authToken: 'nope' })).code, CLOSE_UNAUTHORIZED);
+    const ok = await rawConnection(h.url, 'token-a');
+    const { code, reason } = await closeCodeOf(h.url, { authToken: 'token-a' });
+    assert.equal(code, CLOSE_TRY_AGAIN_LATER);
+    assert.match(reason, /retry after 30 s/);
+    assert.deepEqual(attempts, ['ip:127.0.0.1', 'ip:127.0.0.1', 'ip:127.0.0.1']);
+    ok.close();
+    await once(ok, 'close');
   });
 });
 

@@ -2,8 +2,8 @@
  * GraphQL subscriptions over WebSocket at /graphql/ws, protocol graphql-transport-ws (the
  * `graphql-ws` package's server core on `@fastify/websocket`). The token comes in
  * `connectionParams.authToken`; a missing or bad one closes with 4401. Keep-alive pings find dead
- * clients, a client whose send buffer grows past a limit is closed with 4008, and the number of
- * subscriptions per connection and connections per token are limited.
+ * clients, a client whose send buffer grows past a limit is closed with 4008, and connection
+ * attempts per address, subscriptions per connection and connections per token are limited.
  */
 import { createHash } from 'node:crypto';
 import fastifyWebsocket from '@fastify/websocket';
@@ -20,7 +20,7 @@ import {
 import { handleProtocols, makeServer } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/principal.js';
-import { UnauthorizedError } from '../../domain/errors.js';
+import { RateLimitedError, UnauthorizedError } from '../../domain/errors.js';
 import type { EventFeed } from '../../events/event-feed.js';
 import { QueueOverflowError } from '../../events/event-queue.js';
 import { formatErrors } from '../../graphql/error-formatter.js';
@@ -30,6 +30,7 @@ import {
   CLOSE_INTERNAL_ERROR,
   CLOSE_SLOW_CONSUMER,
   CLOSE_TOO_MANY_CONNECTIONS,
+  CLOSE_TRY_AGAIN_LATER,
   CLOSE_UNAUTHORIZED,
 } from './close-codes.js';
 import { ConnectionCounter } from './connection-counter.js';
@@ -62,6 +63,8 @@ export interface GraphQLWsOptions extends GraphQLWsLimits {
   readonly feed: EventFeed;
   /** Verifies a session JWT or developer token; throws UnauthorizedError (or answers null) when bad. */
   readonly authenticateToken: (token: string) => Promise<Principal | null>;
+  /** Counts one connection attempt of `key` (`ip:<address>`); throws RateLimitedError past the limit. */
+  readonly rateLimit?: (key: string) => void;
 }
 
 type ConnectionParams = Record<string, unknown> & { readonly authToken?: unknown };
@@ -98,6 +101,15 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
       connectionInitWaitTimeout: options.connectionInitTimeoutMs ?? 3000,
       onConnect: async (ctx) => {
         const { socket, request } = ctx.extra;
+        try {
+          options.rateLimit?.(`ip:${request.ip}`);
+        } catch (error) {
+          if (error instanceof RateLimitedError) {
+            socket.close(CLOSE_TRY_AGAIN_LATER, error.message.slice(0, 120));
+            return false;
+          }
+          throw error;
+        }
         const token = ctx.connectionParams?.authToken;
         if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
           socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized: send connectionParams.authToken');
@@ -110,6 +122,9 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
         }
         if (!principal) {
           socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized: invalid, expired or revoked token');
+          return false;
+        }
+        if (socket.readyState !== socket.OPEN) {
           return false;
         }
         const release = perToken.acquire(connectionKey(principal, token));
