@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import pg from 'pg';
 /** Section title. */
 export const title = 'API: GraphQL vs bare Fastify';
 
-const DURATION_S = 6;
+const DURATION_S = 5;
 const WARMUP_S = 2;
 const CONNECTIONS = 10;
 const STREAMS = 60;
@@ -170,22 +170,42 @@ function load(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-async function measure(request: {
-  url: string;
-  method: 'GET' | 'POST';
-  body?: string;
-  token: string;
-}): Promise<Measured> {
-  const options: autocannon.Options = {
-    url: request.url,
-    method: request.method,
-    headers: { authorization: `Bearer ${request.token}`, 'content-type': 'application/json' },
+/** One target of the load generator. */
+interface Target {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly body?: string;
+  readonly token: string;
+}
+
+function optionsOf(target: Target): autocannon.Options {
+  return {
+    url: target.url,
+    method: target.method,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
     connections: CONNECTIONS,
-    ...(request.body ? { body: request.body } : {}),
+    ...(target.body ? { body: target.body } : {}),
   };
-  await load({ ...options, duration: WARMUP_S });
-  const result = await load({ ...options, duration: DURATION_S });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+/**
+ * Measures two targets in A-B-B-A order after a warm-up of each, so drift in machine load
+ * weighs on both alike; each result is the mean of its two runs.
+ */
+async function measurePair(a: Target, b: Target): Promise<[Measured, Measured]> {
+  await load({ ...optionsOf(a), duration: WARMUP_S });
+  await load({ ...optionsOf(b), duration: WARMUP_S });
+  const runs: autocannon.Result[] = [];
+  for (const target of [a, b, b, a]) {
+    runs.push(await load({ ...optionsOf(target), duration: DURATION_S }));
+  }
+  const mean = (first: autocannon.Result | undefined, second: autocannon.Result | undefined): Measured => ({
+    rps: ((first?.requests.average ?? 0) + (second?.requests.average ?? 0)) / 2,
+    p99: ((first?.latency.p99 ?? 0) + (second?.latency.p99 ?? 0)) / 2,
+    non2xx: (first?.non2xx ?? 0) + (second?.non2xx ?? 0),
+    errors: (first?.errors ?? 0) + (second?.errors ?? 0),
+  });
+  return [mean(runs[0], runs[3]), mean(runs[1], runs[2])];
 }
 
 async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string): Promise<void> {
@@ -241,11 +261,13 @@ async function benchBackend(name: string, databaseUrl: string | undefined): Prom
       ['`stream(id)`', streamBody, `/stream/${encodeURIComponent(ready.streamId)}`],
       ['`streamsConnection(page {first 50})`', listBody, '/streams'],
     ] as const) {
-      const graphql = await measure({ url: ready.graphqlUrl, method: 'POST', body, token: ready.token });
-      const bare = await measure({ url: `${ready.bareUrl}${path}`, method: 'GET', token: ready.token });
+      const [graphql, bare] = await measurePair(
+        { url: ready.graphqlUrl, method: 'POST', body, token: ready.token },
+        { url: `${ready.bareUrl}${path}`, method: 'GET', token: ready.token },
+      );
       const bad = graphql.non2xx + graphql.errors + bare.non2xx + bare.errors;
       rows.push(
-        `| ${name} | ${label} | ${Math.round(graphql.rps)} | ${graphql.p99} | ${Math.round(bare.rps)} | ${bare.p99} | ` +
+        `| ${name} | ${label} | ${Math.round(graphql.rps)} | ${graphql.p99.toFixed(1)} | ${Math.round(bare.rps)} | ${bare.p99.toFixed(1)} | ` +
           `**${(graphql.rps / bare.rps).toFixed(2)}×**${bad > 0 ? ` (${bad} failed requests)` : ''} |`,
       );
       console.log(rows.at(-1));
@@ -259,6 +281,7 @@ async function benchBackend(name: string, databaseUrl: string | undefined): Prom
 
 /** Runs both backends and returns the Markdown table. */
 export async function run(): Promise<string> {
+  const loadBefore = loadavg()[0] ?? 0;
   const rows: string[] = [];
   rows.push(...(await benchBackend('PGlite', undefined)));
   const base = await postgresBase();
@@ -284,10 +307,12 @@ export async function run(): Promise<string> {
     );
   }
   return [
-    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s per row and server, autocannon in the parent ` +
-      `process, both servers in one child process (measured one after the other). The bare route does the same token ` +
+    `${CONNECTIONS} connections; per row a ${WARMUP_S} s warm-up of each server, then ${DURATION_S} s runs in ` +
+      `GraphQL-bare-bare-GraphQL order, each figure the mean of its two runs (p99 in ms). autocannon runs in the parent ` +
+      `process, both servers in one child process, measured one after the other. The bare route does the same token ` +
       `check (Authenticator with its cache), service call and mapping, and returns JSON equal to the GraphQL answer ` +
-      `(checked before measuring). Target: \`stream(id)\` ≥ 0.5× bare.`,
+      `(checked before measuring). Target: \`stream(id)\` ≥ 0.5× bare. 1-minute load average ` +
+      `${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after (2 cores shared with other work).`,
     '',
     '| database | query | GraphQL req/s | GraphQL p99 ms | bare req/s | bare p99 ms | GraphQL / bare |',
     '|---|---|---:|---:|---:|---:|---:|',
