@@ -26,6 +26,7 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   AIRWAVE_RECONNECT_WINDOW_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  AIRWAVE_VIEWER_IDLE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -49,6 +50,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly reconnectWindowMs: number;
+  /** An HLS/DASH viewer stops counting after this long without a request. */
+  readonly viewerIdleMs: number;
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
   readonly sessionSecret: string | undefined;
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     publicUrl: c.AIRWAVE_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
     reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
+    viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
