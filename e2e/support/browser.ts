@@ -101,6 +101,8 @@ const READ_VIDEO_STATE = `(() => { const v = document.getElementById('v');
 /** What the page's video element did. */
 export interface PlaybackReport {
   readonly currentTime: number;
+  /** Seconds currentTime advanced since it was first seen (a live player starts far from 0). */
+  readonly played: number;
   readonly videoWidth: number;
   readonly videoHeight: number;
   readonly errors: string[];
@@ -117,10 +119,15 @@ export async function playFor(
   try {
     await page.goto(pageUrl);
     const deadline = Date.now() + timeoutMs;
-    let report: PlaybackReport = { currentTime: 0, videoWidth: 0, videoHeight: 0, errors: [] };
+    let report: PlaybackReport = { currentTime: 0, played: 0, videoWidth: 0, videoHeight: 0, errors: [] };
+    let start: number | undefined;
     while (Date.now() < deadline) {
-      report = (await page.evaluate(READ_VIDEO_STATE)) as PlaybackReport;
-      if (report.errors.length > 0 || report.currentTime >= seconds) {
+      const state = (await page.evaluate(READ_VIDEO_STATE)) as Omit<PlaybackReport, 'played'>;
+      if (start === undefined && state.currentTime > 0) {
+        start = state.currentTime;
+      }
+      report = { ...state, played: start === undefined ? 0 : state.currentTime - start };
+      if (report.errors.length > 0 || report.played >= seconds) {
         return report;
       }
       await page.waitForTimeout(250);
