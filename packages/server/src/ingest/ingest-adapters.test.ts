@@ -54,7 +54,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    it('authorizes any active key of a stream, stamps lastUsedAt, and refuses deleted, rotated and unknown keys', async () => {
+    it('authorizes any active key of a stream, stamps lastUsedAt, and refuses deleted, rotated, unknown and wrong-mode keys', async () => {
       const stream = await t.streams.create(tenant, { name: 'auth' });
       const backup = await t.keys.create(tenant, stream.id, { name: 'backup' });
       const extra = await t.keys.create(tenant, stream.id, { name: 'extra' });
@@ -73,6 +73,18 @@ for (const backend of testBackends()) {
       assert.equal(await authorizer.authorize(stream.streamKey, 'rtmp'), null);
       assert.deepEqual(await authorizer.authorize(rotated.streamKey, 'rtmp'), expected);
       assert.deepEqual(await authorizer.authorize(backup.keyValue, 'rtmp'), expected);
+
+      const pulled = await t.streams.create(tenant, {
+        name: 'pulled',
+        ingestMode: 'PULL',
+        pullSource: { sourceUri: 'rtsp://8.8.8.8:554/cam' },
+      });
+      assert.equal(await authorizer.authorize(pulled.streamKey, 'rtmp'), null, 'no push to a PULL stream');
+      assert.equal(await authorizer.authorize(stream.streamKey, 'pull'), null, 'no pull of a PUSH stream');
+      assert.deepEqual(await authorizer.authorize(pulled.streamKey, 'pull'), {
+        streamId: pulled.id,
+        playbackId: pulled.playbackId,
+      });
 
       for (const bad of ['', 'sk_unknown', 'x'.repeat(10_000), "sk_' OR 1=1 --", 'sk_\u0000abc']) {
         assert.equal(await authorizer.authorize(bad, 'rtmp'), null, JSON.stringify(bad.slice(0, 20)));

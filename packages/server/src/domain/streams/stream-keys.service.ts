@@ -8,7 +8,7 @@ import { fromGlobalId, isUuid } from '../ids.js';
 import { type Connection, type PageInput, toConnection, toPageRequest } from '../pagination.js';
 import { cursorOf } from './keyset.js';
 import { newStreamKey } from './random-ids.js';
-import type { StreamKeyRecord } from './stream.js';
+import type { IngestMode, StreamKeyRecord } from './stream.js';
 import { KEY_NAME_MAX_LENGTH, requiredText } from './stream-input.js';
 import type { KeyGrant, StreamKeysStore } from './stream-keys.store.js';
 import { streamIdOf } from './streams.service.js';
@@ -92,13 +92,14 @@ export class StreamKeysService {
 
   /**
    * Resolves a key presented at ingest to its stream and stamps lastUsedAt; undefined when the
-   * key is unknown, inactive, deleted or malformed.
+   * key is unknown, inactive, deleted or malformed, or its stream does not take `mode` (an
+   * encoder cannot push to a PULL stream, the puller only pulls PULL streams).
    */
-  async authorizeIngest(keyValue: string): Promise<KeyGrant | undefined> {
+  async authorizeIngest(keyValue: string, mode: IngestMode = 'PUSH'): Promise<KeyGrant | undefined> {
     if (!isPlausibleKey(keyValue)) {
       return undefined;
     }
-    return this.deps.keys.stampActiveKey(keyValue, new Date());
+    return this.deps.keys.stampActiveKey(keyValue, mode, new Date());
   }
 
   /** Resolves a key without side effects, with the stream facts the ingest endpoint reports. */

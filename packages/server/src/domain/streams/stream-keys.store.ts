@@ -6,7 +6,7 @@ import { and, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../pagination.js';
 import { keysetCondition, keysetOrder } from './keyset.js';
-import type { StreamKeyRecord } from './stream.js';
+import type { IngestMode, StreamKeyRecord } from './stream.js';
 import { streamKeysTable, streamsTable } from './stream-tables.js';
 
 /** What an active key resolves to for ingest. */
@@ -149,8 +149,11 @@ export class StreamKeysStore {
     });
   }
 
-  /** Resolves an active key for ingest and stamps its last use; undefined when unknown or inactive. */
-  async stampActiveKey(keyValue: string, now: Date): Promise<KeyGrant | undefined> {
+  /**
+   * Resolves an active key of a stream in `mode` for ingest and stamps its last use; undefined
+   * when the key is unknown or inactive or its stream takes the other ingest mode.
+   */
+  async stampActiveKey(keyValue: string, mode: IngestMode, now: Date): Promise<KeyGrant | undefined> {
     const rows = await this.db
       .update(streamKeysTable)
       .set({ lastUsedAt: now })
@@ -160,6 +163,7 @@ export class StreamKeysStore {
           eq(streamKeysTable.keyValue, keyValue),
           eq(streamKeysTable.isActive, true),
           eq(streamsTable.id, streamKeysTable.streamId),
+          eq(streamsTable.ingestMode, mode),
         ),
       )
       .returning({
