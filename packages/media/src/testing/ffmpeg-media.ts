@@ -68,12 +68,12 @@ export function ffprobeJson(args: readonly string[]): Record<string, unknown> {
 }
 
 /**
- * Encodes `ffmpegArgs` (inputs and codec options, no output) into `<dir>/source.mp4` and reads it
+ * Encodes `ffmpegArgs` (inputs and codec options, no output) into `<dir>/<name>` and reads it
  * back. Video configs are the avcC/hvcC/av1C records of the MP4; VP9 gets a vpcC record built
  * from the stream's parameters (profile 0, 8 bit, 4:2:0) since ffmpeg keeps none as extradata.
  */
-export function encodeTestMedia(dir: string, ffmpegArgs: readonly string[]): EncodedMedia {
-  const file = join(dir, 'source.mp4');
+export function encodeTestMedia(dir: string, ffmpegArgs: readonly string[], name = 'source.mp4'): EncodedMedia {
+  const file = join(dir, name);
   run('ffmpeg', ['-v', 'error', '-y', ...ffmpegArgs, '-video_track_timescale', String(VIDEO_TIMESCALE), file]);
   const streams = (ffprobeJson(['-show_streams', '-show_data', file]).streams ?? []) as ProbeStream[];
   const packets = (ffprobeJson(['-show_packets', file]).packets ?? []) as ProbePacket[];

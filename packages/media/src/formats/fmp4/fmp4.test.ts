@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { lavfiInputs } from '../../testing/test-source.js';
 import { concatBytes } from './box-writer.js';
 import { buildFragment, type TrackFragment } from './fragment.js';
 import { buildInitSegment } from './init-segment.js';
@@ -99,17 +100,7 @@ for (const c of cases) {
   describe(`fMP4 ${c.name}`, { skip }, () => {
     let media: EncodedMedia;
     const source = (): EncodedMedia => {
-      media ??= encodeTestMedia(dir, [
-        '-f',
-        'lavfi',
-        '-i',
-        `testsrc2=size=${c.width}x${c.height}:rate=30`,
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        ...c.args,
-      ]);
+      media ??= encodeTestMedia(dir, [...lavfiInputs(`${c.width}x${c.height}`, 48_000), ...c.args]);
       return media;
     };
 

@@ -9,6 +9,7 @@ import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { lavfiInputs } from '../../testing/test-source.js';
 import { concatBytes } from '../fmp4/box-writer.js';
 import { TS_PACKET_SIZE } from './packet-writer.js';
 import { TsMuxer } from './ts-muxer.js';
@@ -17,17 +18,6 @@ const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
 const dir = mkdtempSync(join(tmpdir(), 'airwave-mpegts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const lavfi = (width: number, height: number): string[] => [
-  '-f',
-  'lavfi',
-  '-i',
-  `testsrc2=size=${width}x${height}:rate=30`,
-  '-f',
-  'lavfi',
-  '-i',
-  'sine=frequency=440:sample_rate=48000',
-];
-
 const cases = [
   {
     name: 'H.264 with B-frames + AAC',
@@ -35,7 +25,7 @@ const cases = [
     width: 640,
     height: 360,
     args: [
-      ...lavfi(640, 360),
+      ...lavfiInputs('640x360', 48_000),
       '-t',
       '2',
       '-c:v',
@@ -56,7 +46,7 @@ const cases = [
     width: 320,
     height: 240,
     args: [
-      ...lavfi(320, 240),
+      ...lavfiInputs('320x240', 48_000),
       '-t',
       '1',
       '-c:v',

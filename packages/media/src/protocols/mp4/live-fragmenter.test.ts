@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildInitSegment } from '../../formats/fmp4/init-segment.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { testSourceArgs } from '../../testing/test-source.js';
 import { LiveFragmenter } from './live-fragmenter.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
@@ -46,30 +47,7 @@ describe('LiveFragmenter with real H.264 + AAC', { skip }, () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'live-fragmenter-'));
-    media = encodeTestMedia(dir, [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x180:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-bf',
-      '2',
-      '-g',
-      '30',
-      '-c:a',
-      'aac',
-      '-t',
-      '4',
-    ]);
+    media = encodeTestMedia(dir, testSourceArgs({ seconds: 4 }));
     videoId = media.tracks.find((track) => track.kind === 'video')?.id ?? 0;
   });
 

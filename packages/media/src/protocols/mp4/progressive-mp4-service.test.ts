@@ -9,6 +9,7 @@ import { silentLogger } from '../../ports.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
 import { unitsOfPass } from '../../testing/live-feed.js';
+import { testSourceArgs } from '../../testing/test-source.js';
 import type { PlayRequest } from '../shared/http-types.js';
 import { MP4_TYPE, ProgressiveMp4Service } from './progressive-mp4-service.js';
 
@@ -36,30 +37,7 @@ describe('ProgressiveMp4Service', { skip }, () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'progressive-mp4-'));
-    media = encodeTestMedia(dir, [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x180:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-bf',
-      '2',
-      '-g',
-      '30',
-      '-c:a',
-      'aac',
-      '-t',
-      '2',
-    ]);
+    media = encodeTestMedia(dir, testSourceArgs({ seconds: 2 }));
   });
 
   after(() => {

@@ -14,6 +14,7 @@ import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '@airwave/media/testing/ffmpeg-media';
 import { unitsOfPass } from '@airwave/media/testing/live-feed';
+import { testSourceArgs } from '@airwave/media/testing/test-source';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PlayInfo } from './play-info.js';
 import { registerPlayRoutes } from './play-routes.js';
@@ -81,30 +82,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'play-routes-'));
-    media = encodeTestMedia(dir, [
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=640x360:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-bf',
-      '2',
-      '-g',
-      '30',
-      '-c:a',
-      'aac',
-      '-t',
-      '4',
-    ]);
+    media = encodeTestMedia(dir, testSourceArgs({ size: '640x360', seconds: 4 }));
     hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
     tsHls = new TsHlsService(hub, { targetDurationSeconds: 2, windowSegments: 6 });
     mp4 = new ProgressiveMp4Service(hub, {

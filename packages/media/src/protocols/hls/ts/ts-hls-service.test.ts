@@ -7,6 +7,7 @@ import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
 import { unitsOfPass } from '../../../testing/live-feed.js';
+import { testSourceArgs } from '../../../testing/test-source.js';
 import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
 import { TsHlsService } from './ts-hls-service.js';
 
@@ -25,27 +26,6 @@ const text = (response: PlayResponse): string => (typeof response.body === 'stri
 const reason = (response: PlayResponse): string =>
   (JSON.parse(text(response)) as { error: { reason: string } }).error.reason;
 
-const encode = (dir: string, video: string[]): EncodedMedia =>
-  encodeTestMedia(dir, [
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=320x180:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440',
-    ...video,
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '30',
-    '-c:a',
-    'aac',
-    '-t',
-    '2',
-  ]);
-
 describe('TsHlsService', { skip }, () => {
   let dir = '';
   let h264: EncodedMedia;
@@ -53,8 +33,9 @@ describe('TsHlsService', { skip }, () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'ts-hls-service-'));
-    h264 = encode(dir, ['-c:v', 'libx264', '-preset', 'ultrafast', '-bf', '2']);
-    vp9 = encode(mkdtempSync(join(dir, 'vp9-')), ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8']);
+    h264 = encodeTestMedia(dir, testSourceArgs({ seconds: 2 }));
+    const vp9Codec = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'];
+    vp9 = encodeTestMedia(dir, testSourceArgs({ seconds: 2, video: vp9Codec }), 'vp9.mp4');
   });
 
   after(() => {

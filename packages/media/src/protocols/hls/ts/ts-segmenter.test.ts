@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -8,38 +8,11 @@ import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
 import { unitsOfPass } from '../../../testing/live-feed.js';
+import { testSourceArgs } from '../../../testing/test-source.js';
 import { renderMediaPlaylist } from './ts-playlists.js';
 import { TsSegmenter } from './ts-segmenter.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
-const source = (size: string, gop: number, seconds: number, bFrames: number): string[] => [
-  '-f',
-  'lavfi',
-  '-i',
-  `testsrc2=size=${size}:rate=30`,
-  '-f',
-  'lavfi',
-  '-i',
-  'sine=frequency=440',
-  '-c:v',
-  'libx264',
-  '-preset',
-  'ultrafast',
-  '-pix_fmt',
-  'yuv420p',
-  '-bf',
-  String(bFrames),
-  '-g',
-  String(gop),
-  '-keyint_min',
-  String(gop),
-  '-sc_threshold',
-  '0',
-  '-c:a',
-  'aac',
-  '-t',
-  String(seconds),
-];
 
 interface ProbeStream {
   codec_name: string;
@@ -74,10 +47,12 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'ts-segmenter-'));
-    oneSecondGop = encodeTestMedia(dir, source('640x360', 30, 4, 2));
-    const longDir = join(dir, 'long');
-    mkdirSync(longDir);
-    threeSecondGop = encodeTestMedia(longDir, source('320x180', 90, 7, 0));
+    oneSecondGop = encodeTestMedia(dir, testSourceArgs({ size: '640x360', gop: 30, fixedGop: true, seconds: 4 }));
+    threeSecondGop = encodeTestMedia(
+      dir,
+      testSourceArgs({ gop: 90, fixedGop: true, bFrames: 0, seconds: 7 }),
+      'three-second-gop.mp4',
+    );
   });
 
   after(() => {
