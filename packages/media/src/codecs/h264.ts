@@ -5,8 +5,14 @@
 import { BitReader } from '../bits/bit-reader.js';
 import { ParseError, UnsupportedError } from '../errors.js';
 import { checkLengthSize, removeEmulationPrevention, splitLengthPrefixed } from './nal.js';
-import { checkU16, readU16Prefixed, writeU16Prefixed } from './parameter-sets.js';
+import {
+  type ParameterSetDescription,
+  readU16PrefixedList,
+  u16PrefixedSize,
+  writeU16Prefixed,
+} from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
+import { readAspectRatioInfo, type SampleAspectRatio, skipVuiSignalInfo } from './vui.js';
 
 /** NAL unit types used by the media plane (H.264 Table 7-1). */
 export const H264_NAL = { slice: 1, idr: 5, sei: 6, sps: 7, pps: 8, aud: 9 } as const;
@@ -30,31 +36,11 @@ export interface H264Sps {
   /** False for interlaced (field or MBAFF) coding. */
   readonly frameMbsOnly: boolean;
   /** Sample aspect ratio from the VUI, when signalled. */
-  readonly sar?: { readonly width: number; readonly height: number };
+  readonly sar?: SampleAspectRatio;
 }
 
 /** Profiles whose SPS carries chroma format, bit depth and scaling matrices. */
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
-
-/** Table E-1 sample aspect ratios for aspect_ratio_idc 1..16. */
-const SAR_TABLE: readonly (readonly [number, number])[] = [
-  [1, 1],
-  [12, 11],
-  [10, 11],
-  [16, 11],
-  [40, 33],
-  [24, 11],
-  [20, 11],
-  [32, 11],
-  [80, 33],
-  [18, 11],
-  [15, 11],
-  [64, 33],
-  [160, 99],
-  [4, 3],
-  [3, 2],
-  [2, 1],
-];
 
 /** Returns nal_unit_type of an H.264 NAL unit (first byte after any start code). */
 export function nalType(nal: Uint8Array): number {
@@ -175,37 +161,14 @@ function skipScalingList(r: BitReader, size: number): void {
  * Reads the VUI up to timing_info (§E.1.1). A VUI cut short (some encoders truncate it) only
  * loses the optional values; it does not invalidate the SPS.
  */
-function readVuiTiming(r: BitReader): { fps?: number; sar?: { width: number; height: number } } {
-  const out: { fps?: number; sar?: { width: number; height: number } } = {};
+function readVuiTiming(r: BitReader): { fps?: number; sar?: SampleAspectRatio } {
+  const out: { fps?: number; sar?: SampleAspectRatio } = {};
   try {
-    if (r.readFlag()) {
-      const idc = r.readBits(8);
-      if (idc === 255) {
-        const width = r.readBits(16);
-        const height = r.readBits(16);
-        if (width > 0 && height > 0) {
-          out.sar = { width, height };
-        }
-      } else {
-        const entry = SAR_TABLE[idc - 1];
-        if (entry) {
-          out.sar = { width: entry[0], height: entry[1] };
-        }
-      }
+    const sar = readAspectRatioInfo(r);
+    if (sar) {
+      out.sar = sar;
     }
-    if (r.readFlag()) {
-      r.skipBits(1);
-    }
-    if (r.readFlag()) {
-      r.skipBits(4);
-      if (r.readFlag()) {
-        r.skipBits(24);
-      }
-    }
-    if (r.readFlag()) {
-      r.readUE();
-      r.readUE();
-    }
+    skipVuiSignalInfo(r);
     if (r.readFlag()) {
       const unitsInTick = r.readBits(32);
       const timeScale = r.readBits(32);
@@ -245,24 +208,11 @@ export function parseAvcC(record: Uint8Array): AvcC {
   const level = record[3] as number;
   const lengthSize = ((record[4] as number) & 3) + 1;
   checkLengthSize(lengthSize);
-  let offset = 5;
-  const spsCount = (record[offset++] as number) & 0x1f;
-  const sps: Uint8Array[] = [];
-  for (let i = 0; i < spsCount; i++) {
-    const [nal, next] = readU16Prefixed(record, offset);
-    sps.push(nal);
-    offset = next;
+  const [sps, afterSps] = readU16PrefixedList(record, 6, (record[5] as number) & 0x1f);
+  if (afterSps >= record.length) {
+    throw new ParseError('avcC ends before numOfPictureParameterSets', afterSps);
   }
-  if (offset >= record.length) {
-    throw new ParseError('avcC ends before numOfPictureParameterSets', offset);
-  }
-  const ppsCount = record[offset++] as number;
-  const pps: Uint8Array[] = [];
-  for (let i = 0; i < ppsCount; i++) {
-    const [nal, next] = readU16Prefixed(record, offset);
-    pps.push(nal);
-    offset = next;
-  }
+  const [pps] = readU16PrefixedList(record, afterSps + 1, record[afterSps] as number);
   return { profile, compatibility, level, lengthSize, sps, pps };
 }
 
@@ -277,7 +227,7 @@ export function buildAvcC(sps: readonly Uint8Array[], pps: readonly Uint8Array[]
   }
   const parsed = parseSps(first);
   const ext = [100, 110, 122, 144].includes(parsed.profileIdc);
-  const size = 7 + [...sps, ...pps].reduce((sum, nal) => sum + 2 + checkU16(nal.length), 0) + (ext ? 4 : 0);
+  const size = 7 + u16PrefixedSize(sps) + u16PrefixedSize(pps) + (ext ? 4 : 0);
   const out = new Uint8Array(size);
   out[0] = 1;
   out[1] = parsed.profileIdc;
@@ -303,21 +253,8 @@ export function avcCodecString(profile: number, compatibility: number, level: nu
   return `${sampleEntry}.${hex(profile)}${hex(compatibility)}${hex(level)}`;
 }
 
-/** What an avcC says about a video track. */
-export interface AvcDescription {
-  readonly width: number;
-  readonly height: number;
-  readonly fps?: number;
-  readonly codecString: string;
-  readonly profile: number;
-  readonly level: number;
-  readonly bitDepth: number;
-  readonly chromaFormatIdc: number;
-  readonly lengthSize: number;
-}
-
 /** Parses an avcC and its first SPS into what a Track needs. */
-export function describeAvcC(record: Uint8Array): AvcDescription {
+export function describeAvcC(record: Uint8Array): ParameterSetDescription {
   const avcC = parseAvcC(record);
   const first = avcC.sps[0];
   if (!first) {
@@ -339,10 +276,5 @@ export function describeAvcC(record: Uint8Array): AvcDescription {
 
 /** True when a length-prefixed access unit contains an IDR slice. */
 export function isKeyframe(lengthPrefixedAccessUnit: Uint8Array, lengthSize = 4): boolean {
-  for (const nal of splitLengthPrefixed(lengthPrefixedAccessUnit, lengthSize)) {
-    if (nalType(nal) === H264_NAL.idr) {
-      return true;
-    }
-  }
-  return false;
+  return splitLengthPrefixed(lengthPrefixedAccessUnit, lengthSize).some((nal) => nalType(nal) === H264_NAL.idr);
 }

@@ -6,8 +6,14 @@
 import { BitReader } from '../bits/bit-reader.js';
 import { ParseError, UnsupportedError } from '../errors.js';
 import { checkLengthSize, removeEmulationPrevention, splitLengthPrefixed } from './nal.js';
-import { checkU16, readU16Prefixed, writeU16Prefixed } from './parameter-sets.js';
+import {
+  type ParameterSetDescription,
+  readU16PrefixedList,
+  u16PrefixedSize,
+  writeU16Prefixed,
+} from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
+import { readAspectRatioInfo, skipVuiSignalInfo } from './vui.js';
 
 /** NAL unit types used by the media plane (H.265 Table 7-1). */
 export const H265_NAL = {
@@ -338,22 +344,8 @@ function skipHrd(r: BitReader, maxSubLayersMinus1: number): void {
 function readVui(r: BitReader, maxSubLayersMinus1: number): { fps?: number; minSpatialSegmentationIdc?: number } {
   const out: { fps?: number; minSpatialSegmentationIdc?: number } = {};
   try {
-    if (r.readFlag() && r.readBits(8) === 255) {
-      r.skipBits(32);
-    }
-    if (r.readFlag()) {
-      r.skipBits(1);
-    }
-    if (r.readFlag()) {
-      r.skipBits(4);
-      if (r.readFlag()) {
-        r.skipBits(24);
-      }
-    }
-    if (r.readFlag()) {
-      r.readUE();
-      r.readUE();
-    }
+    readAspectRatioInfo(r);
+    skipVuiSignalInfo(r);
     r.skipBits(3);
     if (r.readFlag()) {
       r.readUE();
@@ -455,13 +447,8 @@ export function parseHvcC(record: Uint8Array): HvcC {
     const head = record[offset] as number;
     const type = head & 0x3f;
     const count = ((record[offset + 1] as number) << 8) | (record[offset + 2] as number);
-    offset += 3;
-    const nals: Uint8Array[] = [];
-    for (let j = 0; j < count; j++) {
-      const [nal, next] = readU16Prefixed(record, offset);
-      nals.push(nal);
-      offset = next;
-    }
+    const [nals, next] = readU16PrefixedList(record, offset + 3, count);
+    offset = next;
     arrays.push({ completeness: (head & 0x80) !== 0, nalType: type, nals });
     if (type === H265_NAL.vps) {
       vps.push(...nals);
@@ -516,7 +503,7 @@ export function buildHvcC(
     if (nals.length > 0xffff) {
       throw new ParseError(`hvcC array of ${nals.length} NAL units`);
     }
-    size += 3 + nals.reduce((sum, nal) => sum + 2 + checkU16(nal.length), 0);
+    size += 3 + u16PrefixedSize(nals);
   }
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
@@ -563,21 +550,8 @@ export function hevcCodecString(ptl: H265ProfileTierLevel, sampleEntry: 'hvc1' |
   return `${sampleEntry}.${space}${ptl.profileIdc}.${reversed.toString(16).toUpperCase()}.${tier}${ptl.levelIdc}${constraints}`;
 }
 
-/** What an hvcC says about a video track. */
-export interface HevcDescription {
-  readonly width: number;
-  readonly height: number;
-  readonly fps?: number;
-  readonly codecString: string;
-  readonly profile: number;
-  readonly level: number;
-  readonly bitDepth: number;
-  readonly chromaFormatIdc: number;
-  readonly lengthSize: number;
-}
-
 /** Parses an hvcC and its first SPS into what a Track needs. */
-export function describeHvcC(record: Uint8Array): HevcDescription {
+export function describeHvcC(record: Uint8Array): ParameterSetDescription {
   const hvcC = parseHvcC(record);
   const first = hvcC.sps[0];
   if (!first) {
@@ -605,10 +579,5 @@ export function isKeyframeNal(type: number): boolean {
 
 /** True when a length-prefixed access unit contains an IRAP slice. */
 export function isKeyframe(lengthPrefixedAccessUnit: Uint8Array, lengthSize = 4): boolean {
-  for (const nal of splitLengthPrefixed(lengthPrefixedAccessUnit, lengthSize)) {
-    if (isKeyframeNal(nalType(nal))) {
-      return true;
-    }
-  }
-  return false;
+  return splitLengthPrefixed(lengthPrefixedAccessUnit, lengthSize).some((nal) => isKeyframeNal(nalType(nal)));
 }

@@ -1,31 +1,55 @@
 /**
  * 16-bit length-prefixed parameter sets as the decoder configuration records of
- * ISO/IEC 14496-15 (avcC §5.3.3.1, hvcC §8.3.3.1) store them.
+ * ISO/IEC 14496-15 (avcC §5.3.3.1, hvcC §8.3.3.1) store them, and what H.264 and H.265 records
+ * both say about a video track.
  */
 import { ParseError } from '../errors.js';
 
-/** Reads a 16-bit length and that many bytes at `offset`; returns the bytes and the next offset. */
-export function readU16Prefixed(data: Uint8Array, offset: number): [Uint8Array, number] {
-  if (offset + 2 > data.length) {
-    throw new ParseError('truncated 16-bit length', offset);
-  }
-  const length = ((data[offset] as number) << 8) | (data[offset + 1] as number);
-  if (length === 0) {
-    throw new ParseError('zero-length parameter set', offset);
-  }
-  const end = offset + 2 + length;
-  if (end > data.length) {
-    throw new ParseError(`parameter set of ${length} bytes overruns the record`, offset);
-  }
-  return [data.subarray(offset + 2, end), end];
+/** What an avcC or hvcC (and its first SPS) says about a video track. */
+export interface ParameterSetDescription {
+  readonly width: number;
+  readonly height: number;
+  readonly fps?: number;
+  readonly codecString: string;
+  readonly profile: number;
+  readonly level: number;
+  readonly bitDepth: number;
+  readonly chromaFormatIdc: number;
+  readonly lengthSize: number;
 }
 
-/** Throws unless a parameter set fits a 16-bit length field; returns the length. */
-export function checkU16(length: number): number {
-  if (length === 0 || length > 0xffff) {
-    throw new ParseError(`parameter set of ${length} bytes does not fit a 16-bit length`);
+/** Reads `count` NAL units, each with a 16-bit length, at `offset`; returns them and the next offset. */
+export function readU16PrefixedList(data: Uint8Array, offset: number, count: number): [Uint8Array[], number] {
+  const nals: Uint8Array[] = [];
+  let at = offset;
+  for (let i = 0; i < count; i++) {
+    if (at + 2 > data.length) {
+      throw new ParseError('truncated 16-bit length', at);
+    }
+    const length = ((data[at] as number) << 8) | (data[at + 1] as number);
+    if (length === 0) {
+      throw new ParseError('zero-length parameter set', at);
+    }
+    const end = at + 2 + length;
+    if (end > data.length) {
+      throw new ParseError(`parameter set of ${length} bytes overruns the record`, at);
+    }
+    nals.push(data.subarray(at + 2, end));
+    at = end;
   }
-  return length;
+  return [nals, at];
+}
+
+/** Bytes the NAL units take with 16-bit lengths; throws unless each fits such a length. */
+export function u16PrefixedSize(nals: readonly Uint8Array[]): number {
+  let size = 0;
+  for (const nal of nals) {
+    if (nal.length === 0 || nal.length > 0xffff) {
+      throw new ParseError(`parameter set of ${nal.length} bytes does not fit a 16-bit length`);
+    }
+    size += 2 + nal.length;
+  }
+  return size;
 }
 
 /** Writes each NAL with a 16-bit length at `offset`; returns the offset after them. */
