@@ -38,5 +38,7 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm dependencies"
-  npm ci --no-audit --no-fund
+  # npm install (not npm ci): this registry's lockfile entries carry no download addresses, and
+  # npm ci then refuses the optional per-platform packages (e.g. @biomejs/cli-*) as missing.
+  npm install --no-audit --no-fund
 fi
