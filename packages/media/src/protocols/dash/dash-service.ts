@@ -4,10 +4,12 @@
  */
 import type { Hub } from '../../hub/hub.js';
 import { parseCmafResource } from '../shared/cmaf/cmaf-names.js';
+import { firstSegmentWaitMs } from '../shared/cmaf/cmaf-options.js';
 import { CmafRegistry, type CmafRegistryOptions } from '../shared/cmaf/cmaf-registry.js';
-import { serveCmafResource } from '../shared/cmaf/cmaf-resources.js';
-import { type CmafStatus, cmafStatus } from '../shared/cmaf/cmaf-status.js';
+import { blockingTimeoutMs, serveCmafResource } from '../shared/cmaf/cmaf-resources.js';
+import type { CmafStatus } from '../shared/cmaf/cmaf-status.js';
 import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
+import { noSegmentYet } from '../shared/packaged-streams.js';
 import { renderMpd } from './dash-mpd.js';
 
 /** Options of the DASH service. */
@@ -39,25 +41,16 @@ export class DashService {
 
   /** Answers one request under `/play/<id>/cmaf/` (the MPD or a CMAF file). */
   async handle(req: PlayRequest): Promise<PlayResponse> {
-    const entry = this.registry.get(req.playbackId);
-    if (!entry) {
-      return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${req.playbackId}`);
+    const entry = this.registry.forViewer(req, 'dash');
+    if ('status' in entry) {
+      return entry;
     }
     const { packager } = entry;
-    if (packager.ended === undefined) {
-      entry.stream.viewers.touch(req.sessionId, 'dash');
-    }
-    const targetMs = 1000 * packager.targetDuration;
     if (req.path === DASH_MPD_PATH) {
-      const wait =
-        this.firstSegmentWaitMs ?? 1000 * (packager.options.maxSegmentSeconds + packager.options.segmentTargetSeconds);
+      const wait = firstSegmentWaitMs(packager.options, this.firstSegmentWaitMs);
       await packager.waitFor(() => packager.ready, wait, req.signal);
       if (!packager.ready) {
-        if (packager.ended !== undefined) {
-          return errorResponse(404, 'playback_id_not_found', `the stream of ${req.playbackId} ended without media`);
-        }
-        const response = errorResponse(503, 'not_ready', 'the stream has not produced a segment yet');
-        return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
+        return noSegmentYet(packager, req.playbackId);
       }
       const body = renderMpd(packager, { uriQuery: req.uriQuery, nowMs: packager.options.now() });
       return { status: 200, headers: { 'content-type': DASH_MPD_TYPE, 'cache-control': CACHE_LIVE_PLAYLIST }, body };
@@ -66,12 +59,11 @@ export class DashService {
     if (!resource) {
       return errorResponse(404, 'resource_not_found', `no DASH resource ${req.path}`);
     }
-    return serveCmafResource(packager, resource, 3 * targetMs, req.signal);
+    return serveCmafResource(packager, resource, blockingTimeoutMs(packager), req.signal);
   }
 
   /** Measurements and state of one stream, or undefined when the service does not know it. */
   status(playbackId: string): CmafStatus | undefined {
-    const entry = this.registry.get(playbackId);
-    return entry ? cmafStatus(entry.packager) : undefined;
+    return this.registry.status(playbackId);
   }
 }

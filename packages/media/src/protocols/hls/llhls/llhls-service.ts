@@ -5,12 +5,14 @@
  */
 import type { Hub } from '../../../hub/hub.js';
 import { parseCmafResource } from '../../shared/cmaf/cmaf-names.js';
+import { firstSegmentWaitMs } from '../../shared/cmaf/cmaf-options.js';
 import type { CmafPackager } from '../../shared/cmaf/cmaf-packager.js';
-import { type CmafEntry, CmafRegistry, type CmafRegistryOptions } from '../../shared/cmaf/cmaf-registry.js';
-import { serveCmafResource } from '../../shared/cmaf/cmaf-resources.js';
-import { type CmafStatus, cmafStatus } from '../../shared/cmaf/cmaf-status.js';
+import { CmafRegistry, type CmafRegistryOptions } from '../../shared/cmaf/cmaf-registry.js';
+import { blockingTimeoutMs, serveCmafResource } from '../../shared/cmaf/cmaf-resources.js';
+import type { CmafStatus } from '../../shared/cmaf/cmaf-status.js';
 import type { CmafTrackName } from '../../shared/cmaf/cmaf-types.js';
 import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../../shared/http-types.js';
+import { noSegmentYet } from '../../shared/packaged-streams.js';
 import { parseDirectives, satisfies, tooFarAhead } from './blocking-reload.js';
 import { renderLlHlsMediaPlaylist } from './llhls-media-playlist.js';
 import { renderLlHlsMultivariant } from './llhls-multivariant.js';
@@ -41,16 +43,13 @@ export class LlHlsService {
 
   /** Answers one request under `/play/<id>/cmaf/` (everything but the DASH manifest). */
   async handle(req: PlayRequest): Promise<PlayResponse> {
-    const entry = this.registry.get(req.playbackId);
-    if (!entry) {
-      return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${req.playbackId}`);
+    const entry = this.registry.forViewer(req, 'llhls');
+    if ('status' in entry) {
+      return entry;
     }
     const { packager } = entry;
-    if (packager.ended === undefined) {
-      entry.stream.viewers.touch(req.sessionId, 'llhls');
-    }
     if (req.path === 'index.m3u8') {
-      return this.multivariant(entry, req);
+      return this.multivariant(packager, req);
     }
     const trackName = MEDIA_PLAYLISTS[req.path];
     if (trackName) {
@@ -65,15 +64,13 @@ export class LlHlsService {
 
   /** Measurements and state of one stream, or undefined when the service does not know it. */
   status(playbackId: string): CmafStatus | undefined {
-    const entry = this.registry.get(playbackId);
-    return entry ? cmafStatus(entry.packager) : undefined;
+    return this.registry.status(playbackId);
   }
 
-  private async multivariant(entry: CmafEntry, req: PlayRequest): Promise<PlayResponse> {
-    const { packager } = entry;
+  private async multivariant(packager: CmafPackager, req: PlayRequest): Promise<PlayResponse> {
     await packager.waitFor(() => packager.ready, this.firstWait(packager), req.signal);
     if (!packager.ready) {
-      return notReady(packager, req.playbackId);
+      return noSegmentYet(packager, req.playbackId);
     }
     const measured = packager.measurements();
     const video = packager.track('video')?.track;
@@ -86,7 +83,7 @@ export class LlHlsService {
       frameRate: (video?.kind === 'video' ? video.fps : undefined) ?? measured.fps,
       uriQuery: req.uriQuery,
     });
-    return body ? playlist(body) : notReady(packager, req.playbackId);
+    return body ? playlist(body) : noSegmentYet(packager, req.playbackId);
   }
 
   private async mediaPlaylist(packager: CmafPackager, name: CmafTrackName, req: PlayRequest): Promise<PlayResponse> {
@@ -101,7 +98,7 @@ export class LlHlsService {
     const directives = parsed.value;
     await packager.waitFor(() => writer.segments.length > 0, this.firstWait(packager), req.signal);
     if (writer.segments.length === 0) {
-      return notReady(packager, req.playbackId);
+      return noSegmentYet(packager, req.playbackId);
     }
     const partTarget = packager.partTargetOf(writer);
     if (packager.ended === undefined) {
@@ -127,25 +124,10 @@ export class LlHlsService {
   }
 
   private firstWait(packager: CmafPackager): number {
-    return (
-      this.firstSegmentWaitMs ?? 1000 * (packager.options.maxSegmentSeconds + packager.options.segmentTargetSeconds)
-    );
+    return firstSegmentWaitMs(packager.options, this.firstSegmentWaitMs);
   }
-}
-
-/** RFC 8216bis: a blocked request is answered after three target durations at the latest. */
-function blockingTimeoutMs(packager: CmafPackager): number {
-  return 3000 * packager.targetDuration;
 }
 
 function playlist(body: string): PlayResponse {
   return { status: 200, headers: { 'content-type': LLHLS_PLAYLIST_TYPE, 'cache-control': CACHE_LIVE_PLAYLIST }, body };
-}
-
-function notReady(packager: CmafPackager, playbackId: string): PlayResponse {
-  if (packager.ended !== undefined) {
-    return errorResponse(404, 'playback_id_not_found', `the stream of playback id ${playbackId} ended without media`);
-  }
-  const response = errorResponse(503, 'not_ready', 'the stream has not produced a segment yet');
-  return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
 }

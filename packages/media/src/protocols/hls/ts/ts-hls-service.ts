@@ -3,8 +3,7 @@
  * answering `index.m3u8` (multivariant), `stream.m3u8` (media playlist) and `seg-<n>.ts` under
  * `/play/<id>/hls/`. An ended stream keeps answering (with EXT-X-ENDLIST) for a grace period.
  */
-import type { Hub, StreamOutput } from '../../../hub/hub.js';
-import type { LiveStream } from '../../../hub/live-stream.js';
+import type { Hub } from '../../../hub/hub.js';
 import type { Track, VideoTrack } from '../../../stream/track.js';
 import {
   CACHE_IMMUTABLE,
@@ -13,6 +12,7 @@ import {
   type PlayRequest,
   type PlayResponse,
 } from '../../shared/http-types.js';
+import { noSegmentYet, PackagedStreams } from '../../shared/packaged-streams.js';
 import { renderMediaPlaylist, renderMultivariantPlaylist } from './ts-playlists.js';
 import { type TsMeasurements, TsSegmenter, type TsSegmenterOptions } from './ts-segmenter.js';
 
@@ -43,49 +43,33 @@ export const HLS_PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 /** Content-Type of MPEG-TS segments. */
 export const MPEG_TS_TYPE = 'video/mp2t';
 
-interface Entry {
-  readonly stream: LiveStream;
-  readonly segmenter: TsSegmenter;
-  timer: NodeJS.Timeout | undefined;
-}
-
 const SEGMENT_PATH = /^seg-(\d{1,15})\.ts$/;
 
 /** Serves classic HLS for every stream of a hub. */
 export class TsHlsService {
-  private readonly entries = new Map<string, Entry>();
-  private readonly endedGraceMs: number;
+  private readonly streams: PackagedStreams<TsSegmenter>;
   private readonly firstSegmentWaitMs: number;
 
-  constructor(
-    hub: Hub,
-    private readonly options: TsHlsOptions = {},
-  ) {
-    this.endedGraceMs = options.endedGraceMs ?? 60_000;
+  constructor(hub: Hub, options: TsHlsOptions = {}) {
+    this.streams = new PackagedStreams(hub, () => new TsSegmenter(options), options.endedGraceMs);
     this.firstSegmentWaitMs = options.firstSegmentWaitMs ?? 3_000 * (options.targetDurationSeconds ?? 2);
-    hub.addOutput((stream) => this.open(stream));
   }
 
   /** Answers one request under `/play/<id>/hls/`. */
   async handle(req: PlayRequest): Promise<PlayResponse> {
-    const entry = this.entries.get(req.playbackId);
-    if (!entry) {
-      return notFound(req.playbackId);
-    }
-    const { segmenter, stream } = entry;
-    const unsupported = segmenter.unsupported;
+    const unsupported = this.streams.get(req.playbackId)?.packager.unsupported;
     if (unsupported !== undefined) {
       return errorResponse(404, 'hls_unavailable', `classic HLS cannot carry this stream: ${unsupported}`);
     }
-    if (segmenter.ended === undefined) {
-      stream.viewers.touch(req.sessionId, 'hls');
+    const entry = this.streams.forViewer(req, 'hls');
+    if ('status' in entry) {
+      return entry;
     }
+    const segmenter = entry.packager;
     if (req.path === 'index.m3u8' || req.path === 'stream.m3u8') {
       await segmenter.waitForSegment(this.firstSegmentWaitMs, req.signal);
       if (segmenter.window.length === 0) {
-        return segmenter.ended === undefined
-          ? retryLater('the stream has not produced a segment yet')
-          : notFound(req.playbackId);
+        return noSegmentYet(segmenter, req.playbackId);
       }
       const body =
         req.path === 'index.m3u8' ? this.multivariant(segmenter, req.uriQuery) : this.media(segmenter, req.uriQuery);
@@ -113,7 +97,7 @@ export class TsHlsService {
 
   /** Measurements and state of one stream, or undefined when the service does not know it. */
   status(playbackId: string): TsHlsStatus | undefined {
-    const segmenter = this.entries.get(playbackId)?.segmenter;
+    const segmenter = this.streams.get(playbackId)?.packager;
     if (!segmenter) {
       return undefined;
     }
@@ -129,34 +113,7 @@ export class TsHlsService {
 
   /** Forgets every stream and stops the grace timers (shutdown). */
   close(): void {
-    for (const entry of this.entries.values()) {
-      clearTimeout(entry.timer);
-    }
-    this.entries.clear();
-  }
-
-  private open(stream: LiveStream): StreamOutput {
-    const previous = this.entries.get(stream.playbackId);
-    if (previous) {
-      clearTimeout(previous.timer);
-    }
-    const segmenter = new TsSegmenter(this.options);
-    const entry: Entry = { stream, segmenter, timer: undefined };
-    this.entries.set(stream.playbackId, entry);
-    const detach = stream.attach(segmenter);
-    return {
-      close: () => {
-        detach();
-        segmenter.onEnd(stream.endReason ?? 'stream closed');
-        clearTimeout(entry.timer);
-        entry.timer = setTimeout(() => {
-          if (this.entries.get(stream.playbackId) === entry) {
-            this.entries.delete(stream.playbackId);
-          }
-        }, this.endedGraceMs);
-        entry.timer.unref();
-      },
-    };
+    this.streams.close();
   }
 
   private multivariant(segmenter: TsSegmenter, uriQuery: string | undefined): string {
@@ -185,13 +142,4 @@ export class TsHlsService {
       uriQuery,
     });
   }
-}
-
-function notFound(playbackId: string): PlayResponse {
-  return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${playbackId}`);
-}
-
-function retryLater(message: string): PlayResponse {
-  const response = errorResponse(503, 'not_ready', message);
-  return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
 }

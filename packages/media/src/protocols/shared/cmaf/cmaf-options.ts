@@ -56,3 +56,11 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     log: options.log ?? silentLogger,
   };
 }
+
+/**
+ * How long a request for a new stream's first playlist or manifest waits: `override` when given,
+ * else the longest a first segment can take (the forced cut plus one target).
+ */
+export function firstSegmentWaitMs(options: ResolvedCmafOptions, override?: number): number {
+  return override ?? 1000 * (options.maxSegmentSeconds + options.segmentTargetSeconds);
+}

@@ -12,6 +12,11 @@ import type { CmafPart, CmafSegment, CmafTrackName } from './cmaf-types.js';
 /** Parts ahead of the newest that a request may wait for (the preload hint and one more). */
 export const PART_LOOKAHEAD = 2;
 
+/** RFC 8216bis §6.2.5.2: a blocked request is answered after three target durations at the latest. */
+export function blockingTimeoutMs(packager: CmafPackager): number {
+  return 3000 * packager.targetDuration;
+}
+
 /** Content-Type of a track's CMAF files. */
 export function cmafContentType(track: CmafTrackName): string {
   return track === 'video' ? 'video/mp4' : 'audio/mp4';
