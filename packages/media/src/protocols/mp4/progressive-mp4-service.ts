@@ -10,7 +10,7 @@ import type { Hub } from '../../hub/hub.js';
 import type { LiveStream } from '../../hub/live-stream.js';
 import type { QueuedReader, ReaderLimits, ReaderStats } from '../../hub/reader.js';
 import type { StreamDescription } from '../../stream/track.js';
-import { errorResponse, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
+import { notReady, type PlayRequest, type PlayResponse, playbackIdNotFound } from '../shared/http-types.js';
 import { LiveFragmenter, type LiveFragmenterOptions } from './live-fragmenter.js';
 import { sameTracks } from './same-tracks.js';
 
@@ -54,12 +54,11 @@ export class ProgressiveMp4Service {
   async handle(req: PlayRequest): Promise<PlayResponse> {
     const stream = this.hub.getByPlaybackId(req.playbackId);
     if (!stream) {
-      return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${req.playbackId}`);
+      return playbackIdNotFound(req.playbackId);
     }
     const description = stream.description;
     if (!description || description.tracks.length === 0) {
-      const response = errorResponse(503, 'not_ready', 'the stream has not declared its tracks yet');
-      return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
+      return notReady('the stream has not declared its tracks yet');
     }
     const session = new Mp4Session(stream, description, req, this.options, (closed) => this.sessions.delete(closed));
     this.sessions.add(session);

@@ -46,6 +46,17 @@ export function errorResponse(status: number, reason: string, message: string): 
   };
 }
 
+/** 404 for a playback id with no live stream. */
+export function playbackIdNotFound(playbackId: string): PlayResponse {
+  return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${playbackId}`);
+}
+
+/** 503 with Retry-After: 1, for a stream that exists but has nothing to serve yet. */
+export function notReady(message: string): PlayResponse {
+  const response = errorResponse(503, 'not_ready', message);
+  return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
+}
+
 /** Appends `uriQuery` to a URI that may already carry a query string. */
 export function withUriQuery(uri: string, uriQuery: string | undefined): string {
   if (!uriQuery) {

@@ -7,7 +7,7 @@
 import type { Hub, StreamOutput } from '../../hub/hub.js';
 import type { LiveStream, StreamSink } from '../../hub/live-stream.js';
 import type { PlaybackProtocol } from '../../hub/viewer-sessions.js';
-import { errorResponse, type PlayRequest, type PlayResponse } from './http-types.js';
+import { errorResponse, notReady, type PlayRequest, type PlayResponse, playbackIdNotFound } from './http-types.js';
 
 /** What the registry needs of a packager: a stream sink that remembers why its stream ended. */
 export interface EndingPackager extends StreamSink {
@@ -89,17 +89,6 @@ export class PackagedStreams<P extends EndingPackager> {
       },
     };
   }
-}
-
-/** 404 for a playback id with no live stream. */
-export function playbackIdNotFound(playbackId: string): PlayResponse {
-  return errorResponse(404, 'playback_id_not_found', `no live stream with playback id ${playbackId}`);
-}
-
-/** 503 with Retry-After: 1, for a stream that exists but has nothing to serve yet. */
-export function notReady(message: string): PlayResponse {
-  const response = errorResponse(503, 'not_ready', message);
-  return { ...response, headers: { ...response.headers, 'retry-after': '1' } };
 }
 
 /**
