@@ -5,7 +5,7 @@
 import { ParseError, UnsupportedError } from '../../errors.js';
 import type { AudioCodec } from '../../stream/track.js';
 import { FlvBodyCursor } from './flv-body-cursor.js';
-import { readModEx, selectFirstTrack } from './flv-ex-header.js';
+import { readExTrack, readModEx } from './flv-ex-header.js';
 import { ExAudioPacketType, type FlvAudioPacket, FlvSoundFormat } from './flv-packet.js';
 
 const CODEC_BY_FOURCC: Readonly<Record<string, AudioCodec>> = { mp4a: 'aac', Opus: 'opus' };
@@ -26,19 +26,13 @@ export function parseAudioTag(body: Uint8Array, timestampMs: number): FlvAudioPa
   if (soundFormat !== FlvSoundFormat.exHeader) {
     throw new UnsupportedError(`legacy FLV SoundFormat ${soundFormat}; supported: 10 (AAC), E-RTMP mp4a/Opus`);
   }
-  let packetType = readModEx(cursor, first & 0x0f, ExAudioPacketType.modEx).packetType;
-  let fourCc: string;
-  let dropped = 0;
-  let media = cursor;
-  if (packetType === ExAudioPacketType.multitrack) {
-    const track = selectFirstTrack(cursor, ExAudioPacketType.multitrack);
-    packetType = track.packetType;
-    fourCc = track.fourCc;
-    dropped = track.dropped;
-    media = new FlvBodyCursor(track.body, 'FLV audio track');
-  } else {
-    fourCc = cursor.fourCc('audio FourCC');
-  }
+  const modEx = readModEx(cursor, first & 0x0f, ExAudioPacketType.modEx);
+  const { packetType, fourCc, media, dropped } = readExTrack(
+    cursor,
+    modEx.packetType,
+    ExAudioPacketType.multitrack,
+    'audio',
+  );
   const codec = CODEC_BY_FOURCC[fourCc];
   if (!codec) {
     throw new UnsupportedError(`audio FourCC "${fourCc}"; supported: mp4a, Opus`);

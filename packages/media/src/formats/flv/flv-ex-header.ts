@@ -1,10 +1,10 @@
 /**
- * Parts shared by ExVideoTagHeader and ExAudioTagHeader (E-RTMP v2): the ModEx loop and
- * multitrack track selection. Only the first track of a multitrack message is kept (track 0
+ * Parts shared by ExVideoTagHeader and ExAudioTagHeader (E-RTMP v2): the ModEx loop, the FourCC
+ * and multitrack track selection. Only the first track of a multitrack message is kept (track 0
  * when present); the others are counted.
  */
 import { ParseError } from '../../errors.js';
-import type { FlvBodyCursor } from './flv-body-cursor.js';
+import { FlvBodyCursor } from './flv-body-cursor.js';
 import { AvMultitrackType } from './flv-packet.js';
 
 /** Packet type after every ModEx prefix, plus the TimestampOffsetNano value when one was sent. */
@@ -32,16 +32,37 @@ export function readModEx(cursor: FlvBodyCursor, packetType: number, modExCode: 
   return { packetType: type, nanoOffset };
 }
 
-/** The track kept from a multitrack message. */
-export interface SelectedTrack {
+/** The track an Ex tag body carries (the kept one of a Multitrack message), after its ModEx prefixes. */
+export interface ExTrack {
   readonly packetType: number;
   readonly fourCc: string;
-  readonly body: Uint8Array;
+  /** The track's body, at its first byte after the FourCC. */
+  readonly media: FlvBodyCursor;
+  /** Tracks of a Multitrack message left out (0 for a single-track message). */
   readonly dropped: number;
 }
 
-/** Reads a Multitrack header and returns the first track's FourCC and body. */
-export function selectFirstTrack(cursor: FlvBodyCursor, multitrackCode: number): SelectedTrack {
+/**
+ * Reads the FourCC of a single-track Ex tag body (`packetType` other than `multitrackCode`), or
+ * the Multitrack header and the track it keeps. `kind` names the fields in errors.
+ */
+export function readExTrack(
+  cursor: FlvBodyCursor,
+  packetType: number,
+  multitrackCode: number,
+  kind: 'audio' | 'video',
+): ExTrack {
+  if (packetType !== multitrackCode) {
+    return { packetType, fourCc: cursor.fourCc(`${kind} FourCC`), media: cursor, dropped: 0 };
+  }
+  const track = selectFirstTrack(cursor, multitrackCode);
+  return { ...track, media: new FlvBodyCursor(track.body, `FLV ${kind} track`) };
+}
+
+function selectFirstTrack(
+  cursor: FlvBodyCursor,
+  multitrackCode: number,
+): { packetType: number; fourCc: string; body: Uint8Array; dropped: number } {
   const head = cursor.u8('multitrack type');
   const multitrackType = head >> 4;
   const packetType = head & 0x0f;

@@ -6,7 +6,7 @@
 import { ParseError, UnsupportedError } from '../../errors.js';
 import type { VideoCodec } from '../../stream/track.js';
 import { FlvBodyCursor } from './flv-body-cursor.js';
-import { readModEx, selectFirstTrack } from './flv-ex-header.js';
+import { readExTrack, readModEx } from './flv-ex-header.js';
 import { ExVideoPacketType, FlvVideoCodecId, type FlvVideoPacket } from './flv-packet.js';
 
 const FRAME_KEY = 1;
@@ -64,26 +64,19 @@ function parseLegacy(cursor: FlvBodyCursor, first: number, timestampMs: number):
 function parseEnhanced(cursor: FlvBodyCursor, first: number, timestampMs: number): FlvVideoPacket | null {
   const frameType = (first >> 4) & 0x07;
   const modEx = readModEx(cursor, first & 0x0f, ExVideoPacketType.modEx);
-  let packetType = modEx.packetType;
-  if (packetType !== ExVideoPacketType.metadata && frameType === FRAME_COMMAND) {
+  if (modEx.packetType !== ExVideoPacketType.metadata && frameType === FRAME_COMMAND) {
     cursor.u8('VideoCommand');
     return null;
   }
-  if (packetType !== ExVideoPacketType.metadata && (frameType === 0 || frameType > FRAME_COMMAND)) {
+  if (modEx.packetType !== ExVideoPacketType.metadata && (frameType === 0 || frameType > FRAME_COMMAND)) {
     throw new ParseError(`video FrameType ${frameType} is reserved`, 0);
   }
-  let fourCc: string;
-  let dropped = 0;
-  let media: FlvBodyCursor = cursor;
-  if (packetType === ExVideoPacketType.multitrack) {
-    const track = selectFirstTrack(cursor, ExVideoPacketType.multitrack);
-    packetType = track.packetType;
-    fourCc = track.fourCc;
-    dropped = track.dropped;
-    media = new FlvBodyCursor(track.body, 'FLV video track');
-  } else {
-    fourCc = cursor.fourCc('video FourCC');
-  }
+  const { packetType, fourCc, media, dropped } = readExTrack(
+    cursor,
+    modEx.packetType,
+    ExVideoPacketType.multitrack,
+    'video',
+  );
   const codec = CODEC_BY_FOURCC[fourCc];
   if (!codec) {
     throw new UnsupportedError(`video FourCC "${fourCc}"; supported: avc1, hvc1, av01, vp09`);
