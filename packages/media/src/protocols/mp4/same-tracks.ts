@@ -1,4 +1,5 @@
 /** Decides whether a new stream description can continue an MP4 whose init segment is written. */
+import { bytesEqual } from '../../bits/bytes-equal.js';
 import type { Track } from '../../stream/track.js';
 
 /** True when both lists describe the same tracks (ids, codecs, timescales, decoder configs). */
@@ -12,7 +13,7 @@ export function sameTracks(a: readonly Track[], b: readonly Track[]): boolean {
         other.id === track.id &&
         other.codec === track.codec &&
         other.timescale === track.timescale &&
-        Buffer.from(other.config.buffer, other.config.byteOffset, other.config.byteLength).equals(track.config)
+        bytesEqual(other.config, track.config)
       );
     })
   );

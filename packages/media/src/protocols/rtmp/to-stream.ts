@@ -5,6 +5,7 @@
  * agree), written through a hub Publisher. The description is set once both configs are known,
  * or a short wait after the first coded frame when onMetaData did not say which tracks exist.
  */
+import { bytesEqual } from '../../bits/bytes-equal.js';
 import { splitLengthPrefixed, toLengthPrefixed } from '../../codecs/nal.js';
 import { opusPacketSamples } from '../../codecs/opus.js';
 import { isKeyframe as isVp9Keyframe } from '../../codecs/vp9.js';
@@ -122,7 +123,7 @@ export class FlvToStream {
         return;
       }
       const same =
-        this.videoConfig && this.videoConfig.codec === packet.codec && equal(this.videoConfig.data, packet.data);
+        this.videoConfig && this.videoConfig.codec === packet.codec && bytesEqual(this.videoConfig.data, packet.data);
       if (same) {
         return;
       }
@@ -169,7 +170,7 @@ export class FlvToStream {
         return;
       }
       const current = this.audio?.track;
-      if (current && current.codec === packet.codec && equal(current.config, packet.data)) {
+      if (current && current.codec === packet.codec && bytesEqual(current.config, packet.data)) {
         return;
       }
       this.audio = audioTrackFromConfig(packet.codec, packet.data.slice(), this.hints);
@@ -268,16 +269,4 @@ export class FlvToStream {
       this.timer.unref();
     }
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) {
-    return false;
-  }
-  for (let i = 0; i < a.byteLength; i++) {
-    if (a[i] !== b[i]) {
-      return false;
-    }
-  }
-  return true;
 }

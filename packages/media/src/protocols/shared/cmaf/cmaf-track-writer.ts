@@ -3,6 +3,7 @@
  * (ISO/IEC 14496-12 movie fragments via formats/fmp4) cut at the times the packager decides,
  * groups them into segments and keeps a bounded window of complete segments.
  */
+import { bytesEqual } from '../../../bits/bytes-equal.js';
 import { concatBytes } from '../../../formats/fmp4/box-writer.js';
 import { buildFragment, type FragmentSample } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
@@ -123,7 +124,7 @@ export class CmafTrackWriter {
   setTrack(track: Track): boolean {
     const init = buildInitSegment([track]);
     const existing = this.inits.get(this.version);
-    if (existing && sameBytes(existing.init, init) && track.id === this.current.id) {
+    if (existing && bytesEqual(existing.init, init) && track.id === this.current.id) {
       this.current = track;
       return false;
     }
@@ -332,16 +333,4 @@ function typicalDuration(track: Track): number {
     return Math.round(track.timescale / (track.fps ?? 30));
   }
   return track.codec === 'aac' ? 1024 : Math.round(track.timescale / 50);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) {
-    return false;
-  }
-  for (let i = 0; i < a.byteLength; i++) {
-    if (a[i] !== b[i]) {
-      return false;
-    }
-  }
-  return true;
 }
