@@ -99,6 +99,18 @@ export interface ProcessingData extends StreamScoped {
   readonly nodeId?: string;
 }
 
+/** A stream's playback policy changed: every process's playback gate drops what it cached. */
+export interface PlaybackPolicyChangedData extends StreamScoped {
+  readonly playbackId: string;
+}
+
+/** A signing key was revoked: every process's playback gate stops accepting its tokens. */
+export interface SigningKeyRevokedData extends TenantScoped {
+  readonly kid: string;
+  /** Never set: a key is not tied to one stream. */
+  readonly streamId?: undefined;
+}
+
 /** Every event name and its payload. Names are past tense. */
 export interface EventMap {
   'stream.live': StreamLifecycleData;
@@ -128,6 +140,8 @@ export interface EventMap {
   'processing.progressed': ProcessingData;
   'processing.completed': ProcessingData;
   'processing.failed': ProcessingData;
+  'playback.policy_changed': PlaybackPolicyChangedData;
+  'signing_key.revoked': SigningKeyRevokedData;
 }
 
 /** One event name. */
@@ -162,6 +176,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'processing.progressed',
   'processing.completed',
   'processing.failed',
+  'playback.policy_changed',
+  'signing_key.revoked',
 ];
 
 /** One delivered event: the payload plus an id, a time and the process that published it. */

@@ -11,6 +11,7 @@ import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
@@ -165,6 +166,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       signingKeys,
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
+    closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const services: Services = {
       node,
       accounts,

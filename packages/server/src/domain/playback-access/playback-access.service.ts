@@ -72,7 +72,7 @@ export class PlaybackAccessService {
     this.now = deps.now ?? Date.now;
     this.verifier = new PlaybackJwtVerifier((kid) => deps.signingKeys.verificationKey(kid), this.now);
     this.decisions = new WebhookDecisionCache(this.now);
-    deps.policies.onChanged((resolved) => this.decisions.clear(resolved.playbackId));
+    deps.policies.onChanged((change) => this.decisions.clear(change.playbackId));
     deps.signingKeys.onRevoked(() => this.verifier.forgetAll());
   }
 

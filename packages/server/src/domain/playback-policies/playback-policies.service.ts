@@ -31,8 +31,8 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** Most kids one JWT policy may list. */
 export const MAX_ALLOWED_KIDS = 10;
 /**
- * How long the gate trusts a cached playback-ID policy. Changes made in this process apply at
- * once; changes made by another process on the same database apply within this time.
+ * How long the gate trusts a cached playback-ID policy. Changes apply at once in this process and,
+ * through `forgetChanged` (the event bus), in the others; this bounds staleness if an event is lost.
  */
 export const POLICY_CACHE_TTL_MS = 5_000;
 const POLICY_CACHE_MAX = 50_000;
@@ -60,6 +60,14 @@ export interface PlaybackPoliciesServiceDeps {
   readonly now?: () => number;
 }
 
+/** A policy change, made in this process (`local`) or reported by another one. */
+export interface PolicyChange {
+  readonly playbackId: string;
+  readonly streamId: string;
+  readonly tenantId: string;
+  readonly local: boolean;
+}
+
 interface PendingView {
   resolve(view: PlaybackPolicyView): void;
   reject(error: unknown): void;
@@ -85,7 +93,7 @@ export function policyView(policy: PlaybackPolicy): PlaybackPolicyView {
 /** Sets and reads playback policies; answers the gate's lookups from a cache. */
 export class PlaybackPoliciesService {
   private readonly cache = new Map<string, CachedPolicy>();
-  private readonly changeListeners: ((resolved: ResolvedPolicy) => void)[] = [];
+  private readonly changeListeners: ((change: PolicyChange) => void)[] = [];
   private readonly now: () => number;
   private pendingViews: Map<string, Map<string, PendingView[]>> | undefined;
 
@@ -93,9 +101,15 @@ export class PlaybackPoliciesService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Calls `listener` after every policy change made in this process. */
-  onChanged(listener: (resolved: ResolvedPolicy) => void): void {
+  /** Calls `listener` after every policy change made here or reported by another process. */
+  onChanged(listener: (change: PolicyChange) => void): void {
     this.changeListeners.push(listener);
+  }
+
+  /** Drops what this process cached about a policy another process changed (it applies at once). */
+  forgetChanged(change: Omit<PolicyChange, 'local'>): void {
+    this.cache.delete(change.playbackId);
+    this.changed({ ...change, local: false });
   }
 
   /** Sets the policy of a tenant's stream (security:write); returns the raw stream id. */
@@ -111,10 +125,14 @@ export class PlaybackPoliciesService {
     const policy = await this.deps.store.upsert(caller.tenantId, id, next, new Date(this.now()));
     const resolved: ResolvedPolicy = { streamId: id, tenantId: caller.tenantId, playbackId, policy };
     this.cache.set(playbackId, { value: resolved, fetchedAt: this.now() });
-    for (const listener of this.changeListeners) {
-      listener(resolved);
-    }
+    this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
     return id;
+  }
+
+  private changed(change: PolicyChange): void {
+    for (const listener of this.changeListeners) {
+      listener(change);
+    }
   }
 
   /**

@@ -17,7 +17,7 @@ export const SIGNING_ALGORITHM = 'ES256';
 export const MAX_ACTIVE_KEYS_PER_TENANT = 10;
 /** Longest key name accepted. */
 export const KEY_NAME_MAX_LENGTH = 100;
-/** How long a kid lookup is trusted before the database is asked again (other processes' revocations). */
+/** How long a kid lookup is trusted before the database is asked again (bounds a lost revocation event). */
 export const KEY_CACHE_TTL_MS = 5_000;
 /** How often a key's lastUsedAt is written at most. */
 export const KEY_LAST_USED_RESOLUTION_MS = 60_000;
@@ -56,6 +56,13 @@ export interface VerificationKey {
   readonly publicKey: KeyObject;
 }
 
+/** A revocation, made in this process (`local`) or reported by another one. */
+export interface KeyRevocation {
+  readonly kid: string;
+  readonly tenantId: string;
+  readonly local: boolean;
+}
+
 interface CachedKey {
   readonly key: VerificationKey | undefined;
   readonly fetchedAt: number;
@@ -79,16 +86,21 @@ function toView(row: SigningKeyRow): SigningKeyView {
 /** Creates, lists and revokes signing keys, and serves kid lookups to the gate from a cache. */
 export class SigningKeysService {
   private readonly cache = new Map<string, CachedKey>();
-  private readonly revokedListeners: ((kid: string) => void)[] = [];
+  private readonly revokedListeners: ((revocation: KeyRevocation) => void)[] = [];
 
   constructor(
     private readonly store: SigningKeysStore,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Calls `listener` with the kid of every key revoked in this process. */
-  onRevoked(listener: (kid: string) => void): void {
+  /** Calls `listener` after every revocation made here or reported by another process. */
+  onRevoked(listener: (revocation: KeyRevocation) => void): void {
     this.revokedListeners.push(listener);
+  }
+
+  /** Drops what this process cached about a key another process revoked (its tokens stop at once). */
+  forgetRevoked(kid: string, tenantId: string): void {
+    this.revoked({ kid, tenantId, local: false });
   }
 
   /** Generates a key pair (security:write); the private key is in the result and nowhere else. */
@@ -162,11 +174,15 @@ export class SigningKeysService {
     if (!row) {
       throw new NotFoundError('SigningKey', id);
     }
-    this.cache.delete(row.kid);
-    for (const listener of this.revokedListeners) {
-      listener(row.kid);
-    }
+    this.revoked({ kid: row.kid, tenantId: row.tenantId, local: true });
     return { id: row.id };
+  }
+
+  private revoked(revocation: KeyRevocation): void {
+    this.cache.delete(revocation.kid);
+    for (const listener of this.revokedListeners) {
+      listener(revocation);
+    }
   }
 
   /** The kids of a tenant's active keys (policy validation). */
