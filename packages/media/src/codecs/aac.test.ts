@@ -11,7 +11,15 @@ import {
   parseAudioSpecificConfig,
 } from './aac.js';
 import { fixture } from './fixtures.js';
-import { ascFromEsds, ffmpeg, ffmpegMissing, ffmpegToFile, findBox } from './test-support.js';
+import {
+  ascFromEsds,
+  ffmpeg,
+  ffmpegMissing,
+  ffmpegToFile,
+  findBox,
+  type RejectCase,
+  testRejects,
+} from './test-support.js';
 
 interface Case {
   name: string;
@@ -235,7 +243,7 @@ describe('AudioSpecificConfig signalling', () => {
     assert.deepEqual([parsed.config.sampleRate, parsed.config.channels], [44100, 2]);
   });
 
-  const bad: { name: string; run: () => unknown; error: typeof ParseError | typeof UnsupportedError }[] = [
+  const bad: RejectCase[] = [
     { name: 'empty ASC', run: () => parseAudioSpecificConfig(new Uint8Array(0)), error: ParseError },
     {
       name: 'object type 0',
@@ -293,11 +301,7 @@ describe('AudioSpecificConfig signalling', () => {
       error: UnsupportedError,
     },
   ];
-  for (const c of bad) {
-    test(`rejects ${c.name}`, () => {
-      assert.throws(c.run, c.error);
-    });
-  }
+  testRejects(bad);
 });
 
 test('AAC-LD (object type 23): 480-sample frames, epConfig read before extensions', () => {

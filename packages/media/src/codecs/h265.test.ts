@@ -14,17 +14,24 @@ import {
   parseSps,
 } from './h265.js';
 import { splitAnnexB, toLengthPrefixed } from './nal.js';
-import { ffmpeg, ffmpegMissing, findBox, MP4_TO_STDOUT } from './test-support.js';
+import {
+  ffmpeg,
+  ffmpegMissing,
+  findBox,
+  MP4_TO_STDOUT,
+  type PictureSource,
+  type RejectCase,
+  type SpsSummary,
+  spsSummary,
+  testRejects,
+  threeFrames,
+} from './test-support.js';
 
-interface Case {
+interface Case extends PictureSource {
   name: string;
-  size: string;
-  /** lavfi source; testsrc (RGB) keeps odd sizes that testsrc2 rounds to even. */
-  source?: string;
-  rate: string;
   args: string[];
   x265?: string;
-  expect: { width: number; height: number; profileIdc: number; fps: number; bitDepth: number; chromaFormatIdc: number };
+  expect: SpsSummary;
   codecPrefix: string;
   maxSubLayers?: number;
   /**
@@ -118,12 +125,7 @@ const cases: Case[] = [
 /** Encodes three frames with libx265 and returns the output. */
 function encode(c: Case, container: readonly string[] = ['-f', 'hevc', 'pipe:1']): Uint8Array {
   return ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    `${c.source ?? 'testsrc2'}=size=${c.size}:rate=${c.rate}`,
-    '-frames:v',
-    '3',
+    ...threeFrames(c),
     '-c:v',
     'libx265',
     '-preset',
@@ -143,17 +145,7 @@ describe('H.265 with libx265 streams', { skip: ffmpegMissing() }, () => {
       const first = of(H265_NAL.sps)[0];
       assert.ok(first, 'stream has an SPS');
       const sps = parseSps(first);
-      assert.deepEqual(
-        {
-          width: sps.width,
-          height: sps.height,
-          profileIdc: sps.profileIdc,
-          fps: sps.fps,
-          bitDepth: sps.bitDepth,
-          chromaFormatIdc: sps.chromaFormatIdc,
-        },
-        c.expect,
-      );
+      assert.deepEqual(spsSummary(sps), c.expect);
       assert.equal(sps.maxSubLayers, c.maxSubLayers ?? 1);
       const hvcC = buildHvcC(of(H265_NAL.vps), of(H265_NAL.sps), of(H265_NAL.pps));
       const described = describeHvcC(hvcC);
@@ -279,51 +271,39 @@ describe('H.265 fixtures and errors', () => {
     assert.equal(isKeyframe(toLengthPrefixed([fixture('h265Vps')])), false);
   });
 
-  const bad: {
-    name: string;
-    input: () => Uint8Array;
-    run: (input: Uint8Array) => unknown;
-    error: typeof ParseError | typeof UnsupportedError;
-  }[] = [
-    { name: 'parseSps of a VPS', input: () => fixture('h265Vps'), run: parseSps, error: ParseError },
-    { name: 'parseSps of one byte', input: () => Uint8Array.of(0x42), run: parseSps, error: ParseError },
+  const bad: RejectCase[] = [
+    { name: 'parseSps of a VPS', run: () => parseSps(fixture('h265Vps')), error: ParseError },
+    { name: 'parseSps of one byte', run: () => parseSps(Uint8Array.of(0x42)), error: ParseError },
     {
       name: 'parseSps truncated in profile_tier_level',
-      input: () => fixture('h265Sps').subarray(0, 10),
-      run: parseSps,
+      run: () => parseSps(fixture('h265Sps').subarray(0, 10)),
       error: ParseError,
     },
     {
       name: 'parseHvcC of 10 bytes',
-      input: () => fixture('h265Hvcc').subarray(0, 10),
-      run: parseHvcC,
+      run: () => parseHvcC(fixture('h265Hvcc').subarray(0, 10)),
       error: ParseError,
     },
     {
       name: 'parseHvcC with a truncated array',
-      input: () => fixture('h265Hvcc').subarray(0, 40),
-      run: parseHvcC,
+      run: () => parseHvcC(fixture('h265Hvcc').subarray(0, 40)),
       error: ParseError,
     },
     {
       name: 'parseHvcC version 0',
-      input: () => Uint8Array.of(0, ...fixture('h265Hvcc').subarray(1)),
-      run: parseHvcC,
+      run: () => parseHvcC(Uint8Array.of(0, ...fixture('h265Hvcc').subarray(1))),
       error: UnsupportedError,
     },
     {
       name: 'describeHvcC without arrays',
-      input: () =>
-        fixture('h265Hvcc')
-          .subarray(0, 23)
-          .map((v, i) => (i === 22 ? 0 : v)),
-      run: describeHvcC,
+      run: () =>
+        describeHvcC(
+          fixture('h265Hvcc')
+            .subarray(0, 23)
+            .map((v, i) => (i === 22 ? 0 : v)),
+        ),
       error: ParseError,
     },
   ];
-  for (const c of bad) {
-    test(`rejects ${c.name}`, () => {
-      assert.throws(() => c.run(c.input()), c.error);
-    });
-  }
+  testRejects(bad);
 });

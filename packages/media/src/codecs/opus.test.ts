@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
 import { fixture } from './fixtures.js';
 import { buildOpusHead, opusCodecString, opusPacketSamples, parseOpusHead } from './opus.js';
-import { ffmpeg, ffmpegMissing, oggPackets } from './test-support.js';
+import { ffmpeg, ffmpegMissing, oggPackets, type RejectCase, testRejects } from './test-support.js';
 
 /** Encodes a quarter second of sine with libopus into Ogg and returns its packets. */
 function encode(rate: number, channels: number, frameDuration: string, layout?: string): Uint8Array[] {
@@ -105,7 +105,7 @@ describe('Opus fixtures and errors', () => {
     });
   }
 
-  const bad: { name: string; run: () => unknown; error: typeof ParseError | typeof UnsupportedError }[] = [
+  const bad: RejectCase[] = [
     { name: 'an empty packet', run: () => opusPacketSamples(new Uint8Array(0)), error: ParseError },
     { name: 'code 3 without a count byte', run: () => opusPacketSamples(Uint8Array.of(0x03)), error: ParseError },
     { name: 'code 3 with 0 frames', run: () => opusPacketSamples(Uint8Array.of(0x03, 0)), error: ParseError },
@@ -151,11 +151,7 @@ describe('Opus fixtures and errors', () => {
       error: ParseError,
     },
   ];
-  for (const c of bad) {
-    test(`rejects ${c.name}`, () => {
-      assert.throws(c.run, c.error);
-    });
-  }
+  testRejects(bad);
 });
 
 test('buildOpusHead rejects values its fields cannot hold', () => {

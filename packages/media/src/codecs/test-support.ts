@@ -2,10 +2,13 @@
  * Test support for the codec tests: runs the real ffmpeg to produce bitstreams and pulls
  * samples out of the containers it writes (IVF, Ogg RFC 3533, ISO BMFF boxes). Not used at runtime.
  */
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
+import type { ParseError, UnsupportedError } from '../errors.js';
 
 let ffmpegReason: string | undefined | null = null;
 
@@ -28,6 +31,37 @@ export function ffmpeg(args: readonly string[]): Uint8Array {
     throw new Error(`ffmpeg ${args.join(' ')} failed: ${result.stderr.toString()}`);
   }
   return new Uint8Array(result.stdout);
+}
+
+/** Where an encoder test's three frames come from. */
+export interface PictureSource {
+  /** `WxH`. */
+  readonly size: string;
+  /** Frames per second as ffmpeg takes it (default 30). */
+  readonly rate?: string;
+  /** lavfi source (default testsrc2); testsrc (RGB) keeps odd sizes that testsrc2 rounds to even. */
+  readonly source?: string;
+}
+
+/** ffmpeg input arguments for the first three frames of a lavfi test picture. */
+export function threeFrames(c: PictureSource): string[] {
+  return ['-f', 'lavfi', '-i', `${c.source ?? 'testsrc2'}=size=${c.size}:rate=${c.rate ?? '30'}`, '-frames:v', '3'];
+}
+
+/** What the H.264 and H.265 tests compare of an SPS. */
+export interface SpsSummary {
+  readonly width: number;
+  readonly height: number;
+  readonly profileIdc: number;
+  readonly fps?: number;
+  readonly bitDepth: number;
+  readonly chromaFormatIdc: number;
+}
+
+/** The SpsSummary fields of a parsed SPS. */
+export function spsSummary(sps: SpsSummary): SpsSummary {
+  const { width, height, profileIdc, fps, bitDepth, chromaFormatIdc } = sps;
+  return { width, height, profileIdc, fps, bitDepth, chromaFormatIdc };
 }
 
 /** Frames of an IVF file (VP9/AV1). */
@@ -120,5 +154,21 @@ export function ffmpegToFile(args: readonly string[], extension: string): Uint8A
     return new Uint8Array(readFileSync(path));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A bad input: running `run` must throw `error`. */
+export interface RejectCase {
+  readonly name: string;
+  readonly run: () => unknown;
+  readonly error: typeof ParseError | typeof UnsupportedError;
+}
+
+/** One `rejects <name>` test per case. */
+export function testRejects(cases: readonly RejectCase[]): void {
+  for (const c of cases) {
+    test(`rejects ${c.name}`, () => {
+      assert.throws(c.run, c.error);
+    });
   }
 }

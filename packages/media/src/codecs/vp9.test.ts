@@ -2,14 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
 import { fixture } from './fixtures.js';
-import { ffmpeg, ffmpegMissing, ffmpegToFile, findBox, ivfFrames } from './test-support.js';
+import {
+  ffmpeg,
+  ffmpegMissing,
+  ffmpegToFile,
+  findBox,
+  ivfFrames,
+  type PictureSource,
+  type RejectCase,
+  testRejects,
+  threeFrames,
+} from './test-support.js';
 import { buildVpcC, describeVpcC, isKeyframe, parseFrameSize, parseVpcC, vp9CodecString } from './vp9.js';
 
-interface Case {
+interface Case extends PictureSource {
   name: string;
-  size: string;
-  /** lavfi source; testsrc (RGB) keeps odd sizes that testsrc2 rounds to even. */
-  source?: string;
   pixFmt: string;
   expect: {
     width: number;
@@ -58,12 +65,7 @@ const cases: Case[] = [
 /** libvpx-vp9 arguments for three frames, the third a forced key frame. */
 function args(c: Case): string[] {
   return [
-    '-f',
-    'lavfi',
-    '-i',
-    `${c.source ?? 'testsrc2'}=size=${c.size}:rate=30`,
-    '-frames:v',
-    '3',
+    ...threeFrames(c),
     '-c:v',
     'libvpx-vp9',
     '-deadline',
@@ -170,54 +172,39 @@ describe('VP9 fixtures and errors', () => {
     assert.equal(vp9CodecString({ profile: 0, level: 10, bitDepth: 8 }), 'vp09.00.10.08');
   });
 
-  const bad: {
-    name: string;
-    input: () => Uint8Array;
-    run: (input: Uint8Array) => unknown;
-    error: typeof ParseError | typeof UnsupportedError;
-  }[] = [
-    { name: 'vpcC of 5 bytes', input: () => Uint8Array.of(1, 0, 0, 0, 0), run: parseVpcC, error: ParseError },
+  const bad: RejectCase[] = [
+    { name: 'vpcC of 5 bytes', run: () => parseVpcC(Uint8Array.of(1, 0, 0, 0, 0)), error: ParseError },
     {
       name: 'vpcC with bit depth 9',
-      input: () => Uint8Array.of(0, 10, 0x92, 1, 1, 1, 0, 0),
-      run: parseVpcC,
+      run: () => parseVpcC(Uint8Array.of(0, 10, 0x92, 1, 1, 1, 0, 0)),
       error: ParseError,
     },
     {
       name: 'vpcC with init data overrunning',
-      input: () => Uint8Array.of(0, 10, 0x82, 1, 1, 1, 0, 9),
-      run: parseVpcC,
+      run: () => parseVpcC(Uint8Array.of(0, 10, 0x82, 1, 1, 1, 0, 9)),
       error: ParseError,
     },
     {
       name: 'vpcC version 9',
-      input: () => Uint8Array.of(9, 0, 0, 0, 0, 10, 0x82, 1, 1, 1, 0, 0),
-      run: parseVpcC,
+      run: () => parseVpcC(Uint8Array.of(9, 0, 0, 0, 0, 10, 0x82, 1, 1, 1, 0, 0)),
       error: UnsupportedError,
     },
     {
       name: 'frame without frame marker',
-      input: () => Uint8Array.of(0x00, 0, 0),
-      run: parseFrameSize,
+      run: () => parseFrameSize(Uint8Array.of(0x00, 0, 0)),
       error: ParseError,
     },
     {
       name: 'key frame without sync code',
-      input: () => Uint8Array.of(0x82, 0x11, 0x22, 0x33, 0, 0, 0, 0, 0),
-      run: parseFrameSize,
+      run: () => parseFrameSize(Uint8Array.of(0x82, 0x11, 0x22, 0x33, 0, 0, 0, 0, 0)),
       error: ParseError,
     },
     {
       name: 'truncated key frame header',
-      input: () => fixture('vp9KeyFrameHead').subarray(0, 6),
-      run: parseFrameSize,
+      run: () => parseFrameSize(fixture('vp9KeyFrameHead').subarray(0, 6)),
       error: ParseError,
     },
-    { name: 'empty frame', input: () => new Uint8Array(0), run: isKeyframe, error: ParseError },
+    { name: 'empty frame', run: () => isKeyframe(new Uint8Array(0)), error: ParseError },
   ];
-  for (const c of bad) {
-    test(`rejects ${c.name}`, () => {
-      assert.throws(() => c.run(c.input()), c.error);
-    });
-  }
+  testRejects(bad);
 });
