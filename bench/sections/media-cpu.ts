@@ -31,6 +31,8 @@ interface Step {
 interface ServerResult {
   readonly name: string;
   readonly idleRss: number;
+  /** CPU % of the server with no stream (timers, database). */
+  readonly idleCpu: number;
   readonly steps: readonly Step[];
   readonly skipped?: string;
 }
@@ -41,13 +43,13 @@ async function measureServer(name: string, start: () => Promise<PeerStart>, file
   const started = await start().catch((error: unknown) => ({ ok: false as const, reason: String(error) }));
   if (!started.ok) {
     console.log(`${name}: not measured: ${started.reason}`);
-    return { name, idleRss: 0, steps: [], skipped: started.reason };
+    return { name, idleRss: 0, idleCpu: 0, steps: [], skipped: started.reason };
   }
   const server: MediaServerProcess = started.peer;
   const publishers = startPublishers(file);
   const steps: Step[] = [];
   try {
-    const idle = await sampleWindow({ server: () => processTree(server.pid) }, 1);
+    const idle = await sampleWindow({ server: () => processTree(server.pid) }, 3);
     for (const streams of STEPS) {
       const have = steps.at(-1)?.streams ?? 0;
       publishers.add(Array.from({ length: streams - have }, (_, i) => server.rtmpUrl(have + i + 1)));
@@ -73,7 +75,7 @@ async function measureServer(name: string, start: () => Promise<PeerStart>, file
           `machine ${fmt(window.machinePercent)} %; ${problems.join('; ')}`,
       );
     }
-    return { name: server.name, idleRss: idle.rss.server ?? 0, steps };
+    return { name: server.name, idleRss: idle.rss.server ?? 0, idleCpu: idle.percent.server ?? 0, steps };
   } finally {
     await publishers.stop();
     await server.stop();
@@ -104,7 +106,7 @@ export async function run(): Promise<string> {
   const rows: string[] = [];
   for (const result of results) {
     if (result.skipped) {
-      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | |`);
+      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | | |`);
       continue;
     }
     for (const step of result.steps) {
@@ -114,7 +116,7 @@ export async function run(): Promise<string> {
       ];
       rows.push(
         `| ${result.name} | ${step.streams} | ${fmt(step.window.percent.server)} | **${fmt(perStream(step), 2)}** | ` +
-          `${fmt((step.window.rss.server ?? 0) / MIB)} (idle ${fmt(result.idleRss / MIB)}) | ` +
+          `${fmt((step.window.rss.server ?? 0) / MIB)} (idle ${fmt(result.idleRss / MIB)}) | ${fmt(result.idleCpu)} | ` +
           `${fmt(step.window.percent.publishers)} | ${fmt(step.window.machinePercent)} / ${fmt(step.load1, 1)} | ` +
           `${notes.join('; ') || 'outputs checked'} |`,
       );
@@ -143,8 +145,8 @@ export async function run(): Promise<string> {
       `writes HLS + DASH files (2 s fragments); Node-Media-Server only relays RTMP/FLV. After each window one stream's ` +
       `outputs are fetched (Airwave playlists, nginx files, NMS HTTP-FLV) — "outputs checked" means they were there.`,
     '',
-    '| server | streams | server CPU % | CPU % per stream | RSS MiB | ffmpeg publishers CPU % | machine busy % / load1 | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| server | streams | server CPU % | CPU % per stream | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | machine busy % / load1 | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
     'CPU per stream, Airwave relative to each peer (targets: ≤ 1.0× nginx-rtmp, ≤ 0.5× Node-Media-Server):',

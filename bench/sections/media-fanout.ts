@@ -297,8 +297,7 @@ export async function run(): Promise<string> {
       const fullRow = results.find((result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0);
       const costMs = fullRow ? cpuPerPart(fullRow.cpu, fullRow.delays.viewersServed) : Number.NaN;
       const needed = (costMs * LLHLS_VIEWERS * 2) / 10;
-      const full = results.find((result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0);
-      const partP99 = percentile(full?.delays.part ?? [], 99);
+      const partP99 = percentile(fullRow?.delays.part ?? [], 99);
       const ratio = (viewers: number): string => {
         const without = results.find((result) => result.viewers === viewers && result.stalled === 0);
         const withStalled = results.find((result) => result.viewers === viewers && result.stalled > 0);

@@ -10,8 +10,10 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
-import { BoxStream, fragmentTiming, sampleTimes, type TrafTiming, videoTrackId } from '../lib/fmp4-timing.js';
+import { fragmentTiming, sampleTimes, type TrafTiming } from '../lib/fmp4-timing.js';
+import { waitForLlHls } from '../lib/llhls-viewer.js';
 import { benchMedia } from '../lib/media-file.js';
+import { readLiveMp4 } from '../lib/mp4-viewer.js';
 import { startPacedPublisher, wallNow } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 
@@ -37,18 +39,6 @@ function deliveryOf(traf: TrafTiming | undefined, at: number): Delivery | undefi
   const times = sampleTimes(traf);
   const end = traf.baseDecodeTime + traf.durations.reduce((sum, duration) => sum + duration, 0);
   return { at, times, end };
-}
-
-async function waitForPlaylist(url: string, deadline: number): Promise<string> {
-  while (Date.now() < deadline) {
-    const response = await fetch(url).catch(() => undefined);
-    const text = response ? await response.text() : '';
-    if (response?.status === 200 && text.includes('#EXT-X-PRELOAD-HINT')) {
-      return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not list a preload hint in time`);
 }
 
 /** Requests parts from the preload hint on, two in flight (the hinted one and the next). */
@@ -106,43 +96,14 @@ async function readSegments(base: string, playlist: string, until: number): Prom
 
 /** Reads the progressive MP4 and records each fragment's video samples (timeline from 0). */
 async function readMp4(url: string, until: number): Promise<{ fragments: Delivery[]; startedAt: number }> {
-  const controller = new AbortController();
   const startedAt = wallNow();
-  const response = await fetch(url, { signal: controller.signal });
-  const reader = response.body?.getReader();
-  const boxes = new BoxStream();
   const fragments: Delivery[] = [];
-  let videoId: number | undefined;
-  let moof: Uint8Array | undefined;
-  const timer = setTimeout(() => controller.abort(), Math.max(0, until - Date.now()));
-  try {
-    for (;;) {
-      const next = await reader?.read();
-      if (!next || next.done) {
-        break;
-      }
-      for (const box of boxes.push(next.value)) {
-        if (box.type === 'moov') {
-          videoId = videoTrackId(box.bytes);
-        } else if (box.type === 'moof') {
-          moof = box.bytes;
-        } else if (box.type === 'mdat' && moof) {
-          const traf = fragmentTiming(moof).find((candidate) => candidate.trackId === videoId);
-          const delivery = deliveryOf(traf, wallNow());
-          if (delivery) {
-            fragments.push(delivery);
-          }
-          moof = undefined;
-        }
-      }
+  await readLiveMp4(url, until, (video, at) => {
+    const delivery = deliveryOf(video, at);
+    if (delivery) {
+      fragments.push(delivery);
     }
-  } catch (error) {
-    if (!controller.signal.aborted) {
-      throw error;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
+  });
   return { fragments, startedAt };
 }
 
@@ -209,7 +170,7 @@ export async function run(): Promise<string> {
     const publisher = await startPacedPublisher(stream.rtmpUrl, flv);
     try {
       const base = `${server.baseUrl}/play/${stream.playbackId}`;
-      const playlist = await waitForPlaylist(`${base}/cmaf/video.m3u8`, Date.now() + 30_000);
+      const playlist = await waitForLlHls(`${base}/cmaf/video.m3u8`, Date.now() + 30_000);
       const partTarget = Number(/PART-TARGET=([\d.]+)/.exec(playlist)?.[1] ?? Number.NaN) * 1000;
       const notBefore = wallNow();
       const until = Date.now() + MEASURE_S * 1000;
