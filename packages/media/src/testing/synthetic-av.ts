@@ -3,7 +3,7 @@
  * for checking where packagers cut, not what decoders see (real media comes from ffmpeg-media).
  */
 import type { MediaUnit } from '../stream/media-unit.js';
-import type { AudioTrack, VideoTrack } from '../stream/track.js';
+import type { AudioCodec, AudioTrack, Track, VideoCodec, VideoTrack } from '../stream/track.js';
 
 /** An H.264 640x360 30 fps track (id 1). */
 export const SYNTHETIC_VIDEO: VideoTrack = {
@@ -80,4 +80,15 @@ export function syntheticUnits(options: SyntheticOptions): MediaUnit[] {
     }
   }
   return timed.sort((a, b) => a.at - b.at).map((entry) => entry.unit);
+}
+
+/**
+ * Track 1 of `codec` carrying `config` as is (64x64 video at 90 kHz, or 48 kHz audio with
+ * `channels`), for feeding fuzzed decoder configurations to muxers.
+ */
+export function trackWithConfig(codec: VideoCodec | AudioCodec, config: Uint8Array, channels = 2): Track {
+  if (codec === 'aac' || codec === 'opus') {
+    return { kind: 'audio', id: 1, codec, timescale: 48_000, config, codecString: codec, sampleRate: 48_000, channels };
+  }
+  return { kind: 'video', id: 1, codec, timescale: 90_000, config, codecString: codec, width: 64, height: 64 };
 }
