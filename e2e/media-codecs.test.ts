@@ -2,7 +2,7 @@
  * Codecs beyond H.264 through the real server: HEVC (libx265, no B-frames) published over
  * E-RTMP by our publisher decodes as hevc from classic HLS, LL-HLS, DASH and progressive MP4;
  * the AV1 + Opus E-FLV fixtures published tag by tag are listed by `/play/<id>` and decode as
- * av1/opus from the fMP4 outputs, while classic HLS says it cannot carry AV1.
+ * av1/opus with every frame from the fMP4 outputs, while classic HLS says it cannot carry AV1.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { byType, probeAsync } from './cmaf-support.js';
-import { ffmpegMissing } from './support/ffmpeg.js';
+import { ffmpegMissing, type ProbedStream } from './support/ffmpeg.js';
 import {
   fetchText,
   type MediaServer,
@@ -39,6 +39,17 @@ async function waitForCmafEnd(stream: MediaStream): Promise<void> {
     20_000,
     250,
   );
+}
+
+/**
+ * Video and audio of an ended presentation, each decoded on its own: ffmpeg's DASH demuxer stops
+ * every stream when the first representation ends (mptestsrc's audio ends 1.4 s before its video).
+ */
+async function probeTracks(url: string): Promise<{ video: ProbedStream; audio: ProbedStream }> {
+  return {
+    video: byType(await probeAsync(url, ['-select_streams', 'v:0']), 'video'),
+    audio: byType(await probeAsync(url, ['-select_streams', 'a:0']), 'audio'),
+  };
 }
 
 /** Reads two seconds of the live progressive MP4 and returns what ffprobe decodes from it. */
@@ -127,12 +138,30 @@ describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing },
     }
     await waitForCmafEnd(stream);
     for (const path of ['/cmaf/index.m3u8', '/cmaf/index.mpd']) {
-      const streams = await probeAsync(stream.playUrl(path));
-      const video = byType(streams, 'video');
+      const { video, audio } = await probeTracks(stream.playUrl(path));
       assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'av1 980x540', path);
       assert.equal(Number(video.nb_read_frames), 300, `${path} decodes every frame`);
-      const audio = byType(streams, 'audio');
       assert.equal(`${audio.codec_name} ${audio.sample_rate} ${audio.channels}`, 'opus 48000 1', path);
     }
   });
+
+  for (const [name, width, height, channels, frames] of [
+    ['mptestsrc', 512, 512, 1, 342],
+    ['bbb', 960, 540, 2, 897],
+  ] as const) {
+    it(`AV1 + Opus E-FLV ${name}.flv published at full speed: DASH and LL-HLS decode every frame`, {
+      skip: existsSync(join(FIXTURES, `${name}.flv`)) ? false : `${FIXTURES}/${name}.flv absent`,
+    }, async () => {
+      const stream = await media.addStream(name);
+      const publisher = publishFlv(['--url', stream.rtmpUrl, '--file', join(FIXTURES, `${name}.flv`)]);
+      assert.equal(await publisher.exited, 0, publisher.stderr());
+      await waitForCmafEnd(stream);
+      for (const path of ['/cmaf/index.mpd', '/cmaf/index.m3u8']) {
+        const { video, audio } = await probeTracks(stream.playUrl(path));
+        assert.equal(`${video.codec_name} ${video.width}x${video.height}`, `av1 ${width}x${height}`, path);
+        assert.equal(Number(video.nb_read_frames), frames, `${path} decodes every frame`);
+        assert.equal(`${audio.codec_name} ${audio.channels}`, `opus ${channels}`, path);
+      }
+    });
+  }
 });
