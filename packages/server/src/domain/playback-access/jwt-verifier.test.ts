@@ -35,7 +35,7 @@ const registry = new Map<string, VerificationKey>([
 ]);
 let lookups = 0;
 const verifier = new PlaybackJwtVerifier(
-  async (kid) => {
+  async (_tenantId, kid) => {
     lookups++;
     return registry.get(kid);
   },

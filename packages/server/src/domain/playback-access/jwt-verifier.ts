@@ -27,14 +27,16 @@ export interface JwtRequirements {
 export interface VerifiedToken {
   readonly ok: true;
   readonly kid: string;
+  /** Id of the signing key that verified the token. */
+  readonly keyId: string;
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
 /** A denial, with the kid when the token named one. */
 export type JwtDenial = AccessDenial & { readonly kid?: string };
 
-/** Looks up a verification key by kid. */
-export type KeyLookup = (kid: string) => Promise<VerificationKey | undefined>;
+/** Looks up a tenant's verification key by kid. */
+export type KeyLookup = (tenantId: string, kid: string) => Promise<VerificationKey | undefined>;
 
 interface VerifiedEntry {
   readonly kid: string;
@@ -64,7 +66,7 @@ export class PlaybackJwtVerifier {
       return parsed;
     }
     const { kid } = parsed;
-    const key = await this.keys(kid);
+    const key = await this.keys(requirements.tenantId, kid);
     if (!key || key.tenantId !== requirements.tenantId) {
       return { ...deny(401, 'jwt-unknown-kid', `no signing key of this account has kid ${kid}`), kid };
     }
@@ -75,7 +77,7 @@ export class PlaybackJwtVerifier {
       this.remember(value, { kid, keyId: key.id, claims: parsed.claims });
     }
     const denial = this.checkClaims(parsed.claims, key, requirements);
-    return denial ? { ...denial, kid } : { ok: true, kid, claims: parsed.claims };
+    return denial ? { ...denial, kid } : { ok: true, kid, keyId: key.id, claims: parsed.claims };
   }
 
   /** Drops cached signature checks (all of them; called on key revocation). */

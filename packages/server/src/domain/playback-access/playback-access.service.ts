@@ -70,7 +70,10 @@ export class PlaybackAccessService {
 
   constructor(private readonly deps: PlaybackAccessDeps) {
     this.now = deps.now ?? Date.now;
-    this.verifier = new PlaybackJwtVerifier((kid) => deps.signingKeys.verificationKey(kid), this.now);
+    this.verifier = new PlaybackJwtVerifier(
+      (tenantId, kid) => deps.signingKeys.verificationKey(tenantId, kid),
+      this.now,
+    );
     this.decisions = new WebhookDecisionCache(this.now);
     deps.policies.onChanged((change) => this.decisions.clear(change.playbackId));
     deps.signingKeys.onRevoked(() => this.verifier.forgetAll());
@@ -136,7 +139,7 @@ export class PlaybackAccessService {
           kid: result.kid ?? null,
         };
       }
-      this.deps.signingKeys.markUsed(result.kid);
+      this.deps.signingKeys.markUsed(result.keyId);
       return {
         allowed: true,
         status: 200,

@@ -74,7 +74,7 @@ interface PendingView {
 }
 
 interface CachedPolicy {
-  readonly value: ResolvedPolicy | undefined;
+  readonly value: Promise<ResolvedPolicy | undefined>;
   readonly fetchedAt: number;
 }
 
@@ -124,7 +124,7 @@ export class PlaybackPoliciesService {
     const next = await this.validate(caller.tenantId, input, current);
     const policy = await this.deps.store.upsert(caller.tenantId, id, next, new Date(this.now()));
     const resolved: ResolvedPolicy = { streamId: id, tenantId: caller.tenantId, playbackId, policy };
-    this.cache.set(playbackId, { value: resolved, fetchedAt: this.now() });
+    this.cache.set(playbackId, { value: Promise.resolve(resolved), fetchedAt: this.now() });
     this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
     return id;
   }
@@ -177,20 +177,25 @@ export class PlaybackPoliciesService {
 
   /**
    * The stream and policy behind a playback ID (undefined: no stream has it). Served from a
-   * cache of POLICY_CACHE_TTL_MS; unknown IDs are cached too, so probing costs no queries.
+   * cache of POLICY_CACHE_TTL_MS shared by concurrent requests; unknown IDs are cached too.
    */
-  async resolve(playbackId: string): Promise<ResolvedPolicy | undefined> {
+  resolve(playbackId: string): Promise<ResolvedPolicy | undefined> {
     const now = this.now();
     const cached = this.cache.get(playbackId);
     if (cached && now - cached.fetchedAt < POLICY_CACHE_TTL_MS) {
       return cached.value;
     }
-    const value = await this.deps.store.byPlaybackId(playbackId);
     if (this.cache.size >= POLICY_CACHE_MAX) {
       this.cache.clear();
     }
-    this.cache.set(playbackId, { value, fetchedAt: now });
-    return value;
+    const entry: CachedPolicy = { value: this.deps.store.byPlaybackId(playbackId), fetchedAt: now };
+    this.cache.set(playbackId, entry);
+    entry.value.catch(() => {
+      if (this.cache.get(playbackId) === entry) {
+        this.cache.delete(playbackId);
+      }
+    });
+    return entry.value;
   }
 
   private async validate(

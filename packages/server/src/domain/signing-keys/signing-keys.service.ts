@@ -22,6 +22,8 @@ export const KEY_CACHE_TTL_MS = 5_000;
 /** How often a key's lastUsedAt is written at most. */
 export const KEY_LAST_USED_RESOLUTION_MS = 60_000;
 const KEY_CACHE_MAX = 10_000;
+/** Most recent keys (active or revoked) loaded per tenant; older revoked kids read as unknown. */
+const KEYS_LOADED_PER_TENANT = 1_000;
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -63,10 +65,9 @@ export interface KeyRevocation {
   readonly local: boolean;
 }
 
-interface CachedKey {
-  readonly key: VerificationKey | undefined;
+interface CachedTenantKeys {
+  readonly keys: Promise<ReadonlyMap<string, VerificationKey>>;
   readonly fetchedAt: number;
-  lastTouched: number;
 }
 
 function toView(row: SigningKeyRow): SigningKeyView {
@@ -85,7 +86,12 @@ function toView(row: SigningKeyRow): SigningKeyView {
 
 /** Creates, lists and revokes signing keys, and serves kid lookups to the gate from a cache. */
 export class SigningKeysService {
-  private readonly cache = new Map<string, CachedKey>();
+  /** Each tenant's keys by kid: a kid of no key costs no query, however many are tried. */
+  private readonly cache = new Map<string, CachedTenantKeys>();
+  /** Parsed public keys by key id, kept across reloads. */
+  private readonly publicKeys = new Map<string, KeyObject>();
+  /** When this process last wrote lastUsedAt, by key id. */
+  private readonly lastTouched = new Map<string, number>();
   private readonly revokedListeners: ((revocation: KeyRevocation) => void)[] = [];
 
   constructor(
@@ -137,7 +143,7 @@ export class SigningKeysService {
       lastUsedAt: null,
     };
     await this.store.insert(row);
-    this.cache.delete(row.kid);
+    this.cache.delete(row.tenantId);
     return { signingKey: toView(row), privateKeyPem: privateKey };
   }
 
@@ -179,7 +185,7 @@ export class SigningKeysService {
   }
 
   private revoked(revocation: KeyRevocation): void {
-    this.cache.delete(revocation.kid);
+    this.cache.delete(revocation.tenantId);
     for (const listener of this.revokedListeners) {
       listener(revocation);
     }
@@ -191,42 +197,58 @@ export class SigningKeysService {
   }
 
   /**
-   * The key with this kid for verification, or undefined when no key has it. Cached for
-   * KEY_CACHE_TTL_MS, so a revocation made by another process applies within that time.
+   * The tenant's key with this kid for verification (revoked keys included, so the gate can say
+   * so), or undefined. A tenant's keys are loaded in one query, shared by concurrent requests and
+   * kept for KEY_CACHE_TTL_MS; changes made here or announced by another process drop them at once.
    */
-  async verificationKey(kid: string): Promise<VerificationKey | undefined> {
+  async verificationKey(tenantId: string, kid: string): Promise<VerificationKey | undefined> {
     const now = this.now();
-    const cached = this.cache.get(kid);
-    if (cached && now - cached.fetchedAt < KEY_CACHE_TTL_MS) {
-      return cached.key;
-    }
-    const row = await this.store.byKid(kid);
-    const key: VerificationKey | undefined = row
-      ? {
-          id: row.id,
-          tenantId: row.tenantId,
-          kid: row.kid,
-          revoked: row.revokedAt !== null,
-          publicKey: createPublicKey(row.publicKeyPem),
+    let cached = this.cache.get(tenantId);
+    if (!cached || now - cached.fetchedAt >= KEY_CACHE_TTL_MS) {
+      if (this.cache.size >= KEY_CACHE_MAX) {
+        this.cache.clear();
+      }
+      const entry: CachedTenantKeys = { keys: this.loadTenant(tenantId), fetchedAt: now };
+      this.cache.set(tenantId, entry);
+      entry.keys.catch(() => {
+        if (this.cache.get(tenantId) === entry) {
+          this.cache.delete(tenantId);
         }
-      : undefined;
-    if (this.cache.size >= KEY_CACHE_MAX) {
-      this.cache.clear();
+      });
+      cached = entry;
     }
-    this.cache.set(kid, { key, fetchedAt: now, lastTouched: row?.lastUsedAt?.getTime() ?? 0 });
-    return key;
+    return (await cached.keys).get(kid);
   }
 
   /** Records that a key verified a token (written at most once a minute per key, never awaited). */
-  markUsed(kid: string): void {
-    const cached = this.cache.get(kid);
+  markUsed(keyId: string): void {
     const now = this.now();
-    if (!cached?.key || now - cached.lastTouched < KEY_LAST_USED_RESOLUTION_MS) {
+    if (now - (this.lastTouched.get(keyId) ?? 0) < KEY_LAST_USED_RESOLUTION_MS) {
       return;
     }
-    cached.lastTouched = now;
-    this.store.touch(cached.key.id, new Date(now)).catch(() => {
-      cached.lastTouched = 0;
+    if (this.lastTouched.size >= KEY_CACHE_MAX) {
+      this.lastTouched.clear();
+    }
+    this.lastTouched.set(keyId, now);
+    this.store.touch(keyId, new Date(now)).catch(() => {
+      this.lastTouched.delete(keyId);
     });
+  }
+
+  private async loadTenant(tenantId: string): Promise<ReadonlyMap<string, VerificationKey>> {
+    const rows = await this.store.verificationKeys(tenantId, KEYS_LOADED_PER_TENANT);
+    if (this.publicKeys.size >= KEY_CACHE_MAX) {
+      this.publicKeys.clear();
+    }
+    const keys = new Map<string, VerificationKey>();
+    for (const row of rows) {
+      let publicKey = this.publicKeys.get(row.id);
+      if (!publicKey) {
+        publicKey = createPublicKey(row.publicKeyPem);
+        this.publicKeys.set(row.id, publicKey);
+      }
+      keys.set(row.kid, { id: row.id, tenantId, kid: row.kid, revoked: row.revokedAt !== null, publicKey });
+    }
+    return keys;
   }
 }

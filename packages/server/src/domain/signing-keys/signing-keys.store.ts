@@ -1,5 +1,5 @@
 /**
- * SQL of signing keys: insert, keyset pages per tenant (optionally by status), lookup by kid,
+ * SQL of signing keys: insert, keyset pages per tenant (optionally by status), a tenant's keys,
  * active count, revoke, last use.
  */
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
@@ -39,10 +39,14 @@ export class SigningKeysStore {
     return rows[0];
   }
 
-  /** The key with this kid, of any tenant (the gate checks the tenant). */
-  async byKid(kid: string): Promise<SigningKeyRow | undefined> {
-    const rows = await this.db.select().from(signingKeysTable).where(eq(signingKeysTable.kid, kid)).limit(1);
-    return rows[0];
+  /** A tenant's most recent keys, active and revoked, for verification. */
+  async verificationKeys(tenantId: string, limit: number): Promise<SigningKeyRow[]> {
+    return this.db
+      .select()
+      .from(signingKeysTable)
+      .where(eq(signingKeysTable.tenantId, tenantId))
+      .orderBy(desc(signingKeysTable.createdAt))
+      .limit(limit);
   }
 
   /** The kids of a tenant's active keys. */
