@@ -32,11 +32,13 @@ export interface LiveStreamStats {
   bytesIn: number;
   droppedTimestamps: number;
   rebased: number;
+  /** Media bytes delivered to viewers by every output (counted by the delivery layer). */
+  bytesOut: number;
 }
 
 /** One live stream and its readers. */
 export class LiveStream {
-  readonly stats: LiveStreamStats = { units: 0, bytesIn: 0, droppedTimestamps: 0, rebased: 0 };
+  readonly stats: LiveStreamStats = { units: 0, bytesIn: 0, droppedTimestamps: 0, rebased: 0, bytesOut: 0 };
   readonly viewers: ViewerSessions;
   readonly startedAt = new Date();
   private currentDescription: StreamDescription | undefined;

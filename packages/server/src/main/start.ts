@@ -103,7 +103,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       lifecycle,
     });
     closers.unshift(() => hub.close());
-    attachHubEvents({ hub, bus: events, log, nodeId });
+    attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const tsHls = new TsHlsService(hub);
     const llHls = new LlHlsService(hub, { packager: { log } });
     const dash = new DashService(hub, { packager: { log } });

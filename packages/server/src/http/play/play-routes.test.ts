@@ -140,10 +140,17 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     assert.match(live, /^#EXTINF:2\.000,\nseg-0\.ts$/m);
     assert.doesNotMatch(live, /ENDLIST/);
     assert.equal(hub.getByPlaybackId('hls-1')?.viewers.count, 1, 'the HLS viewer is counted');
+    const egressBefore = hub.getByPlaybackId('hls-1')?.stats.bytesOut ?? 0;
     const segment = await fetch(`${base}/play/hls-1/hls/seg-0.ts`);
     assert.equal(segment.headers.get('content-type'), 'video/mp2t');
     assert.equal(segment.headers.get('cache-control'), 'public, max-age=31536000, immutable');
-    assert.equal((await segment.arrayBuffer()).byteLength % 188, 0);
+    const segmentBytes = (await segment.arrayBuffer()).byteLength;
+    assert.equal(segmentBytes % 188, 0);
+    assert.equal(
+      hub.getByPlaybackId('hls-1')?.stats.bytesOut,
+      egressBefore + segmentBytes,
+      'delivered bytes are counted as the stream egress',
+    );
 
     hub.stop('hls-1', 'encoder finished');
     const ended = await (await fetch(`${base}/play/hls-1/hls/stream.m3u8`)).text();

@@ -3,7 +3,7 @@
  * `/play/<id>/hls/*`, `/play/<id>/cmaf/*` (LL-HLS and DASH) and CORS preflight. Every media
  * request passes the playback gate first; services get a framework-free PlayRequest.
  */
-import type { Hub } from '@airwave/media';
+import type { Hub, LiveStream } from '@airwave/media';
 import type { TsHlsStatus } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import type { PlayRequest, PlayResponse } from '@airwave/media/protocols/shared/http-types';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -147,7 +147,24 @@ async function serve(
   }
   reply.code(response.status).headers(response.headers).headers(PLAY_CORS_HEADERS);
   const body = response.body;
+  countEgress(deps.hub.getByPlaybackId(playbackId), body);
   return reply.send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
+}
+
+/** Adds what a response delivers to its stream's egress counter (streamed bodies as they flow). */
+function countEgress(stream: LiveStream | undefined, body: PlayResponse['body']): void {
+  if (!stream) {
+    return;
+  }
+  if (typeof body === 'string') {
+    stream.stats.bytesOut += Buffer.byteLength(body);
+  } else if (body instanceof Uint8Array) {
+    stream.stats.bytesOut += body.byteLength;
+  } else {
+    body.on('data', (chunk: Uint8Array) => {
+      stream.stats.bytesOut += chunk.byteLength;
+    });
+  }
 }
 
 /** Asks the gate; on refusal sends the error and returns undefined. */
