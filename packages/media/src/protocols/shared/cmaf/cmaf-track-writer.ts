@@ -7,6 +7,7 @@ import { bytesEqual } from '../../../bits/bytes-equal.js';
 import { concatBytes } from '../../../formats/fmp4/box-writer.js';
 import { buildFragment, type FragmentSample } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
+import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { Track } from '../../../stream/track.js';
 import type { CmafPart, CmafPeriod, CmafSegment, CmafTrackName } from './cmaf-types.js';
@@ -56,7 +57,7 @@ export class CmafTrackWriter {
     private readonly changed: () => void,
   ) {
     this.current = track;
-    this.lastDuration = typicalDuration(track);
+    this.lastDuration = typicalStep(track);
     this.inits.set(0, { init: buildInitSegment([track]), track });
   }
 
@@ -326,11 +327,4 @@ function toSample(unit: MediaUnit, duration: number): TimedSample {
     compositionOffset: unit.pts - unit.dts,
     data: unit.data,
   };
-}
-
-function typicalDuration(track: Track): number {
-  if (track.kind === 'video') {
-    return Math.round(track.timescale / (track.fps ?? 30));
-  }
-  return track.codec === 'aac' ? 1024 : Math.round(track.timescale / 50);
 }
