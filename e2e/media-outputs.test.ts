@@ -166,27 +166,27 @@ describe('playback outputs of the real server', { skip: ffmpegMissing }, () => {
       const cmafPart = /#EXT-X-PART:[^\n]*URI="([^"]+)"/.exec(cmafMedia)?.[1];
       const cmafInit = /#EXT-X-MAP:URI="([^"]+)"/.exec(cmafMedia)?.[1];
       assert.ok(tsSegment && cmafSegment && cmafPart && cmafInit, `playlists list media:\n${hlsMedia}\n${cmafMedia}`);
-      const outputs: [string, string, string | undefined][] = [
-        ['play JSON', media.playUrl(), 'no-store'],
-        ['HLS multivariant', media.playUrl('/hls/index.m3u8'), 'no-store'],
-        ['HLS media playlist', media.playUrl('/hls/stream.m3u8'), 'no-store'],
-        ['TS segment', tsSegment, CACHE_IMMUTABLE],
-        ['LL-HLS multivariant', media.playUrl('/cmaf/index.m3u8'), 'no-store'],
-        ['LL-HLS media playlist', cmafUrl, 'no-store'],
-        ['LL-HLS audio playlist', media.playUrl('/cmaf/audio.m3u8'), 'no-store'],
-        ['CMAF init', new URL(cmafInit, cmafUrl).toString(), undefined],
-        ['CMAF segment', cmafSegment, CACHE_IMMUTABLE],
-        ['CMAF part', new URL(cmafPart, cmafUrl).toString(), CACHE_IMMUTABLE],
-        ['DASH MPD', media.playUrl('/cmaf/index.mpd'), 'no-store'],
-        ['progressive MP4', media.playUrl('.mp4'), 'no-store'],
+      const m3u8 = 'application/vnd.apple.mpegurl';
+      const outputs: [name: string, url: string, cache: string, type: string][] = [
+        ['play JSON', media.playUrl(), 'no-store', 'application/json'],
+        ['HLS multivariant', media.playUrl('/hls/index.m3u8'), 'no-store', m3u8],
+        ['HLS media playlist', media.playUrl('/hls/stream.m3u8'), 'no-store', m3u8],
+        ['TS segment', tsSegment, CACHE_IMMUTABLE, 'video/mp2t'],
+        ['LL-HLS multivariant', media.playUrl('/cmaf/index.m3u8'), 'no-store', m3u8],
+        ['LL-HLS media playlist', cmafUrl, 'no-store', m3u8],
+        ['LL-HLS audio playlist', media.playUrl('/cmaf/audio.m3u8'), 'no-store', m3u8],
+        ['CMAF init', new URL(cmafInit, cmafUrl).toString(), CACHE_IMMUTABLE, 'video/mp4'],
+        ['CMAF segment', cmafSegment, CACHE_IMMUTABLE, 'video/mp4'],
+        ['CMAF part', new URL(cmafPart, cmafUrl).toString(), CACHE_IMMUTABLE, 'video/mp4'],
+        ['DASH MPD', media.playUrl('/cmaf/index.mpd'), 'no-store', 'application/dash+xml'],
+        ['progressive MP4', media.playUrl('.mp4'), 'no-store', 'video/mp4'],
       ];
-      for (const [name, url, cache] of outputs) {
+      for (const [name, url, cache, type] of outputs) {
         const { status, headers } = await head(url, { headers: { origin: 'https://viewer.example' } });
         assert.equal(status, 200, `${name} ${url}`);
         assert.equal(headers.get('access-control-allow-origin'), '*', `${name} CORS`);
-        if (cache) {
-          assert.equal(headers.get('cache-control'), cache, `${name} Cache-Control`);
-        }
+        assert.equal(headers.get('cache-control'), cache, `${name} Cache-Control`);
+        assert.equal(headers.get('content-type')?.split(';')[0], type, `${name} Content-Type`);
       }
       const preflight = await fetch(media.playUrl('/hls/index.m3u8'), {
         method: 'OPTIONS',
