@@ -7,6 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import mercurius from 'mercurius';
+import { redactToken } from '../auth/playback-gate/playback-gate.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError, RateLimitedError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -45,7 +46,18 @@ export interface AppOptions {
 /** Builds (but does not start) the HTTP application. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: {
+      level: options.logLevel ?? 'info',
+      // Playback tokens (`?jwt=`) are bearer credentials: never write them to logs.
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactToken(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
