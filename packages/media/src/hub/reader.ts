@@ -31,7 +31,7 @@ export class QueuedReader implements AsyncIterable<MediaUnit> {
   private readonly maxUnits: number;
   private readonly maxBytes: number;
 
-  /** `hasVideo` tells whether a drop waits for a video keyframe (else any unit resumes). */
+  /** `isResumePoint` tells which unit a reader may resume at after a drop (a video keyframe, or any unit without video). */
   constructor(
     limits: ReaderLimits,
     private readonly isResumePoint: (unit: MediaUnit) => boolean,

@@ -124,20 +124,19 @@ export class ChunkReader {
     if (fmt !== 0 && !state) {
       throw new ProtocolError(`chunk type ${fmt} on chunk stream ${csid} before any type-0 header`);
     }
-    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     let field = 0;
     let length = state?.length ?? 0;
     let typeId = state?.typeId ?? 0;
     let streamId = state?.streamId ?? 0;
     if (fmt <= 2) {
-      field = (view.getUint16(q) << 8) | view.getUint8(q + 2);
+      field = u24(buf, q);
     }
     if (fmt <= 1) {
-      length = (view.getUint16(q + 3) << 8) | view.getUint8(q + 5);
-      typeId = view.getUint8(q + 6);
+      length = u24(buf, q + 3);
+      typeId = buf[q + 6] ?? 0;
     }
     if (fmt === 0) {
-      streamId = view.getUint32(q + 7, true);
+      streamId = u32le(buf, q + 7);
     }
     q += headerSize;
     const extended = fmt <= 2 ? field === 0xffffff : (state?.extended ?? false);
@@ -146,7 +145,7 @@ export class ChunkReader {
         return -1;
       }
       if (fmt <= 2) {
-        field = view.getUint32(q);
+        field = (buf[q] ?? 0) * 0x1000000 + u24(buf, q + 1);
       }
       q += 4;
     }
@@ -237,4 +236,14 @@ export class ChunkReader {
       }
     }
   }
+}
+
+/** Big-endian 24-bit field at `at` (the caller checked it is there). */
+function u24(buf: Uint8Array, at: number): number {
+  return ((buf[at] ?? 0) << 16) | ((buf[at + 1] ?? 0) << 8) | (buf[at + 2] ?? 0);
+}
+
+/** Little-endian 32-bit field at `at` (the message stream id, §5.3.1.2.1). */
+function u32le(buf: Uint8Array, at: number): number {
+  return (buf[at + 3] ?? 0) * 0x1000000 + (((buf[at + 2] ?? 0) << 16) | ((buf[at + 1] ?? 0) << 8) | (buf[at] ?? 0));
 }
