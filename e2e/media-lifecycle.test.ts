@@ -29,7 +29,8 @@ import {
 } from './support/media-server.js';
 import { hasCommand, sleep, type Tracked, waitFor } from './support/processes.js';
 
-const ENV = { AIRWAVE_RECONNECT_WINDOW_SECONDS: '3', AIRWAVE_VIEWER_IDLE_SECONDS: '2' };
+/** A reconnect window short enough for the test and long enough for ffmpeg to come back on a busy machine. */
+const ENV = { AIRWAVE_RECONNECT_WINDOW_SECONDS: '5', AIRWAVE_VIEWER_IDLE_SECONDS: '2' };
 
 /** Waits until GraphQL reports `status` for the stream. */
 async function waitForStatus(
@@ -153,7 +154,7 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
       }
     })();
     try {
-      await waitFor('3 viewers', async () => (await streamState(media)).metrics.currentViewers === 3, 5000, 100);
+      await waitFor('3 viewers', async () => (await streamState(media)).metrics.currentViewers === 3, 10_000, 100);
     } finally {
       watching = false;
       await poll;
@@ -168,11 +169,11 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
     const mp4 = readFor(media.playUrl('.mp4?session=across'), 9000);
     await sleep(1500);
     await ffmpeg.stop();
-    await waitForStatus(media, 'RECONNECTING', 5000);
+    await waitForStatus(media, 'RECONNECTING', 10_000);
     const reconnecting = JSON.parse(await fetchText(media.playUrl())) as { status: string };
     assert.equal(reconnecting.status, 'reconnecting');
     ffmpeg = publishPattern(media.rtmpUrl, { fps: 30 });
-    await waitForStatus(media, 'LIVE', 5000);
+    await waitForStatus(media, 'LIVE', 10_000);
     assert.equal((await streamState(media)).metrics.startedAt, startedAt, 'the same live session goes on');
 
     await waitFor(
@@ -233,7 +234,7 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
     await ffmpeg.stop();
     ffmpeg = undefined;
     await waitForStatus(media, 'RECONNECTING', 5000);
-    await waitForStatus(media, 'OFFLINE', 10_000);
+    await waitForStatus(media, 'OFFLINE', 15_000);
     const state = await streamState(media);
     assert.equal(state.metrics.isLive, false);
     assert.match(await fetchText(media.playUrl('/hls/stream.m3u8')), /#EXT-X-ENDLIST\n$/);
