@@ -5,7 +5,12 @@
  */
 import type { Hub, LiveStream } from '@airwave/media';
 import type { TsHlsStatus } from '@airwave/media/protocols/hls/ts/ts-hls-service';
-import type { PlayRequest, PlayResponse } from '@airwave/media/protocols/shared/http-types';
+import {
+  errorResponse,
+  type PlayRequest,
+  type PlayResponse,
+  playbackIdNotFound,
+} from '@airwave/media/protocols/shared/http-types';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cmafTarget } from './cmaf-dispatch.js';
 import { PLAY_CORS_HEADERS, PLAY_PREFLIGHT_HEADERS } from './cors.js';
@@ -68,14 +73,14 @@ export function registerPlayRoutes(app: FastifyInstance, deps: PlayRoutesDeps): 
     if (playbackId === undefined) {
       return reply;
     }
-    const admitted = await admit(deps, request, reply, playbackId, 'info');
+    const admitted = await admit(deps, request, reply, firstValues(request.query), playbackId, 'info');
     if (!admitted) {
       return reply;
     }
     const stream = deps.hub.getByPlaybackId(playbackId);
     const hls = deps.tsHls.status(playbackId);
     if (!stream && !hls) {
-      return sendError(reply, 404, 'playback_id_not_found', `no live stream with playback id ${playbackId}`);
+      return sendResponse(reply, playbackIdNotFound(playbackId));
     }
     const info = buildPlayInfo({
       playbackId,
@@ -123,7 +128,8 @@ async function serve(
   if (playbackId === undefined) {
     return reply;
   }
-  const admitted = await admit(deps, request, reply, playbackId, protocol);
+  const query = firstValues(request.query);
+  const admitted = await admit(deps, request, reply, query, playbackId, protocol);
   if (!admitted) {
     return reply;
   }
@@ -133,7 +139,7 @@ async function serve(
   const playRequest: PlayRequest = {
     playbackId,
     path,
-    query: firstValues(request.query),
+    query,
     sessionId: admitted.sessionId,
     signal: controller.signal,
     ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
@@ -145,10 +151,18 @@ async function serve(
     request.log.error({ err: error, playbackId, protocol, path }, 'playback service failed');
     return sendError(reply, 500, 'internal', 'the playback service failed');
   }
-  reply.code(response.status).headers(response.headers).headers(PLAY_CORS_HEADERS);
+  countEgress(deps.hub.getByPlaybackId(playbackId), response.body);
+  return sendResponse(reply, response);
+}
+
+/** Sends a service's answer with the playback CORS headers. */
+function sendResponse(reply: FastifyReply, response: PlayResponse): FastifyReply {
   const body = response.body;
-  countEgress(deps.hub.getByPlaybackId(playbackId), body);
-  return reply.send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
+  return reply
+    .code(response.status)
+    .headers(response.headers)
+    .headers(PLAY_CORS_HEADERS)
+    .send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
 }
 
 /** Adds what a response delivers to its stream's egress counter (streamed bodies as they flow). */
@@ -172,10 +186,10 @@ async function admit(
   deps: PlayRoutesDeps,
   request: FastifyRequest,
   reply: FastifyReply,
+  query: Readonly<Record<string, string | undefined>>,
   playbackId: string,
   protocol: PlaybackGateProtocol,
 ): Promise<Admitted | undefined> {
-  const query = firstValues(request.query);
   const session = query.session;
   const sessionQuery = session ? `session=${encodeURIComponent(session)}` : undefined;
   const fallbackSession = (): string => viewerSessionId(request.ip, request.headers['user-agent'], session);
@@ -213,12 +227,7 @@ function checkedId(raw: string, reply: FastifyReply): string | undefined {
 }
 
 function sendError(reply: FastifyReply, status: number, reason: string, message: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers(PLAY_CORS_HEADERS)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send({ error: { reason, message } });
+  return sendResponse(reply, errorResponse(status, reason, message));
 }
 
 /** The token of an `Authorization: Bearer <token>` header. */
