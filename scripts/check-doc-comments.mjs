@@ -2,18 +2,19 @@
 /**
  * Fails when an exported declaration in packages/, e2e/support/, bench/ or scripts/ has no doc
  * comment (`/** … *\/`) right above it (the project's rule: a one-line doc comment on every
- * export). Test files are exempt.
+ * export). Test files and generated code (`generated/` directories, from `npm run codegen`) are exempt.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const roots = ['packages/media/src', 'packages/server/src', 'e2e/support', 'bench', 'scripts'];
-const DECLARATION = /^export\s+(default\s+)?(async\s+)?(abstract\s+)?(function\*?|class|const|let|var|interface|type|enum)\s/;
+const DECLARATION =
+  /^export\s+(default\s+)?(async\s+)?(abstract\s+)?(function\*?|class|const|let|var|interface|type|enum)\s/;
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) {
+    if (name === 'node_modules' || name === 'dist' || name === 'generated' || name.startsWith('.')) {
       continue;
     }
     const path = join(dir, name);

@@ -1,0 +1,33 @@
+/**
+ * GraphQL Code Generator config (docs/adr/0004-graphql-codegen.md): resolver types for the
+ * server from the schema `scripts/print-schema.ts` prints. Run `npm run codegen`.
+ */
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+const generated = 'packages/server/src/graphql/generated';
+
+/** Resolver types for packages/server, with domain objects as the parents of their GraphQL types. */
+const config: CodegenConfig = {
+  schema: `${generated}/schema.graphql`,
+  generates: {
+    [`${generated}/resolvers-types.ts`]: {
+      plugins: ['typescript', 'typescript-resolvers'],
+      config: {
+        contextType: '../context.js#GraphQLContext',
+        useTypeImports: true,
+        enumsAsTypes: true,
+        immutableTypes: true,
+        useIndexSignature: false,
+        resolversNonOptionalTypename: { unionMember: true },
+        scalars: {
+          ID: { input: 'string', output: 'string' },
+          Time: { input: 'string', output: 'string' },
+          JSON: { input: 'unknown', output: 'unknown' },
+        },
+        mappers: {},
+      },
+    },
+  },
+};
+
+export default config;

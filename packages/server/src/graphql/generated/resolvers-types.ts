@@ -1,0 +1,1952 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { GraphQLContext } from '../context.js';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** Arbitrary JSON value. */
+  JSON: { input: unknown; output: unknown; }
+  /** ISO 8601 UTC timestamp. */
+  Time: { input: string; output: string; }
+};
+
+/** The caller is not signed in, or its token lacks a scope. */
+export type AuthError = Error & {
+  readonly __typename?: 'AuthError';
+  readonly code: Scalars['String']['output'];
+  readonly message: Scalars['String']['output'];
+};
+
+/** A new sign-in session. Send token as Authorization: Bearer <token>; browsers also get an httpOnly cookie. */
+export type AuthPayload = {
+  readonly __typename?: 'AuthPayload';
+  readonly expiresAt: Scalars['Time']['output'];
+  readonly token: Scalars['String']['output'];
+  readonly user: User;
+};
+
+export type ClusterStatus = {
+  readonly __typename?: 'ClusterStatus';
+  readonly clusterId: Scalars['String']['output'];
+  readonly clusterType: Scalars['String']['output'];
+  readonly currentStreams: Scalars['Int']['output'];
+  readonly currentViewers: Scalars['Int']['output'];
+  readonly egressCapacityMbps?: Maybe<Scalars['Float']['output']>;
+  readonly egressMbps?: Maybe<Scalars['Float']['output']>;
+  readonly healthyNodeCount: Scalars['Int']['output'];
+  readonly ingressMbps?: Maybe<Scalars['Float']['output']>;
+  readonly latitude?: Maybe<Scalars['Float']['output']>;
+  readonly longitude?: Maybe<Scalars['Float']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly nodeCount: Scalars['Int']['output'];
+  readonly peerCount: Scalars['Int']['output'];
+  readonly region?: Maybe<Scalars['String']['output']>;
+  readonly services: ReadonlyArray<Scalars['String']['output']>;
+  readonly shortDescription?: Maybe<Scalars['String']['output']>;
+  readonly status: NodeStatus;
+};
+
+/** A viewer session started or ended. */
+export type ConnectionEvent = {
+  readonly __typename?: 'ConnectionEvent';
+  readonly eventId: Scalars['ID']['output'];
+  /** connect or disconnect. */
+  readonly eventType: Scalars['String']['output'];
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
+  readonly protocol: Scalars['String']['output'];
+  /** Playback session id. */
+  readonly sessionId: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly timestamp: Scalars['Time']['output'];
+};
+
+/** Page input: first (default 50, max 500) with after, or last with before. */
+export type ConnectionInput = {
+  readonly after?: InputMaybe<Scalars['String']['input']>;
+  readonly before?: InputMaybe<Scalars['String']['input']>;
+  readonly first?: InputMaybe<Scalars['Int']['input']>;
+  readonly last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type CreateDeveloperTokenInput = {
+  /** Lifetime in days (1 to 3650); null never expires. */
+  readonly expiresIn?: InputMaybe<Scalars['Int']['input']>;
+  readonly name: Scalars['String']['input'];
+  /** Comma-separated scopes: streams:read, streams:write, analytics:read, developer:read, developer:write, account:read, account:write, security:read, security:write. */
+  readonly permissions: Scalars['String']['input'];
+};
+
+export type CreateDeveloperTokenResult = AuthError | DeveloperToken | RateLimitError | ValidationError;
+
+export type CreateSigningKeyInput = {
+  /** 1 to 100 characters. */
+  readonly name: Scalars['String']['input'];
+};
+
+export type CreateSigningKeyResult = AuthError | CreateSigningKeySuccess | RateLimitError | ValidationError;
+
+/** A new signing key and its private key: returned this once, never stored. */
+export type CreateSigningKeySuccess = {
+  readonly __typename?: 'CreateSigningKeySuccess';
+  /** PKCS#8 PEM of the private key. Keep it: it cannot be retrieved again. */
+  readonly privateKeyPem: Scalars['String']['output'];
+  readonly signingKey: SigningKey;
+};
+
+export type CreateStreamInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** PUSH (default) or PULL; cannot change later. */
+  readonly ingestMode?: InputMaybe<IngestMode>;
+  /** 1 to 255 characters after trimming. */
+  readonly name: Scalars['String']['input'];
+  /** Required when ingestMode is PULL. */
+  readonly pullSource?: InputMaybe<PullSourceInput>;
+  readonly record?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly sourceLocation?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateStreamKeyInput = {
+  /** 1 to 100 characters after trimming. */
+  readonly name: Scalars['String']['input'];
+};
+
+export type CreateStreamKeyResult = AuthError | NotFoundError | StreamKey | ValidationError;
+
+export type CreateStreamResult = AuthError | Stream | ValidationError;
+
+export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+export type DeleteStreamResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+/** A deletion took place. */
+export type DeleteSuccess = {
+  readonly __typename?: 'DeleteSuccess';
+  readonly deletedId: Scalars['ID']['output'];
+  readonly success: Scalars['Boolean']['output'];
+};
+
+/** A developer API token. Its value appears only in the createDeveloperToken result. */
+export type DeveloperToken = {
+  readonly __typename?: 'DeveloperToken';
+  readonly createdAt: Scalars['Time']['output'];
+  /** Null: never expires. */
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly lastUsedAt?: Maybe<Scalars['Time']['output']>;
+  /** Comma-separated scopes, e.g. streams:read,streams:write. */
+  readonly permissions: Scalars['String']['output'];
+  /** The same scopes as a list. */
+  readonly scopes: ReadonlyArray<Scalars['String']['output']>;
+  /** active, revoked or expired. */
+  readonly status: Scalars['String']['output'];
+  readonly tokenName: Scalars['String']['output'];
+  /** The secret value: only in the createDeveloperToken result, null everywhere else. */
+  readonly tokenValue?: Maybe<Scalars['String']['output']>;
+};
+
+export type DeveloperTokenConnection = {
+  readonly __typename?: 'DeveloperTokenConnection';
+  readonly edges: ReadonlyArray<DeveloperTokenEdge>;
+  readonly nodes: ReadonlyArray<DeveloperToken>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type DeveloperTokenEdge = {
+  readonly __typename?: 'DeveloperTokenEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: DeveloperToken;
+};
+
+/** A recording (DVR) lifecycle change. */
+export type DvrLifecycleEvent = {
+  readonly __typename?: 'DvrLifecycleEvent';
+  readonly dvrHash: Scalars['String']['output'];
+  readonly endedAt?: Maybe<Scalars['Time']['output']>;
+  readonly error?: Maybe<Scalars['String']['output']>;
+  readonly eventId: Scalars['ID']['output'];
+  readonly manifestPath?: Maybe<Scalars['String']['output']>;
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  readonly playbackId?: Maybe<Scalars['String']['output']>;
+  readonly segmentCount?: Maybe<Scalars['Int']['output']>;
+  readonly sizeBytes?: Maybe<Scalars['Float']['output']>;
+  readonly startedAt?: Maybe<Scalars['Time']['output']>;
+  readonly status: DvrLifecycleStatus;
+  readonly streamId: Scalars['ID']['output'];
+  readonly timestamp: Scalars['Time']['output'];
+};
+
+/** Stage of a recording. */
+export type DvrLifecycleStatus =
+  | 'DELETED'
+  | 'FAILED'
+  | 'RECORDING'
+  | 'STARTED'
+  | 'STOPPED';
+
+/** An expected failure returned as a union member of a mutation result. */
+export type Error = {
+  readonly code: Scalars['String']['output'];
+  readonly message: Scalars['String']['output'];
+};
+
+/** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
+export type IngestEndpoint = {
+  readonly __typename?: 'IngestEndpoint';
+  readonly baseUrl: Scalars['String']['output'];
+  readonly clusterId: Scalars['String']['output'];
+  readonly kind: IngestEndpointKind;
+  /** Lower is less loaded (live streams on the node). */
+  readonly loadScore?: Maybe<Scalars['Float']['output']>;
+  readonly nodeId: Scalars['String']['output'];
+  readonly region?: Maybe<Scalars['String']['output']>;
+  /** rtmp://host:port/live/<streamKey> */
+  readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
+  /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
+  readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
+  /** srt://host:port?streamid=<streamKey> */
+  readonly srtUrl?: Maybe<Scalars['String']['output']>;
+  /** <baseUrl>/webrtc/<streamKey> (WHIP) */
+  readonly whipUrl?: Maybe<Scalars['String']['output']>;
+};
+
+export type IngestEndpointKind =
+  | 'INGEST_ENDPOINT_KIND_CLUSTER_POOL'
+  | 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC'
+  | 'INGEST_ENDPOINT_KIND_ROOT_POOL'
+  | 'INGEST_ENDPOINT_KIND_TENANT_ALIAS'
+  | 'INGEST_ENDPOINT_KIND_UNSPECIFIED';
+
+export type IngestEndpointResponse = {
+  readonly __typename?: 'IngestEndpointResponse';
+  readonly fallbacks: ReadonlyArray<IngestEndpoint>;
+  readonly metadata?: Maybe<IngestMetadata>;
+  readonly primary: IngestEndpoint;
+};
+
+export type IngestMetadata = {
+  readonly __typename?: 'IngestMetadata';
+  readonly recordingEnabled: Scalars['Boolean']['output'];
+  /** UUID of the stream the key publishes to. */
+  readonly streamId: Scalars['ID']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+};
+
+/** PUSH: an encoder pushes (RTMP, SRT, WHIP). PULL: the service pulls pullSource.sourceUri. */
+export type IngestMode =
+  | 'PULL'
+  | 'PUSH';
+
+export type InstanceStatus =
+  | 'ERROR'
+  | 'RUNNING'
+  | 'STARTING'
+  | 'STOPPED'
+  | 'STOPPING'
+  | 'UNKNOWN';
+
+export type JwtPlaybackPolicy = {
+  readonly __typename?: 'JwtPlaybackPolicy';
+  /** Kids accepted; empty accepts any active signing key of the account. */
+  readonly allowedKids: ReadonlyArray<Scalars['String']['output']>;
+};
+
+export type JwtPlaybackPolicyInput = {
+  /** Kids of active signing keys of this account; empty or omitted accepts any active key. */
+  readonly allowedKids?: InputMaybe<ReadonlyArray<Scalars['String']['input']>>;
+};
+
+export type LoginInput = {
+  readonly email: Scalars['String']['input'];
+  readonly password: Scalars['String']['input'];
+};
+
+export type LoginResult = AuthError | AuthPayload | RateLimitError | ValidationError;
+
+/** The session ended. */
+export type LogoutPayload = {
+  readonly __typename?: 'LogoutPayload';
+  readonly success: Scalars['Boolean']['output'];
+};
+
+export type LogoutResult = AuthError | LogoutPayload;
+
+export type Mutation = {
+  readonly __typename?: 'Mutation';
+  /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
+  readonly createDeveloperToken: CreateDeveloperTokenResult;
+  /** Generates an ES256 key pair; the private key is returned this once (security:write). */
+  readonly createSigningKey: CreateSigningKeyResult;
+  readonly createStream: CreateStreamResult;
+  /** Adds an active key (at most 20 per stream). */
+  readonly createStreamKey: CreateStreamKeyResult;
+  /** Deletes the stream and its keys, and ends a live publish. */
+  readonly deleteStream: DeleteStreamResult;
+  /** Deletes a non-primary key; it stops working at once. */
+  readonly deleteStreamKey: DeleteStreamKeyResult;
+  /** Signs in with email and password. Repeated failures are rate limited per email and per IP. */
+  readonly login: LoginResult;
+  /** Ends the current session (token and cookie). */
+  readonly logout: LogoutResult;
+  /** Always true. */
+  readonly noop?: Maybe<Scalars['Boolean']['output']>;
+  /** Rotates the primary stream key; the old value stops working at once. */
+  readonly refreshStreamKey: RefreshStreamKeyResult;
+  /** Creates an account (a new tenant and its first user) and signs it in. */
+  readonly register: RegisterResult;
+  /** Revokes a developer token at once (developer tokens need developer:write). */
+  readonly revokeDeveloperToken: RevokeDeveloperTokenResult;
+  /** Revokes a signing key; its tokens stop playing at once (security:write). */
+  readonly revokeSigningKey: RevokeSigningKeyResult;
+  /** Sets who may play a stream; takes effect at once (security:write). */
+  readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
+  readonly testPlaybackAccess: TestPlaybackAccessResult;
+  readonly updateStream: UpdateStreamResult;
+};
+
+
+export type MutationCreateDeveloperTokenArgs = {
+  input: CreateDeveloperTokenInput;
+};
+
+
+export type MutationCreateSigningKeyArgs = {
+  input: CreateSigningKeyInput;
+};
+
+
+export type MutationCreateStreamArgs = {
+  input: CreateStreamInput;
+};
+
+
+export type MutationCreateStreamKeyArgs = {
+  input: CreateStreamKeyInput;
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteStreamArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteStreamKeyArgs = {
+  keyId: Scalars['ID']['input'];
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationLoginArgs = {
+  input: LoginInput;
+};
+
+
+export type MutationRefreshStreamKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRegisterArgs = {
+  input: RegisterInput;
+};
+
+
+export type MutationRevokeDeveloperTokenArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeSigningKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetPlaybackPolicyArgs = {
+  input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationTestPlaybackAccessArgs = {
+  input: TestPlaybackAccessInput;
+};
+
+
+export type MutationUpdateStreamArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateStreamInput;
+};
+
+export type NetworkNode = {
+  readonly __typename?: 'NetworkNode';
+  readonly clusterId: Scalars['String']['output'];
+  readonly latitude?: Maybe<Scalars['Float']['output']>;
+  readonly longitude?: Maybe<Scalars['Float']['output']>;
+  readonly name: Scalars['String']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  readonly nodeType: Scalars['String']['output'];
+  readonly status: NodeStatus;
+};
+
+export type NetworkStatus = {
+  readonly __typename?: 'NetworkStatus';
+  readonly clusters: ReadonlyArray<ClusterStatus>;
+  readonly healthyNodes: Scalars['Int']['output'];
+  readonly nodes: ReadonlyArray<NetworkNode>;
+  readonly peerConnections: ReadonlyArray<PeerConnection>;
+  readonly totalNodes: Scalars['Int']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+export type NodeStatus =
+  | 'DEGRADED'
+  | 'HEALTHY'
+  | 'UNHEALTHY';
+
+/** The resource does not exist for this tenant. */
+export type NotFoundError = Error & {
+  readonly __typename?: 'NotFoundError';
+  readonly code: Scalars['String']['output'];
+  readonly message: Scalars['String']['output'];
+  readonly resourceId?: Maybe<Scalars['String']['output']>;
+  readonly resourceType?: Maybe<Scalars['String']['output']>;
+};
+
+/** Relay page info. */
+export type PageInfo = {
+  readonly __typename?: 'PageInfo';
+  readonly endCursor?: Maybe<Scalars['String']['output']>;
+  readonly hasNextPage: Scalars['Boolean']['output'];
+  readonly hasPreviousPage: Scalars['Boolean']['output'];
+  readonly startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type PeerConnection = {
+  readonly __typename?: 'PeerConnection';
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectionType: Scalars['String']['output'];
+  readonly sourceCluster: Scalars['String']['output'];
+  readonly targetCluster: Scalars['String']['output'];
+};
+
+/** What the playback gate decides for a request. */
+export type PlaybackAccessDecision = {
+  readonly __typename?: 'PlaybackAccessDecision';
+  readonly allowed: Scalars['Boolean']['output'];
+  readonly detail: Scalars['String']['output'];
+  /** The kid the token named. */
+  readonly kid?: Maybe<Scalars['String']['output']>;
+  readonly policyType: PlaybackPolicyType;
+  /** public, jwt-valid, webhook-allow, or a deny reason such as missing-token, jwt-expired, webhook-deny-403, webhook-timeout. */
+  readonly reason: Scalars['String']['output'];
+  readonly webhookLatencyMs?: Maybe<Scalars['Int']['output']>;
+  readonly webhookStatus?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Who may play a stream. */
+export type PlaybackPolicy = {
+  readonly __typename?: 'PlaybackPolicy';
+  readonly jwt?: Maybe<JwtPlaybackPolicy>;
+  readonly type: PlaybackPolicyType;
+  readonly webhook?: Maybe<WebhookPlaybackPolicy>;
+};
+
+export type PlaybackPolicyInput = {
+  readonly jwt?: InputMaybe<JwtPlaybackPolicyInput>;
+  readonly type: PlaybackPolicyType;
+  readonly webhook?: InputMaybe<WebhookPlaybackPolicyInput>;
+};
+
+/** PUBLIC: no token needed (the default). JWT: an ES256 token signed by one of your keys. WEBHOOK: your endpoint decides. */
+export type PlaybackPolicyType =
+  | 'JWT'
+  | 'PUBLIC'
+  | 'WEBHOOK';
+
+/** Progress of processing work (transcode, thumbnails, VOD processing) of a stream. */
+export type ProcessingEvent = {
+  readonly __typename?: 'ProcessingEvent';
+  readonly durationMs?: Maybe<Scalars['Float']['output']>;
+  readonly error?: Maybe<Scalars['String']['output']>;
+  readonly eventId: Scalars['ID']['output'];
+  readonly inputCodec?: Maybe<Scalars['String']['output']>;
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  readonly outputCodec?: Maybe<Scalars['String']['output']>;
+  /** What runs: transcode, thumbnail, sprite, vod, … */
+  readonly processType: Scalars['String']['output'];
+  readonly progressPercent?: Maybe<Scalars['Float']['output']>;
+  readonly stage: ProcessingEventStage;
+  readonly streamId: Scalars['ID']['output'];
+  readonly timestamp: Scalars['Time']['output'];
+  /** video or audio. */
+  readonly trackType?: Maybe<Scalars['String']['output']>;
+};
+
+/** Stage of processing work. */
+export type ProcessingEventStage =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'PROGRESS'
+  | 'STARTED';
+
+export type PullSourceInput = {
+  readonly enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm) or udp (MPEG-TS). RTMP and FLV pull are unsupported. */
+  readonly sourceUri?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A pull source as read back: the URI with credentials and query values redacted. */
+export type PullSourceView = {
+  readonly __typename?: 'PullSourceView';
+  /** public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES). */
+  readonly class: Scalars['String']['output'];
+  readonly enabled: Scalars['Boolean']['output'];
+  readonly sourceUriRedacted: Scalars['String']['output'];
+};
+
+/** A restream destination of a stream (managed by the push-target operations). */
+export type PushTarget = {
+  readonly __typename?: 'PushTarget';
+  readonly id: Scalars['ID']['output'];
+  readonly name: Scalars['String']['output'];
+  readonly platform: Scalars['String']['output'];
+  readonly status: Scalars['String']['output'];
+  /** Masked destination address. */
+  readonly targetUri: Scalars['String']['output'];
+};
+
+export type Query = {
+  readonly __typename?: 'Query';
+  /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
+  readonly developerTokensConnection: DeveloperTokenConnection;
+  /** The signed-in user (developer tokens need account:read). */
+  readonly me: User;
+  /** Public. Clusters and nodes of this deployment. */
+  readonly networkStatus: NetworkStatus;
+  /** Always true; a cheap liveness probe. */
+  readonly ping: Scalars['Boolean']['output'];
+  /** Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP. */
+  readonly resolveIngestEndpoint?: Maybe<IngestEndpointResponse>;
+  /** Public. This node's listening services (optionally one serviceId). */
+  readonly serviceInstancesHealth: ReadonlyArray<ServiceInstance>;
+  /** A signing key of the account (developer tokens need security:read). */
+  readonly signingKey?: Maybe<SigningKey>;
+  /** The account's signing keys, oldest first (developer tokens need security:read). */
+  readonly signingKeysConnection: SigningKeysConnection;
+  /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
+  readonly stream?: Maybe<Stream>;
+  /** Keys of one of the caller's streams, newest first. */
+  readonly streamKeysConnection: StreamKeysConnection;
+  /** The caller's streams, newest first; search filters by name. */
+  readonly streamsConnection: StreamsConnection;
+};
+
+
+export type QueryDeveloperTokensConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+};
+
+
+export type QueryResolveIngestEndpointArgs = {
+  streamKey: Scalars['String']['input'];
+};
+
+
+export type QueryServiceInstancesHealthArgs = {
+  serviceId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySigningKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QuerySigningKeysConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+  status?: InputMaybe<SigningKeyStatus>;
+};
+
+
+export type QueryStreamArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryStreamKeysConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type QueryStreamsConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Too many requests. */
+export type RateLimitError = Error & {
+  readonly __typename?: 'RateLimitError';
+  readonly code: Scalars['String']['output'];
+  readonly message: Scalars['String']['output'];
+  /** Seconds to wait before retrying. */
+  readonly retryAfter?: Maybe<Scalars['Int']['output']>;
+};
+
+export type RefreshStreamKeyResult = AuthError | NotFoundError | Stream | ValidationError;
+
+export type RegisterInput = {
+  readonly email: Scalars['String']['input'];
+  readonly name?: InputMaybe<Scalars['String']['input']>;
+  /** 8 to 1024 characters. */
+  readonly password: Scalars['String']['input'];
+};
+
+export type RegisterResult = AuthPayload | ValidationError;
+
+export type RevokeDeveloperTokenResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+export type RevokeSigningKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+/** One listening service of a node. */
+export type ServiceInstance = {
+  readonly __typename?: 'ServiceInstance';
+  readonly clusterId: Scalars['String']['output'];
+  readonly healthEndpoint?: Maybe<Scalars['String']['output']>;
+  readonly host: Scalars['String']['output'];
+  readonly instanceId: Scalars['String']['output'];
+  readonly lastHealthCheck?: Maybe<Scalars['Time']['output']>;
+  readonly port: Scalars['Int']['output'];
+  readonly protocol: Scalars['String']['output'];
+  /** graphql, rtmp or rtmps. */
+  readonly serviceId: Scalars['String']['output'];
+  readonly status: InstanceStatus;
+};
+
+export type SetPlaybackPolicyInput = {
+  readonly policy: PlaybackPolicyInput;
+  /** Stream global ID (or UUID). */
+  readonly streamId: Scalars['ID']['input'];
+};
+
+export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
+
+/** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
+export type SigningKey = {
+  readonly __typename?: 'SigningKey';
+  /** Always ES256. */
+  readonly algorithm: Scalars['String']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  readonly id: Scalars['ID']['output'];
+  /** Goes in the JWT header of every token this key signs. */
+  readonly kid: Scalars['String']['output'];
+  /** Last time a token signed by this key was accepted (minute resolution). */
+  readonly lastUsedAt?: Maybe<Scalars['Time']['output']>;
+  readonly name: Scalars['String']['output'];
+  /** SPKI PEM of the public key. */
+  readonly publicKeyPem: Scalars['String']['output'];
+  readonly revokedAt?: Maybe<Scalars['Time']['output']>;
+  readonly status: SigningKeyStatus;
+};
+
+export type SigningKeyEdge = {
+  readonly __typename?: 'SigningKeyEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: SigningKey;
+};
+
+export type SigningKeyStatus =
+  | 'ACTIVE'
+  | 'REVOKED';
+
+export type SigningKeysConnection = {
+  readonly __typename?: 'SigningKeysConnection';
+  readonly edges: ReadonlyArray<SigningKeyEdge>;
+  readonly nodes: ReadonlyArray<SigningKey>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+/** A storage artifact moved to or from object storage. */
+export type StorageEvent = {
+  readonly __typename?: 'StorageEvent';
+  readonly action: StorageEventAction;
+  readonly assetHash: Scalars['String']['output'];
+  /** clip, dvr, vod or thumbnail. */
+  readonly assetType: Scalars['String']['output'];
+  readonly durationMs?: Maybe<Scalars['Float']['output']>;
+  readonly error?: Maybe<Scalars['String']['output']>;
+  readonly eventId: Scalars['ID']['output'];
+  readonly localPath?: Maybe<Scalars['String']['output']>;
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  readonly s3Url?: Maybe<Scalars['String']['output']>;
+  readonly sizeBytes?: Maybe<Scalars['Float']['output']>;
+  readonly streamId: Scalars['ID']['output'];
+  readonly timestamp: Scalars['Time']['output'];
+};
+
+/** What happened to a stored artifact. */
+export type StorageEventAction =
+  | 'CACHED'
+  | 'CACHE_FAILED'
+  | 'CACHE_STARTED'
+  | 'SYNCED'
+  | 'SYNC_FAILED'
+  | 'SYNC_STARTED';
+
+/** A live stream. */
+export type Stream = {
+  readonly __typename?: 'Stream';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Global ID: the argument of every stream operation. */
+  readonly id: Scalars['ID']['output'];
+  readonly ingestMode: IngestMode;
+  readonly metrics: StreamMetrics;
+  readonly name: Scalars['String']['output'];
+  /** Public viewer ID used in /play URLs. */
+  readonly playbackId: Scalars['String']['output'];
+  /** Who may play this stream (PUBLIC unless setPlaybackPolicy changed it). */
+  readonly playbackPolicy: PlaybackPolicy;
+  readonly pullSource?: Maybe<PullSourceView>;
+  readonly pushTargets: ReadonlyArray<PushTarget>;
+  readonly record: Scalars['Boolean']['output'];
+  readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Public UUID, used outside GraphQL. */
+  readonly streamId: Scalars['ID']['output'];
+  /** Secret primary ingest key (shown to the owner only). */
+  readonly streamKey: Scalars['String']['output'];
+  readonly tracks: ReadonlyArray<StreamTrack>;
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+export type StreamEdge = {
+  readonly __typename?: 'StreamEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: Stream;
+};
+
+/** A stream lifecycle change. */
+export type StreamEvent = {
+  readonly __typename?: 'StreamEvent';
+  /** Further facts (tracks, ingest protocol) as JSON. */
+  readonly details?: Maybe<Scalars['JSON']['output']>;
+  /** Unique id of the event; de-duplicate by it. */
+  readonly eventId: Scalars['ID']['output'];
+  /** Node that hosts the publisher, when known. */
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  /** Why it changed (publisher dropped, reconnect window elapsed, …). */
+  readonly reason?: Maybe<Scalars['String']['output']>;
+  /** Lowercase lifecycle state: live, reconnecting or offline. */
+  readonly state: Scalars['String']['output'];
+  /** The same state as a stream status. */
+  readonly status: StreamStatus;
+  /** Stream UUID (Stream.streamId). */
+  readonly streamId: Scalars['ID']['output'];
+  /** When the change happened. */
+  readonly timestamp: Scalars['Time']['output'];
+};
+
+/** An ingest key of a stream. Any active key may publish to its stream. */
+export type StreamKey = {
+  readonly __typename?: 'StreamKey';
+  readonly createdAt: Scalars['Time']['output'];
+  /** Global ID. */
+  readonly id: Scalars['ID']['output'];
+  /** False once rotated out by refreshStreamKey. */
+  readonly isActive: Scalars['Boolean']['output'];
+  /** The key shown as Stream.streamKey. */
+  readonly isPrimary: Scalars['Boolean']['output'];
+  readonly keyName: Scalars['String']['output'];
+  /** Secret key value (shown to the owner only). */
+  readonly keyValue: Scalars['String']['output'];
+  readonly lastUsedAt?: Maybe<Scalars['Time']['output']>;
+  /** UUID of the stream it belongs to. */
+  readonly streamId: Scalars['ID']['output'];
+};
+
+export type StreamKeyEdge = {
+  readonly __typename?: 'StreamKeyEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: StreamKey;
+};
+
+export type StreamKeysConnection = {
+  readonly __typename?: 'StreamKeysConnection';
+  readonly edges: ReadonlyArray<StreamKeyEdge>;
+  readonly nodes: ReadonlyArray<StreamKey>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+/** Live metrics as reported by the media plane. */
+export type StreamMetrics = {
+  readonly __typename?: 'StreamMetrics';
+  readonly currentViewers: Scalars['Int']['output'];
+  readonly isLive: Scalars['Boolean']['output'];
+  /** The node that reported last. */
+  readonly nodeId?: Maybe<Scalars['String']['output']>;
+  /** When the current (or last) publish started. */
+  readonly startedAt?: Maybe<Scalars['Time']['output']>;
+  readonly status: StreamStatus;
+  readonly trackCount: Scalars['Int']['output'];
+  /** When the media plane last reported on this stream. */
+  readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
+export type StreamStatus =
+  | 'ENDED'
+  | 'LIVE'
+  | 'OFFLINE'
+  | 'RECONNECTING'
+  | 'RECORDING';
+
+/** One track of the live stream as last reported. */
+export type StreamTrack = {
+  readonly __typename?: 'StreamTrack';
+  readonly bitrateKbps?: Maybe<Scalars['Int']['output']>;
+  readonly channels?: Maybe<Scalars['Int']['output']>;
+  /** h264, h265, av1, vp9, aac or opus. */
+  readonly codec: Scalars['String']['output'];
+  /** RFC 6381 codec string, e.g. avc1.64001f. */
+  readonly codecString: Scalars['String']['output'];
+  readonly fps?: Maybe<Scalars['Float']['output']>;
+  readonly height?: Maybe<Scalars['Int']['output']>;
+  readonly sampleRate?: Maybe<Scalars['Int']['output']>;
+  readonly trackId: Scalars['Int']['output'];
+  /** video or audio. */
+  readonly trackType: Scalars['String']['output'];
+  readonly width?: Maybe<Scalars['Int']['output']>;
+};
+
+export type StreamsConnection = {
+  readonly __typename?: 'StreamsConnection';
+  readonly edges: ReadonlyArray<StreamEdge>;
+  readonly nodes: ReadonlyArray<Stream>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type Subscription = {
+  readonly __typename?: 'Subscription';
+  /** Each viewer connect and disconnect of one stream. */
+  readonly liveConnectionEvents: ConnectionEvent;
+  /** Recording lifecycle of one stream. */
+  readonly liveDvrLifecycle: DvrLifecycleEvent;
+  /** Processing progress of one stream. */
+  readonly liveProcessingEvents: ProcessingEvent;
+  /** Storage artifact events of one stream. */
+  readonly liveStorageEvents: StorageEvent;
+  /** Lifecycle of one stream (state live, reconnecting, offline). */
+  readonly liveStreamEvents: StreamEvent;
+  /** Viewer count and egress of one live stream, every 2 s while it is live. */
+  readonly liveViewerMetrics: ViewerMetrics;
+  /** VOD asset and upload lifecycle of the tenant, or of one stream's assets. */
+  readonly liveVodLifecycle: VodLifecycleEvent;
+};
+
+
+export type SubscriptionLiveConnectionEventsArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveDvrLifecycleArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveProcessingEventsArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveStorageEventsArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveStreamEventsArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveViewerMetricsArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionLiveVodLifecycleArgs = {
+  streamId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+export type TestPlaybackAccessInput = {
+  /** false: do not call the webhook (reason webhook-test-skipped). Default true. */
+  readonly fireWebhook?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly playbackId: Scalars['String']['input'];
+  readonly requestUrl?: InputMaybe<Scalars['String']['input']>;
+  /** The viewer token (JWT policy). */
+  readonly token?: InputMaybe<Scalars['String']['input']>;
+  readonly viewerIp?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type TestPlaybackAccessResult = AuthError | NotFoundError | PlaybackAccessDecision | ValidationError;
+
+export type UpdateStreamInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** Immutable: a different value is a ValidationError. */
+  readonly ingestMode?: InputMaybe<IngestMode>;
+  readonly name?: InputMaybe<Scalars['String']['input']>;
+  readonly pullSource?: InputMaybe<PullSourceInput>;
+  readonly record?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly sourceLocation?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdateStreamResult = AuthError | NotFoundError | Stream | ValidationError;
+
+/** A person who signs in. Each user belongs to exactly one tenant. */
+export type User = {
+  readonly __typename?: 'User';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly email: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly name?: Maybe<Scalars['String']['output']>;
+};
+
+/** An input field is invalid. */
+export type ValidationError = Error & {
+  readonly __typename?: 'ValidationError';
+  readonly code: Scalars['String']['output'];
+  /** What rule it broke, e.g. required, length, format. */
+  readonly constraint?: Maybe<Scalars['String']['output']>;
+  /** The offending input field, e.g. input.name. */
+  readonly field?: Maybe<Scalars['String']['output']>;
+  readonly message: Scalars['String']['output'];
+};
+
+/** Viewer metrics of a live stream on one node, sent at a steady interval while it is live. */
+export type ViewerMetrics = {
+  readonly __typename?: 'ViewerMetrics';
+  /** Payload bytes received from the publisher since the stream started. */
+  readonly bytesIn: Scalars['Float']['output'];
+  /** Active playback sessions on that node. */
+  readonly currentViewers: Scalars['Int']['output'];
+  /** Bytes per second sent to viewers over the last interval; null when the node does not count them. */
+  readonly egressBytesPerSecond?: Maybe<Scalars['Float']['output']>;
+  readonly eventId: Scalars['ID']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly timestamp: Scalars['Time']['output'];
+};
+
+/** A VOD asset or upload lifecycle change. */
+export type VodLifecycleEvent = {
+  readonly __typename?: 'VodLifecycleEvent';
+  readonly audioCodec?: Maybe<Scalars['String']['output']>;
+  readonly contentType?: Maybe<Scalars['String']['output']>;
+  readonly durationMs?: Maybe<Scalars['Float']['output']>;
+  readonly error?: Maybe<Scalars['String']['output']>;
+  readonly eventId: Scalars['ID']['output'];
+  readonly filename?: Maybe<Scalars['String']['output']>;
+  readonly playbackId?: Maybe<Scalars['String']['output']>;
+  readonly resolution?: Maybe<Scalars['String']['output']>;
+  readonly sizeBytes?: Maybe<Scalars['Float']['output']>;
+  readonly status: VodLifecycleStatus;
+  /** Stream UUID when the asset was made from a recording. */
+  readonly streamId?: Maybe<Scalars['ID']['output']>;
+  readonly timestamp: Scalars['Time']['output'];
+  readonly uploadId?: Maybe<Scalars['String']['output']>;
+  readonly videoCodec?: Maybe<Scalars['String']['output']>;
+  readonly vodHash: Scalars['String']['output'];
+};
+
+/** Stage of a VOD asset or upload. */
+export type VodLifecycleStatus =
+  | 'COMPLETED'
+  | 'DELETED'
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'REQUESTED'
+  | 'UPLOADING';
+
+export type WebhookPlaybackPolicy = {
+  readonly __typename?: 'WebhookPlaybackPolicy';
+  /** The secret is write-only; this reads 'redacted'. */
+  readonly secretMasked: Scalars['String']['output'];
+  readonly timeoutMs: Scalars['Int']['output'];
+  readonly url: Scalars['String']['output'];
+};
+
+export type WebhookPlaybackPolicyInput = {
+  /** HMAC-SHA256 key, 16 to 512 characters. Write-only; omit it on an update to keep the current one. */
+  readonly secret?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 10000 ms; default 5000. */
+  readonly timeoutMs?: InputMaybe<Scalars['Int']['input']>;
+  /** http(s) URL; private, loopback, link-local and multicast addresses need AIRWAVE_ALLOW_PRIVATE_WEBHOOKS=true. */
+  readonly url: Scalars['String']['input'];
+};
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+/** Mapping of union types */
+export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  CreateDeveloperTokenResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeveloperToken & { __typename: 'DeveloperToken' } )
+    | ( RateLimitError & { __typename: 'RateLimitError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  CreateSigningKeyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( CreateSigningKeySuccess & { __typename: 'CreateSigningKeySuccess' } )
+    | ( RateLimitError & { __typename: 'RateLimitError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  CreateStreamKeyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamKey & { __typename: 'StreamKey' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  CreateStreamResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Stream & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteStreamKeyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteStreamResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  LoginResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( AuthPayload & { __typename: 'AuthPayload' } )
+    | ( RateLimitError & { __typename: 'RateLimitError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  LogoutResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( LogoutPayload & { __typename: 'LogoutPayload' } )
+  ;
+  RefreshStreamKeyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( Stream & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  RegisterResult:
+    | ( AuthPayload & { __typename: 'AuthPayload' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  RevokeDeveloperTokenResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  RevokeSigningKeyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  SetPlaybackPolicyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( Stream & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  TestPlaybackAccessResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PlaybackAccessDecision & { __typename: 'PlaybackAccessDecision' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  UpdateStreamResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( Stream & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+};
+
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Error:
+    | ( AuthError )
+    | ( NotFoundError )
+    | ( RateLimitError )
+    | ( ValidationError )
+  ;
+};
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  AuthError: ResolverTypeWrapper<AuthError>;
+  AuthPayload: ResolverTypeWrapper<AuthPayload>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
+  ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
+  ConnectionInput: ConnectionInput;
+  CreateDeveloperTokenInput: CreateDeveloperTokenInput;
+  CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
+  CreateSigningKeyInput: CreateSigningKeyInput;
+  CreateSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateSigningKeyResult']>;
+  CreateSigningKeySuccess: ResolverTypeWrapper<CreateSigningKeySuccess>;
+  CreateStreamInput: CreateStreamInput;
+  CreateStreamKeyInput: CreateStreamKeyInput;
+  CreateStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamKeyResult']>;
+  CreateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamResult']>;
+  DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
+  DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
+  DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
+  DeveloperToken: ResolverTypeWrapper<DeveloperToken>;
+  DeveloperTokenConnection: ResolverTypeWrapper<DeveloperTokenConnection>;
+  DeveloperTokenEdge: ResolverTypeWrapper<DeveloperTokenEdge>;
+  DvrLifecycleEvent: ResolverTypeWrapper<DvrLifecycleEvent>;
+  DvrLifecycleStatus: DvrLifecycleStatus;
+  Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
+  IngestEndpointKind: IngestEndpointKind;
+  IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
+  IngestMetadata: ResolverTypeWrapper<IngestMetadata>;
+  IngestMode: IngestMode;
+  InstanceStatus: InstanceStatus;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  JwtPlaybackPolicy: ResolverTypeWrapper<JwtPlaybackPolicy>;
+  JwtPlaybackPolicyInput: JwtPlaybackPolicyInput;
+  LoginInput: LoginInput;
+  LoginResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['LoginResult']>;
+  LogoutPayload: ResolverTypeWrapper<LogoutPayload>;
+  LogoutResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['LogoutResult']>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NetworkNode: ResolverTypeWrapper<NetworkNode>;
+  NetworkStatus: ResolverTypeWrapper<NetworkStatus>;
+  NodeStatus: NodeStatus;
+  NotFoundError: ResolverTypeWrapper<NotFoundError>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PeerConnection: ResolverTypeWrapper<PeerConnection>;
+  PlaybackAccessDecision: ResolverTypeWrapper<PlaybackAccessDecision>;
+  PlaybackPolicy: ResolverTypeWrapper<PlaybackPolicy>;
+  PlaybackPolicyInput: PlaybackPolicyInput;
+  PlaybackPolicyType: PlaybackPolicyType;
+  ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
+  ProcessingEventStage: ProcessingEventStage;
+  PullSourceInput: PullSourceInput;
+  PullSourceView: ResolverTypeWrapper<PullSourceView>;
+  PushTarget: ResolverTypeWrapper<PushTarget>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RateLimitError: ResolverTypeWrapper<RateLimitError>;
+  RefreshStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RefreshStreamKeyResult']>;
+  RegisterInput: RegisterInput;
+  RegisterResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RegisterResult']>;
+  RevokeDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeDeveloperTokenResult']>;
+  RevokeSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeSigningKeyResult']>;
+  ServiceInstance: ResolverTypeWrapper<ServiceInstance>;
+  SetPlaybackPolicyInput: SetPlaybackPolicyInput;
+  SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SigningKey: ResolverTypeWrapper<SigningKey>;
+  SigningKeyEdge: ResolverTypeWrapper<SigningKeyEdge>;
+  SigningKeyStatus: SigningKeyStatus;
+  SigningKeysConnection: ResolverTypeWrapper<SigningKeysConnection>;
+  StorageEvent: ResolverTypeWrapper<StorageEvent>;
+  StorageEventAction: StorageEventAction;
+  Stream: ResolverTypeWrapper<Stream>;
+  StreamEdge: ResolverTypeWrapper<StreamEdge>;
+  StreamEvent: ResolverTypeWrapper<StreamEvent>;
+  StreamKey: ResolverTypeWrapper<StreamKey>;
+  StreamKeyEdge: ResolverTypeWrapper<StreamKeyEdge>;
+  StreamKeysConnection: ResolverTypeWrapper<StreamKeysConnection>;
+  StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamStatus: StreamStatus;
+  StreamTrack: ResolverTypeWrapper<StreamTrack>;
+  StreamsConnection: ResolverTypeWrapper<StreamsConnection>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TestPlaybackAccessInput: TestPlaybackAccessInput;
+  TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
+  Time: ResolverTypeWrapper<Scalars['Time']['output']>;
+  UpdateStreamInput: UpdateStreamInput;
+  UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
+  User: ResolverTypeWrapper<User>;
+  ValidationError: ResolverTypeWrapper<ValidationError>;
+  ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
+  VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
+  VodLifecycleStatus: VodLifecycleStatus;
+  WebhookPlaybackPolicy: ResolverTypeWrapper<WebhookPlaybackPolicy>;
+  WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  AuthError: AuthError;
+  AuthPayload: AuthPayload;
+  Boolean: Scalars['Boolean']['output'];
+  ClusterStatus: ClusterStatus;
+  ConnectionEvent: ConnectionEvent;
+  ConnectionInput: ConnectionInput;
+  CreateDeveloperTokenInput: CreateDeveloperTokenInput;
+  CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
+  CreateSigningKeyInput: CreateSigningKeyInput;
+  CreateSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateSigningKeyResult'];
+  CreateSigningKeySuccess: CreateSigningKeySuccess;
+  CreateStreamInput: CreateStreamInput;
+  CreateStreamKeyInput: CreateStreamKeyInput;
+  CreateStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamKeyResult'];
+  CreateStreamResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamResult'];
+  DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
+  DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
+  DeleteSuccess: DeleteSuccess;
+  DeveloperToken: DeveloperToken;
+  DeveloperTokenConnection: DeveloperTokenConnection;
+  DeveloperTokenEdge: DeveloperTokenEdge;
+  DvrLifecycleEvent: DvrLifecycleEvent;
+  Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
+  Float: Scalars['Float']['output'];
+  ID: Scalars['ID']['output'];
+  IngestEndpoint: IngestEndpoint;
+  IngestEndpointResponse: IngestEndpointResponse;
+  IngestMetadata: IngestMetadata;
+  Int: Scalars['Int']['output'];
+  JSON: Scalars['JSON']['output'];
+  JwtPlaybackPolicy: JwtPlaybackPolicy;
+  JwtPlaybackPolicyInput: JwtPlaybackPolicyInput;
+  LoginInput: LoginInput;
+  LoginResult: ResolversUnionTypes<ResolversParentTypes>['LoginResult'];
+  LogoutPayload: LogoutPayload;
+  LogoutResult: ResolversUnionTypes<ResolversParentTypes>['LogoutResult'];
+  Mutation: Record<PropertyKey, never>;
+  NetworkNode: NetworkNode;
+  NetworkStatus: NetworkStatus;
+  NotFoundError: NotFoundError;
+  PageInfo: PageInfo;
+  PeerConnection: PeerConnection;
+  PlaybackAccessDecision: PlaybackAccessDecision;
+  PlaybackPolicy: PlaybackPolicy;
+  PlaybackPolicyInput: PlaybackPolicyInput;
+  ProcessingEvent: ProcessingEvent;
+  PullSourceInput: PullSourceInput;
+  PullSourceView: PullSourceView;
+  PushTarget: PushTarget;
+  Query: Record<PropertyKey, never>;
+  RateLimitError: RateLimitError;
+  RefreshStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['RefreshStreamKeyResult'];
+  RegisterInput: RegisterInput;
+  RegisterResult: ResolversUnionTypes<ResolversParentTypes>['RegisterResult'];
+  RevokeDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['RevokeDeveloperTokenResult'];
+  RevokeSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['RevokeSigningKeyResult'];
+  ServiceInstance: ServiceInstance;
+  SetPlaybackPolicyInput: SetPlaybackPolicyInput;
+  SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SigningKey: SigningKey;
+  SigningKeyEdge: SigningKeyEdge;
+  SigningKeysConnection: SigningKeysConnection;
+  StorageEvent: StorageEvent;
+  Stream: Stream;
+  StreamEdge: StreamEdge;
+  StreamEvent: StreamEvent;
+  StreamKey: StreamKey;
+  StreamKeyEdge: StreamKeyEdge;
+  StreamKeysConnection: StreamKeysConnection;
+  StreamMetrics: StreamMetrics;
+  StreamTrack: StreamTrack;
+  StreamsConnection: StreamsConnection;
+  String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
+  TestPlaybackAccessInput: TestPlaybackAccessInput;
+  TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
+  Time: Scalars['Time']['output'];
+  UpdateStreamInput: UpdateStreamInput;
+  UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
+  User: User;
+  ValidationError: ValidationError;
+  ViewerMetrics: ViewerMetrics;
+  VodLifecycleEvent: VodLifecycleEvent;
+  WebhookPlaybackPolicy: WebhookPlaybackPolicy;
+  WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+export type AuthErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthError'] = ResolversParentTypes['AuthError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthPayload'] = ResolversParentTypes['AuthPayload']> = {
+  expiresAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
+  clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  currentStreams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  egressCapacityMbps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  egressMbps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  healthyNodeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ingressMbps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  peerCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  services?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  shortDescription?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
+};
+
+export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeveloperToken' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreateSigningKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateSigningKeyResult'] = ResolversParentTypes['CreateSigningKeyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'CreateSigningKeySuccess' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreateSigningKeySuccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateSigningKeySuccess'] = ResolversParentTypes['CreateSigningKeySuccess']> = {
+  privateKeyPem?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  signingKey?: Resolver<ResolversTypes['SigningKey'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CreateStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateStreamKeyResult'] = ResolversParentTypes['CreateStreamKeyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamKey' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateStreamResult'] = ResolversParentTypes['CreateStreamResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeleteStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteStreamKeyResult'] = ResolversParentTypes['DeleteStreamKeyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeleteStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteStreamResult'] = ResolversParentTypes['DeleteStreamResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeleteSuccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteSuccess'] = ResolversParentTypes['DeleteSuccess']> = {
+  deletedId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeveloperTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeveloperToken'] = ResolversParentTypes['DeveloperToken']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  permissions?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scopes?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tokenName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tokenValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeveloperTokenConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeveloperTokenConnection'] = ResolversParentTypes['DeveloperTokenConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['DeveloperTokenEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['DeveloperToken']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeveloperTokenEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeveloperTokenEdge'] = ResolversParentTypes['DeveloperTokenEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['DeveloperToken'], ParentType, ContextType>;
+};
+
+export type DvrLifecycleEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DvrLifecycleEvent'] = ResolversParentTypes['DvrLifecycleEvent']> = {
+  dvrHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  manifestPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  segmentCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DvrLifecycleStatus'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Error'] = ResolversParentTypes['Error']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
+  baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['IngestEndpointKind'], ParentType, ContextType>;
+  loadScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rtmpUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rtmpsUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  whipUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type IngestEndpointResponseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpointResponse'] = ResolversParentTypes['IngestEndpointResponse']> = {
+  fallbacks?: Resolver<ReadonlyArray<ResolversTypes['IngestEndpoint']>, ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['IngestMetadata']>, ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['IngestEndpoint'], ParentType, ContextType>;
+};
+
+export type IngestMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestMetadata'] = ResolversParentTypes['IngestMetadata']> = {
+  recordingEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
+  name: 'JSON';
+}
+
+export type JwtPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['JwtPlaybackPolicy'] = ResolversParentTypes['JwtPlaybackPolicy']> = {
+  allowedKids?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type LoginResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LoginResult'] = ResolversParentTypes['LoginResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'AuthPayload' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type LogoutPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LogoutPayload'] = ResolversParentTypes['LogoutPayload']> = {
+  success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['LogoutResult'] = ResolversParentTypes['LogoutResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'LogoutPayload', ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
+  createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
+  createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
+  createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
+  deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
+  login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
+  logout?: Resolver<ResolversTypes['LogoutResult'], ParentType, ContextType>;
+  noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  refreshStreamKey?: Resolver<ResolversTypes['RefreshStreamKeyResult'], ParentType, ContextType, RequireFields<MutationRefreshStreamKeyArgs, 'id'>>;
+  register?: Resolver<ResolversTypes['RegisterResult'], ParentType, ContextType, RequireFields<MutationRegisterArgs, 'input'>>;
+  revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
+  revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
+  setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
+  updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
+};
+
+export type NetworkNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkNode'] = ResolversParentTypes['NetworkNode']> = {
+  clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
+};
+
+export type NetworkStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkStatus'] = ResolversParentTypes['NetworkStatus']> = {
+  clusters?: Resolver<ReadonlyArray<ResolversTypes['ClusterStatus']>, ParentType, ContextType>;
+  healthyNodes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['NetworkNode']>, ParentType, ContextType>;
+  peerConnections?: Resolver<ReadonlyArray<ResolversTypes['PeerConnection']>, ParentType, ContextType>;
+  totalNodes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type NotFoundErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NotFoundError'] = ResolversParentTypes['NotFoundError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PeerConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PeerConnection'] = ResolversParentTypes['PeerConnection']> = {
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sourceCluster?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  targetCluster?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PlaybackAccessDecisionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackAccessDecision'] = ResolversParentTypes['PlaybackAccessDecision']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  policyType?: Resolver<ResolversTypes['PlaybackPolicyType'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webhookLatencyMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  webhookStatus?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackPolicy'] = ResolversParentTypes['PlaybackPolicy']> = {
+  jwt?: Resolver<Maybe<ResolversTypes['JwtPlaybackPolicy']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PlaybackPolicyType'], ParentType, ContextType>;
+  webhook?: Resolver<Maybe<ResolversTypes['WebhookPlaybackPolicy']>, ParentType, ContextType>;
+};
+
+export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessingEvent'] = ResolversParentTypes['ProcessingEvent']> = {
+  durationMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  outputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  processType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progressPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  stage?: Resolver<ResolversTypes['ProcessingEventStage'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  trackType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PullSourceViewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceView'] = ResolversParentTypes['PullSourceView']> = {
+  class?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  sourceUriRedacted?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PushTarget'] = ResolversParentTypes['PushTarget']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  platform?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  targetUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
+  me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
+  ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  resolveIngestEndpoint?: Resolver<Maybe<ResolversTypes['IngestEndpointResponse']>, ParentType, ContextType, RequireFields<QueryResolveIngestEndpointArgs, 'streamKey'>>;
+  serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
+  signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
+  signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
+  stream?: Resolver<Maybe<ResolversTypes['Stream']>, ParentType, ContextType, RequireFields<QueryStreamArgs, 'id'>>;
+  streamKeysConnection?: Resolver<ResolversTypes['StreamKeysConnection'], ParentType, ContextType, RequireFields<QueryStreamKeysConnectionArgs, 'streamId'>>;
+  streamsConnection?: Resolver<ResolversTypes['StreamsConnection'], ParentType, ContextType, Partial<QueryStreamsConnectionArgs>>;
+};
+
+export type RateLimitErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RateLimitError'] = ResolversParentTypes['RateLimitError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  retryAfter?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type RefreshStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RefreshStreamKeyResult'] = ResolversParentTypes['RefreshStreamKeyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type RegisterResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RegisterResult'] = ResolversParentTypes['RegisterResult']> = {
+  __resolveType: TypeResolveFn<'AuthPayload' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type RevokeDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RevokeDeveloperTokenResult'] = ResolversParentTypes['RevokeDeveloperTokenResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type RevokeSigningKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RevokeSigningKeyResult'] = ResolversParentTypes['RevokeSigningKeyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ServiceInstance'] = ResolversParentTypes['ServiceInstance']> = {
+  clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  healthEndpoint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  instanceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastHealthCheck?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  serviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['InstanceStatus'], ParentType, ContextType>;
+};
+
+export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
+  algorithm?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicKeyPem?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['SigningKeyStatus'], ParentType, ContextType>;
+};
+
+export type SigningKeyEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKeyEdge'] = ResolversParentTypes['SigningKeyEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['SigningKey'], ParentType, ContextType>;
+};
+
+export type SigningKeysConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKeysConnection'] = ResolversParentTypes['SigningKeysConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['SigningKeyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['SigningKey']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StorageEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageEvent'] = ResolversParentTypes['StorageEvent']> = {
+  action?: Resolver<ResolversTypes['StorageEventAction'], ParentType, ContextType>;
+  assetHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  assetType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  durationMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  localPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  s3Url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type StreamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Stream'] = ResolversParentTypes['Stream']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
+  metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
+  pullSource?: Resolver<Maybe<ResolversTypes['PullSourceView']>, ParentType, ContextType>;
+  pushTargets?: Resolver<ReadonlyArray<ResolversTypes['PushTarget']>, ParentType, ContextType>;
+  record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type StreamEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamEdge'] = ResolversParentTypes['StreamEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Stream'], ParentType, ContextType>;
+};
+
+export type StreamEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamEvent'] = ResolversParentTypes['StreamEvent']> = {
+  details?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type StreamKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamKey'] = ResolversParentTypes['StreamKey']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isPrimary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  keyName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  keyValue?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type StreamKeyEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamKeyEdge'] = ResolversParentTypes['StreamKeyEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['StreamKey'], ParentType, ContextType>;
+};
+
+export type StreamKeysConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamKeysConnection'] = ResolversParentTypes['StreamKeysConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['StreamKeyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StreamKey']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamMetrics'] = ResolversParentTypes['StreamMetrics']> = {
+  currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
+  trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
+  bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  channels?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  codec?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  codecString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  trackId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  trackType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type StreamsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamsConnection'] = ResolversParentTypes['StreamsConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['StreamEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['Stream']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  liveConnectionEvents?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "liveConnectionEvents", ParentType, ContextType, RequireFields<SubscriptionLiveConnectionEventsArgs, 'streamId'>>;
+  liveDvrLifecycle?: SubscriptionResolver<ResolversTypes['DvrLifecycleEvent'], "liveDvrLifecycle", ParentType, ContextType, RequireFields<SubscriptionLiveDvrLifecycleArgs, 'streamId'>>;
+  liveProcessingEvents?: SubscriptionResolver<ResolversTypes['ProcessingEvent'], "liveProcessingEvents", ParentType, ContextType, RequireFields<SubscriptionLiveProcessingEventsArgs, 'streamId'>>;
+  liveStorageEvents?: SubscriptionResolver<ResolversTypes['StorageEvent'], "liveStorageEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStorageEventsArgs, 'streamId'>>;
+  liveStreamEvents?: SubscriptionResolver<ResolversTypes['StreamEvent'], "liveStreamEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStreamEventsArgs, 'streamId'>>;
+  liveViewerMetrics?: SubscriptionResolver<ResolversTypes['ViewerMetrics'], "liveViewerMetrics", ParentType, ContextType, RequireFields<SubscriptionLiveViewerMetricsArgs, 'streamId'>>;
+  liveVodLifecycle?: SubscriptionResolver<ResolversTypes['VodLifecycleEvent'], "liveVodLifecycle", ParentType, ContextType, Partial<SubscriptionLiveVodLifecycleArgs>>;
+};
+
+export type TestPlaybackAccessResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TestPlaybackAccessResult'] = ResolversParentTypes['TestPlaybackAccessResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PlaybackAccessDecision' | 'ValidationError', ParentType, ContextType>;
+};
+
+export interface TimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Time'], any> {
+  name: 'Time';
+}
+
+export type UpdateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateStreamResult'] = ResolversParentTypes['UpdateStreamResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ValidationErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ValidationError'] = ResolversParentTypes['ValidationError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  constraint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  field?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ViewerMetricsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerMetrics'] = ResolversParentTypes['ViewerMetrics']> = {
+  bytesIn?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  egressBytesPerSecond?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type VodLifecycleEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodLifecycleEvent'] = ResolversParentTypes['VodLifecycleEvent']> = {
+  audioCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  contentType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  durationMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  filename?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resolution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VodLifecycleStatus'], ParentType, ContextType>;
+  streamId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  uploadId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  videoCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  vodHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookPlaybackPolicy'] = ResolversParentTypes['WebhookPlaybackPolicy']> = {
+  secretMasked?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timeoutMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type Resolvers<ContextType = GraphQLContext> = {
+  AuthError?: AuthErrorResolvers<ContextType>;
+  AuthPayload?: AuthPayloadResolvers<ContextType>;
+  ClusterStatus?: ClusterStatusResolvers<ContextType>;
+  ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
+  CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
+  CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
+  CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
+  CreateStreamResult?: CreateStreamResultResolvers<ContextType>;
+  DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
+  DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
+  DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
+  DeveloperToken?: DeveloperTokenResolvers<ContextType>;
+  DeveloperTokenConnection?: DeveloperTokenConnectionResolvers<ContextType>;
+  DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
+  DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
+  Error?: ErrorResolvers<ContextType>;
+  IngestEndpoint?: IngestEndpointResolvers<ContextType>;
+  IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
+  IngestMetadata?: IngestMetadataResolvers<ContextType>;
+  JSON?: GraphQLScalarType;
+  JwtPlaybackPolicy?: JwtPlaybackPolicyResolvers<ContextType>;
+  LoginResult?: LoginResultResolvers<ContextType>;
+  LogoutPayload?: LogoutPayloadResolvers<ContextType>;
+  LogoutResult?: LogoutResultResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  NetworkNode?: NetworkNodeResolvers<ContextType>;
+  NetworkStatus?: NetworkStatusResolvers<ContextType>;
+  NotFoundError?: NotFoundErrorResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  PeerConnection?: PeerConnectionResolvers<ContextType>;
+  PlaybackAccessDecision?: PlaybackAccessDecisionResolvers<ContextType>;
+  PlaybackPolicy?: PlaybackPolicyResolvers<ContextType>;
+  ProcessingEvent?: ProcessingEventResolvers<ContextType>;
+  PullSourceView?: PullSourceViewResolvers<ContextType>;
+  PushTarget?: PushTargetResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  RateLimitError?: RateLimitErrorResolvers<ContextType>;
+  RefreshStreamKeyResult?: RefreshStreamKeyResultResolvers<ContextType>;
+  RegisterResult?: RegisterResultResolvers<ContextType>;
+  RevokeDeveloperTokenResult?: RevokeDeveloperTokenResultResolvers<ContextType>;
+  RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
+  ServiceInstance?: ServiceInstanceResolvers<ContextType>;
+  SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SigningKey?: SigningKeyResolvers<ContextType>;
+  SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
+  SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
+  StorageEvent?: StorageEventResolvers<ContextType>;
+  Stream?: StreamResolvers<ContextType>;
+  StreamEdge?: StreamEdgeResolvers<ContextType>;
+  StreamEvent?: StreamEventResolvers<ContextType>;
+  StreamKey?: StreamKeyResolvers<ContextType>;
+  StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
+  StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
+  StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamTrack?: StreamTrackResolvers<ContextType>;
+  StreamsConnection?: StreamsConnectionResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
+  TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
+  Time?: GraphQLScalarType;
+  UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
+  User?: UserResolvers<ContextType>;
+  ValidationError?: ValidationErrorResolvers<ContextType>;
+  ViewerMetrics?: ViewerMetricsResolvers<ContextType>;
+  VodLifecycleEvent?: VodLifecycleEventResolvers<ContextType>;
+  WebhookPlaybackPolicy?: WebhookPlaybackPolicyResolvers<ContextType>;
+};
+
