@@ -34,6 +34,12 @@ interface CacheEntry {
   readonly checkedAt: number;
 }
 
+/** The token of an `Authorization: Bearer <token>` header value, or undefined when it has another form. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}
+
 /** Verifies credentials of requests. */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
@@ -48,11 +54,11 @@ export class Authenticator {
   async authenticate(request: AuthRequest): Promise<AuthResult> {
     const header = request.headers.authorization;
     if (header !== undefined) {
-      const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-      if (!match?.[1]) {
+      const token = bearerToken(header);
+      if (!token) {
         throw new UnauthorizedError('the Authorization header must be "Bearer <token>"');
       }
-      return { principal: await this.verify(match[1]), source: 'header' };
+      return { principal: await this.verify(token), source: 'header' };
     }
     const cookie = request.cookies?.[SESSION_COOKIE];
     if (cookie) {

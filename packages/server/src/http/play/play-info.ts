@@ -83,7 +83,7 @@ export function buildPlayInfo(source: PlayInfoSource): PlayInfo {
       ...(hls?.unavailable === undefined ? { hls: url('/hls/index.m3u8') } : {}),
       llhls: url('/cmaf/index.m3u8'),
       dash: url('/cmaf/index.mpd'),
-      mp4: withUriQuery(`${base}.mp4`, source.uriQuery),
+      mp4: url('.mp4'),
       ...(source.webrtc ? { webrtc: url('/webrtc') } : {}),
     },
   };

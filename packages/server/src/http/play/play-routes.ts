@@ -12,6 +12,7 @@ import {
   playbackIdNotFound,
 } from '@airwave/media/protocols/shared/http-types';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../../auth/authenticator.js';
 import { cmafTarget } from './cmaf-dispatch.js';
 import { PLAY_CORS_HEADERS, PLAY_PREFLIGHT_HEADERS } from './cors.js';
 import { buildPlayInfo } from './play-info.js';
@@ -228,12 +229,6 @@ function checkedId(raw: string, reply: FastifyReply): string | undefined {
 
 function sendError(reply: FastifyReply, status: number, reason: string, message: string): FastifyReply {
   return sendResponse(reply, errorResponse(status, reason, message));
-}
-
-/** The token of an `Authorization: Bearer <token>` header. */
-function bearerToken(header: string | undefined): string | undefined {
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match?.[1];
 }
 
 /** Query parameters reduced to their first value. */
