@@ -88,6 +88,10 @@ describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing },
           info.tracks.map((track) => `${track.kind} ${track.codec} ${track.width}x${track.height}`),
           ['video h265 640x360'],
         );
+        for (const path of ['/hls/index.m3u8', '/cmaf/index.m3u8']) {
+          assert.match(await fetchText(media.playUrl(path)), /CODECS="hvc1\.1\.[^"]+",RESOLUTION=640x360/, path);
+        }
+        assert.match(await fetchText(media.playUrl('/cmaf/index.mpd')), /codecs="hvc1\.1\.[^"]+"[^>]* width="640"/);
         const mp4 = byType(await probeLiveMp4(media), 'video');
         assert.equal(`${mp4.codec_name} ${mp4.width}x${mp4.height}`, 'hevc 640x360', 'progressive MP4');
         assert.ok(Number(mp4.nb_read_frames) >= 30, `the live MP4 decodes ${mp4.nb_read_frames} frames`);

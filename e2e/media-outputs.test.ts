@@ -151,6 +151,18 @@ describe('playback outputs of the real server', { skip: ffmpegMissing }, () => {
         assert.ok(Number(variant.BANDWIDTH) > 96_000, `${name} BANDWIDTH ${variant.BANDWIDTH}`);
       }
 
+      const mpd = await fetchText(media.playUrl('/cmaf/index.mpd'));
+      assert.match(mpd, /type="dynamic"/);
+      assert.match(
+        mpd,
+        /<Representation id="video" codecs="avc1\.64[0-9A-Fa-f]{4}" bandwidth="[1-9]\d*" width="640" height="360"[^>]* frameRate="30"/,
+        mpd,
+      );
+      assert.match(
+        mpd,
+        /<Representation id="audio" codecs="mp4a\.40\.2" bandwidth="[1-9]\d*" audioSamplingRate="48000"/,
+      );
+
       const info = await playInfo(media);
       assert.equal(info.status, 'live');
       assert.deepEqual(
