@@ -32,10 +32,16 @@ export interface BenchStream {
   readonly rtmpUrl: string;
 }
 
-/** Starts `cli.ts start` with AIRWAVE_* overrides and resolves once it printed AIRWAVE_READY. */
-export async function startAirwave(env: Record<string, string> = {}): Promise<AirwaveProcess> {
+/**
+ * Starts `cli.ts start` with AIRWAVE_* overrides and resolves once it printed AIRWAVE_READY;
+ * `nodeArgs` go to node before the script (e.g. `--cpu-prof` to see where the time goes).
+ */
+export async function startAirwave(
+  env: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
+): Promise<AirwaveProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-media-'));
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--conditions=source', '--import', 'tsx', CLI, 'start'], {
     env: {
       ...process.env,
       AIRWAVE_HOST: '127.0.0.1',

@@ -34,6 +34,19 @@ export function cpuTicks(pid: number): number | undefined {
   return fields ? Number(fields[11]) + Number(fields[12]) : undefined;
 }
 
+/**
+ * Nanoseconds the process's main thread (a Node event loop, nginx's worker loop) spent runnable
+ * but waiting for a CPU (/proc/<pid>/schedstat, second field), or undefined once it has exited.
+ */
+export function runQueueWaitNs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident set size of one process in bytes (VmRSS), or 0 once it has exited. */
 export function rssBytes(pid: number): number {
   try {
@@ -80,6 +93,8 @@ export function machineTicks(): { busy: number; total: number } {
 export interface CpuWindow {
   /** CPU of each named group over the window, percent of one core. */
   readonly percent: Readonly<Record<string, number>>;
+  /** Time the main threads of each group waited for a CPU, percent of the window (summed over processes). */
+  readonly waitPercent: Readonly<Record<string, number>>;
   /** RSS of each named group at the end of the window, bytes (sum over its processes). */
   readonly rss: Readonly<Record<string, number>>;
   /** Busy CPU of the whole machine over the window, percent of one core (all cores summed). */
@@ -96,14 +111,14 @@ export async function sampleWindow(
   groups: Readonly<Record<string, () => number[]>>,
   seconds: number,
 ): Promise<CpuWindow> {
-  const read = (): Map<string, Map<number, number>> =>
+  const read = (): Map<string, Map<number, { ticks: number; waitNs: number }>> =>
     new Map(
       Object.entries(groups).map(([name, pids]) => [
         name,
         new Map(
           pids().flatMap((pid) => {
             const ticks = cpuTicks(pid);
-            return ticks === undefined ? [] : [[pid, ticks] as const];
+            return ticks === undefined ? [] : [[pid, { ticks, waitNs: runQueueWaitNs(pid) ?? 0 }] as const];
           }),
         ),
       ]),
@@ -116,18 +131,23 @@ export async function sampleWindow(
   const elapsed = (performance.now() - startAt) / 1000;
   const endMachine = machineTicks();
   const percent: Record<string, number> = {};
+  const waitPercent: Record<string, number> = {};
   const rss: Record<string, number> = {};
   for (const [name, after] of end) {
-    const before = start.get(name) ?? new Map<number, number>();
+    const before = start.get(name) ?? new Map<number, { ticks: number; waitNs: number }>();
     let ticks = 0;
+    let waitNs = 0;
     for (const [pid, value] of after) {
-      ticks += value - (before.get(pid) ?? value);
+      const was = before.get(pid) ?? value;
+      ticks += value.ticks - was.ticks;
+      waitNs += value.waitNs - was.waitNs;
     }
     percent[name] = (ticks / CLOCK_TICKS / elapsed) * 100;
+    waitPercent[name] = (waitNs / 1e9 / elapsed) * 100;
     rss[name] = [...after.keys()].reduce((sum, pid) => sum + rssBytes(pid), 0);
   }
   const machineShare = (endMachine.busy - startMachine.busy) / Math.max(1, endMachine.total - startMachine.total);
-  return { percent, rss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };
+  return { percent, waitPercent, rss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };
 }
 
 function cpuCount(): number {

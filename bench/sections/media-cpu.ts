@@ -106,7 +106,7 @@ export async function run(): Promise<string> {
   const rows: string[] = [];
   for (const result of results) {
     if (result.skipped) {
-      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | | |`);
+      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | | | |`);
       continue;
     }
     for (const step of result.steps) {
@@ -117,7 +117,8 @@ export async function run(): Promise<string> {
       rows.push(
         `| ${result.name} | ${step.streams} | ${fmt(step.window.percent.server)} | **${fmt(perStream(step), 2)}** | ` +
           `${fmt((step.window.rss.server ?? 0) / MIB)} (idle ${fmt(result.idleRss / MIB)}) | ${fmt(result.idleCpu)} | ` +
-          `${fmt(step.window.percent.publishers)} | ${fmt(step.window.machinePercent)} / ${fmt(step.load1, 1)} | ` +
+          `${fmt(step.window.percent.publishers)} | ${fmt(step.window.waitPercent.server, 0)} | ` +
+          `${fmt(step.window.machinePercent)} / ${fmt(step.load1, 1)} | ` +
           `${notes.join('; ') || 'outputs checked'} |`,
       );
     }
@@ -145,8 +146,8 @@ export async function run(): Promise<string> {
       `writes HLS + DASH files (2 s fragments); Node-Media-Server only relays RTMP/FLV. After each window one stream's ` +
       `outputs are fetched (Airwave playlists, nginx files, NMS HTTP-FLV) — "outputs checked" means they were there.`,
     '',
-    '| server | streams | server CPU % | CPU % per stream | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | machine busy % / load1 | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| server | streams | server CPU % | CPU % per stream | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | server waiting for a CPU % | machine busy % / load1 | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
     'CPU per stream, Airwave relative to each peer (targets: ≤ 1.0× nginx-rtmp, ≤ 0.5× Node-Media-Server):',
@@ -156,7 +157,8 @@ export async function run(): Promise<string> {
     ...ratioRows,
     '',
     `"machine busy" is all CPU used on the machine during the window (200 % = both cores), including the ffmpeg ` +
-      `publishers and other engineers' jobs sharing these 2 cores; when it is near 200 % the servers compete for CPU ` +
-      `and numbers are noisier.`,
+      `publishers and other engineers' jobs sharing these 2 cores; "server waiting for a CPU" is the run-queue delay of ` +
+      `the server's main thread (/proc/<pid>/schedstat) in % of the window. CPU time is what the server consumed, so ` +
+      `it is comparable under load, but a starved server also batches more work per wake-up, which flatters it.`,
   ].join('\n');
 }

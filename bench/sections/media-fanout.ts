@@ -121,6 +121,8 @@ interface PhaseDelays {
   readonly playlist: number[];
   readonly part: number[];
   readonly mp4: number[];
+  /** MP4 viewers whose fragment timeline mapped onto the frames sent (a viewer that dropped does not). */
+  readonly mp4Mapped: number;
   readonly viewersServed: number;
 }
 
@@ -129,7 +131,7 @@ function mp4Origin(
   ends: readonly { end: number; at: number }[],
   sent: ReadonlyMap<number, number>,
   keys: readonly number[],
-) {
+): number | undefined {
   let origin: number | undefined;
   for (const key of keys) {
     const ok = ends.every((item) => {
@@ -172,12 +174,14 @@ function delaysIn(
     byViewer.set(report.mp4[i] as number, list);
   }
   const mp4: number[] = [];
+  let mp4Mapped = 0;
   for (const list of byViewer.values()) {
     const live = list.slice(1);
     const origin = mp4Origin(live, sent, keyframes);
     if (origin === undefined) {
       continue;
     }
+    mp4Mapped++;
     for (const item of live) {
       const sentAt = sent.get(origin + item.end / TICKS_PER_MS);
       if (sentAt !== undefined && item.at >= from && item.at <= to) {
@@ -185,7 +189,7 @@ function delaysIn(
       }
     }
   }
-  return { playlist, part, mp4, viewersServed: served };
+  return { playlist, part, mp4, mp4Mapped, viewersServed: served };
 }
 
 /** Server CPU milliseconds per delivered part (with its playlist reload) over a window. */
@@ -290,8 +294,9 @@ export async function run(): Promise<string> {
       const rows = results.map(
         ({ name, viewers, delays, cpu, load1 }) =>
           `| ${name} | ${delays.viewersServed} (${((100 * delays.viewersServed) / (viewers * WINDOW_S * 2)).toFixed(0)} %) | ` +
-          `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${p50p99(delays.mp4)} | ` +
-          `${(cpu.percent.server ?? 0).toFixed(1)} | ${cpuPerPart(cpu, delays.viewersServed).toFixed(3)} | ` +
+          `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${p50p99(delays.mp4)} (${delays.mp4Mapped} viewers) | ` +
+          `${(cpu.percent.server ?? 0).toFixed(1)} | ${(cpu.waitPercent.server ?? 0).toFixed(0)} | ` +
+          `${cpuPerPart(cpu, delays.viewersServed).toFixed(3)} | ` +
           `${(cpu.percent.loader ?? 0).toFixed(1)} | ${cpu.machinePercent.toFixed(0)} / ${load1.toFixed(1)} |`,
       );
       const fullRow = results.find((result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0);
@@ -318,11 +323,12 @@ export async function run(): Promise<string> {
           `the latency section's "closing frame" rows). Each phase is a ${WINDOW_S} s window; the ${STALLED} stalled MP4 readers ` +
           `send their request and never read, so their socket buffers fill and the server must drop for them while the ` +
           `others go on (still connected at the end of their phase: ${stalledLeftB} and ${stalledLeftD}). "parts ` +
-          `delivered" counts part downloads in the window against viewers × 2 parts/s. CPU in % of one core; machine busy in % of all ${cpus().length} cores summed, shared with other ` +
-          `engineers' jobs. Errors: ${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.join('; ')})` : ''}.`,
+          `delivered" counts part downloads in the window against viewers × 2 parts/s. CPU in % of one core; "waiting for a CPU" is the time the server's event-loop thread was runnable ` +
+          `but not running (/proc/<pid>/schedstat run-queue delay) in % of the window — CPU starvation by the rest of the ` +
+          `machine; machine busy in % of all ${cpus().length} cores summed, shared with other engineers' jobs. Errors: ${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.join('; ')})` : ''}.`,
         '',
-        `| phase (+ ${MP4_VIEWERS} MP4 viewers) | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | MP4 fragment delay p50 / p99 ms | server CPU % | server CPU ms per part delivered | load generator CPU % | machine busy % / load1 |`,
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+        `| phase (+ ${MP4_VIEWERS} MP4 viewers) | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | MP4 fragment delay p50 / p99 ms | server CPU % | server waiting for a CPU % | server CPU ms per part delivered | load generator CPU % | machine busy % / load1 |`,
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...rows,
         '',
         `Target: ${LLHLS_VIEWERS} LL-HLS viewers with p99 under 100 ms — part delay p99 ${ms(partP99)} ms ` +

@@ -16,6 +16,7 @@ import { benchMedia } from '../lib/media-file.js';
 import { readLiveMp4 } from '../lib/mp4-viewer.js';
 import { startPacedPublisher, wallNow } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
+import { sampleWindow } from '../lib/proc-stats.js';
 
 /** Section title. */
 export const title = 'Media: latency from RTMP ingest to LL-HLS part, DASH segment and MP4 fragment';
@@ -174,10 +175,11 @@ export async function run(): Promise<string> {
       const partTarget = Number(/PART-TARGET=([\d.]+)/.exec(playlist)?.[1] ?? Number.NaN) * 1000;
       const notBefore = wallNow();
       const until = Date.now() + MEASURE_S * 1000;
-      const [parts, segments, mp4] = await Promise.all([
+      const [parts, segments, mp4, cpu] = await Promise.all([
         readParts(base, playlist, until),
         readSegments(base, playlist, until),
         readMp4(`${base}.mp4`, until),
+        sampleWindow({ server: () => [server.pid] }, MEASURE_S - 1),
       ]);
       const load = loadavg()[0] ?? 0;
       const sent = publisher.videoSent;
@@ -201,8 +203,10 @@ export async function run(): Promise<string> {
           `the preload-hinted part (PART-TARGET ${ms(partTarget)} ms, parts of ${ms(partMs)} ms on average), held by the ` +
           `server until complete; DASH: requests of the open CMAF segment (the \`$Number$\` file, ${ms(segmentMs)} ms on ` +
           `average), held until complete; MP4: ` +
-          `\`/play/<id>.mp4\` read as it streams (~${ms(fragmentMs)} ms fragments). Machine load1 at the end: ` +
-          `${load.toFixed(1)} on ${cpus().length} shared cores.${unmatched > 0 ? ` ${unmatched} samples matched no sent frame.` : ''}`,
+          `\`/play/<id>.mp4\` read as it streams (~${ms(fragmentMs)} ms fragments). Server CPU ${(cpu.percent.server ?? 0).toFixed(1)} % of ` +
+          `one core; its event loop waited for a CPU ${(cpu.waitPercent.server ?? 0).toFixed(0)} % of the time ` +
+          `(run-queue delay); machine busy ${cpu.machinePercent.toFixed(0)} % of ${cpus().length * 100} %, load1 at the ` +
+          `end ${load.toFixed(1)} (cores shared with other engineers' jobs).${unmatched > 0 ? ` ${unmatched} samples matched no sent frame.` : ''}`,
         '',
         '| output | measured | frames | p50 ms | p99 ms | max ms |',
         '|---|---|---:|---:|---:|---:|',
