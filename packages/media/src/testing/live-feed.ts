@@ -29,3 +29,27 @@ export function unitsOfPass(tracks: readonly Track[], units: readonly MediaUnit[
     return { ...unit, dts: unit.dts + shift, pts: unit.pts + shift };
   });
 }
+
+/** Where test units go (a hub Publisher). */
+export interface UnitWriter {
+  write(unit: MediaUnit): void;
+}
+
+/** Writes `units` in order. */
+export function writeUnits(writer: UnitWriter, units: Iterable<MediaUnit>): void {
+  for (const unit of units) {
+    writer.write(unit);
+  }
+}
+
+/** Writes passes `from` up to (not including) `to` of an encoded file, timestamps continuing. */
+export function writePasses(
+  writer: UnitWriter,
+  media: { readonly tracks: readonly Track[]; readonly units: readonly MediaUnit[] },
+  from: number,
+  to: number,
+): void {
+  for (let pass = from; pass < to; pass++) {
+    writeUnits(writer, unitsOfPass(media.tracks, media.units, pass));
+  }
+}

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { Hub, type Publisher } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
-import type { MediaUnit } from '../../stream/media-unit.js';
+import { writeUnits } from '../../testing/live-feed.js';
+import { playRequest } from '../../testing/play-request.js';
 import { SYNTHETIC_AUDIO, SYNTHETIC_VIDEO, syntheticUnits } from '../../testing/synthetic-av.js';
 import type { PlayRequest, PlayResponse } from '../shared/http-types.js';
 import { DashService } from './dash-service.js';
@@ -22,13 +23,7 @@ function setup(reconnectWindowMs = 0): { service: DashService; publisher: Publis
 }
 
 function request(path: string, extra: Partial<PlayRequest> = {}): PlayRequest {
-  return { playbackId: 'p1', path, query: {}, sessionId: 'viewer-1', signal: new AbortController().signal, ...extra };
-}
-
-function write(publisher: Publisher, units: readonly MediaUnit[]): void {
-  for (const unit of units) {
-    publisher.write(unit);
-  }
+  return playRequest({ path, ...extra });
 }
 
 function text(response: PlayResponse): string {
@@ -44,7 +39,7 @@ afterEach(() => {
 describe('DashService', () => {
   it('serves a dynamic MPD with one adaptation set per track over the CMAF segments', async () => {
     const { service, publisher, hub: current } = setup();
-    write(publisher, syntheticUnits({ seconds: 8.2 }));
+    writeUnits(publisher, syntheticUnits({ seconds: 8.2 }));
     now = T0 + 8_200;
     const response = await service.handle(request('index.mpd', { uriQuery: 'jwt=a&b=c' }));
     assert.equal(response.headers['content-type'], 'application/dash+xml');
@@ -79,12 +74,12 @@ describe('DashService', () => {
 
   it('starts a new period after a reconnect and ends the presentation when the stream ends', async () => {
     const { service, publisher, hub: current } = setup(10_000);
-    write(publisher, syntheticUnits({ seconds: 4.1 }));
+    writeUnits(publisher, syntheticUnits({ seconds: 4.1 }));
     publisher.close('socket closed');
     now = T0 + 9_000;
     const second = current.publish(grant, 'rtmp');
     second.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
-    write(second, syntheticUnits({ seconds: 4.1 }));
+    writeUnits(second, syntheticUnits({ seconds: 4.1 }));
     const live = text(await service.handle(request('index.mpd')));
     assert.match(live, /<Period id="p0" start="PT0S">/);
     assert.match(live, /<Period id="p1" start="PT9S">/);
@@ -100,7 +95,7 @@ describe('DashService', () => {
   it('answers 404 for unknown playback ids and 503 before the first segment', async () => {
     const { service, publisher } = setup();
     assert.equal((await service.handle(request('index.mpd', { playbackId: 'nope' }))).status, 404);
-    write(publisher, syntheticUnits({ seconds: 1 }));
+    writeUnits(publisher, syntheticUnits({ seconds: 1 }));
     assert.equal((await service.handle(request('index.mpd'))).status, 503);
     assert.equal(DashService.owns('index.mpd'), true);
     assert.equal(DashService.owns('video.m3u8'), false);

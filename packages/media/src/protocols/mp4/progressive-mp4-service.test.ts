@@ -8,20 +8,16 @@ import { Hub, type Publisher } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
-import { unitsOfPass } from '../../testing/live-feed.js';
+import { writePasses } from '../../testing/live-feed.js';
+import { playRequest } from '../../testing/play-request.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import type { PlayRequest } from '../shared/http-types.js';
 import { MP4_TYPE, ProgressiveMp4Service } from './progressive-mp4-service.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
 
-const request = (playbackId: string, signal = new AbortController().signal): PlayRequest => ({
-  playbackId,
-  path: '',
-  query: {},
-  sessionId: 'viewer-1',
-  signal,
-});
+const request = (playbackId: string, signal = new AbortController().signal): PlayRequest =>
+  playRequest({ playbackId, signal });
 
 async function collect(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -46,9 +42,7 @@ describe('ProgressiveMp4Service', { skip }, () => {
 
   /** Writes one pass, then lets the response take everything queued (readers drop queued units at the end). */
   const write = async (publisher: Publisher, service: ProgressiveMp4Service): Promise<void> => {
-    for (const unit of unitsOfPass(media.tracks, media.units, 0)) {
-      publisher.write(unit);
-    }
+    writePasses(publisher, media, 0, 1);
     while (service.active().some((session) => session.queuedUnits > 0)) {
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -13,7 +13,7 @@ import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '@airwave/media/testing/ffmpeg-media';
-import { unitsOfPass } from '@airwave/media/testing/live-feed';
+import { unitsOfPass, writePasses } from '@airwave/media/testing/live-feed';
 import { testSourceArgs } from '@airwave/media/testing/test-source';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PlayInfo } from './play-info.js';
@@ -108,16 +108,8 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
   function publish(id: string, passes: number): Publisher {
     const publisher = hub.publish({ streamId: id, playbackId: id }, 'rtmp');
     publisher.setDescription({ tracks: media.tracks });
-    writePasses(publisher, 0, passes);
+    writePasses(publisher, media, 0, passes);
     return publisher;
-  }
-
-  function writePasses(publisher: Publisher, from: number, to: number): void {
-    for (let pass = from; pass < to; pass++) {
-      for (const unit of unitsOfPass(media.tracks, media.units, pass)) {
-        publisher.write(unit);
-      }
-    }
   }
 
   it('serves classic HLS that ffprobe decodes: H.264 640x360 + AAC, every frame', async () => {

@@ -3,6 +3,8 @@ import { afterEach, describe, it } from 'node:test';
 import { Hub, type Publisher } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
+import { writeUnits } from '../../../testing/live-feed.js';
+import { playRequest } from '../../../testing/play-request.js';
 import { SYNTHETIC_AUDIO, SYNTHETIC_VIDEO, syntheticUnits } from '../../../testing/synthetic-av.js';
 import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
 import { LlHlsService } from './llhls-service.js';
@@ -23,13 +25,7 @@ function setup(options: ConstructorParameters<typeof LlHlsService>[1] = {}): {
 }
 
 function request(path: string, query: Record<string, string> = {}, extra: Partial<PlayRequest> = {}): PlayRequest {
-  return { playbackId: 'p1', path, query, sessionId: 'viewer-1', signal: new AbortController().signal, ...extra };
-}
-
-function write(publisher: Publisher, units: readonly MediaUnit[]): void {
-  for (const unit of units) {
-    publisher.write(unit);
-  }
+  return playRequest({ path, query, ...extra });
 }
 
 function text(response: PlayResponse): string {
@@ -50,7 +46,7 @@ afterEach(() => {
 describe('LlHlsService', () => {
   it('serves a multivariant playlist with codecs, resolution, bandwidth, frame rate and an audio rendition', async () => {
     const { service, publisher, hub: current } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     const response = await service.handle(request('index.m3u8', {}, { uriQuery: 'jwt=abc' }));
     assert.equal(response.status, 200);
     assert.equal(response.headers['content-type'], 'application/vnd.apple.mpegurl');
@@ -69,7 +65,7 @@ describe('LlHlsService', () => {
 
   it('serves a media playlist with parts, preload hint, server control and program date time', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 6.6));
+    writeUnits(publisher, span(0, 6.6));
     const body = text(await service.handle(request('video.m3u8', {}, { uriQuery: 'jwt=abc' })));
     const lines = body.split('\n');
     assert.deepEqual(lines.slice(0, 8), [
@@ -94,7 +90,7 @@ describe('LlHlsService', () => {
 
   it('holds a blocking reload until the part exists and answers as soon as it does', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     const first = text(await service.handle(request('video.m3u8')));
     assert.match(first, /#EXT-X-PART:DURATION=0\.50,URI="video-part-8\.m4s",INDEPENDENT=YES\n#EXT-X-PRELOAD-HINT/);
     let answered: string | undefined;
@@ -104,20 +100,20 @@ describe('LlHlsService', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(answered, undefined, 'the request waits for part 2.1');
-    write(publisher, span(4.6, 4.9));
+    writeUnits(publisher, span(4.6, 4.9));
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(answered, undefined, 'part 2.1 is not complete yet');
-    write(publisher, span(4.9, 5.1));
+    writeUnits(publisher, span(4.9, 5.1));
     const body = await pending;
     assert.match(body, /URI="video-part-9\.m4s"\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI="video-part-10\.m4s"/);
   });
 
   it('holds a request for the next segment and a preload-hinted part until they are complete', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     const segment = service.handle(request('video.m3u8', { _HLS_msn: '2' }));
     const part = service.handle(request('video-part-9.m4s'));
-    write(publisher, span(4.6, 6.1));
+    writeUnits(publisher, span(4.6, 6.1));
     const partResponse = await part;
     assert.equal(partResponse.status, 200);
     assert.equal(partResponse.headers['content-type'], 'video/mp4');
@@ -127,7 +123,7 @@ describe('LlHlsService', () => {
 
   it('answers 400 for requests too far ahead or malformed, 404 for unknown ids and files', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     assert.equal((await service.handle(request('video.m3u8', { _HLS_msn: '5' }))).status, 400);
     assert.equal((await service.handle(request('video.m3u8', { _HLS_msn: '2', _HLS_part: '9' }))).status, 400);
     assert.equal((await service.handle(request('video.m3u8', { _HLS_part: '1' }))).status, 400);
@@ -141,7 +137,7 @@ describe('LlHlsService', () => {
 
   it('times out a blocked reload with the current playlist and stops waiting when the client leaves', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     const controller = new AbortController();
     const aborted = service.handle(request('video.m3u8', { _HLS_msn: '3' }, { signal: controller.signal }));
     controller.abort();
@@ -150,7 +146,7 @@ describe('LlHlsService', () => {
 
   it('answers delta updates with EXT-X-SKIP', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 20.6));
+    writeUnits(publisher, span(0, 20.6));
     const full = text(await service.handle(request('video.m3u8')));
     const delta = text(await service.handle(request('video.m3u8', { _HLS_skip: 'YES' })));
     assert.match(full, /#EXT-X-MEDIA-SEQUENCE:0\n/);
@@ -167,11 +163,11 @@ describe('LlHlsService', () => {
     const service = new LlHlsService(hub, { firstSegmentWaitMs: 50 });
     const first = hub.publish(grant, 'rtmp');
     first.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
-    write(first, span(0, 4.1));
+    writeUnits(first, span(0, 4.1));
     first.close('socket closed');
     const second = hub.publish(grant, 'rtmp');
     second.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
-    write(second, span(0, 4.1));
+    writeUnits(second, span(0, 4.1));
     const waiting = service.handle(request('video.m3u8', { _HLS_msn: '9' }));
     hub.stop('s1', 'deleted');
     const ended = text(await waiting);
@@ -184,7 +180,7 @@ describe('LlHlsService', () => {
 
   it('fills each viewer query into a cached playlist', async () => {
     const { service, publisher } = setup();
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     const plain = text(await service.handle(request('video.m3u8')));
     const first = text(await service.handle(request('video.m3u8', {}, { uriQuery: 'jwt=a$&b' })));
     const second = text(await service.handle(request('video.m3u8', {}, { uriQuery: 'jwt=second' })));
@@ -199,10 +195,10 @@ describe('LlHlsService', () => {
     const service = new LlHlsService(hub, { firstSegmentWaitMs: 50 });
     const audioOnly = hub.publish({ streamId: 'a', playbackId: 'audio-only' }, 'rtmp');
     audioOnly.setDescription({ tracks: [SYNTHETIC_AUDIO] });
-    write(audioOnly, syntheticUnits({ seconds: 4.2, video: false }));
+    writeUnits(audioOnly, syntheticUnits({ seconds: 4.2, video: false }));
     const videoOnly = hub.publish({ streamId: 'v', playbackId: 'video-only' }, 'rtmp');
     videoOnly.setDescription({ tracks: [SYNTHETIC_VIDEO] });
-    write(videoOnly, syntheticUnits({ seconds: 4.2, audio: false }));
+    writeUnits(videoOnly, syntheticUnits({ seconds: 4.2, audio: false }));
     const audio = text(await service.handle(request('index.m3u8', {}, { playbackId: 'audio-only' })));
     assert.match(audio, /#EXT-X-STREAM-INF:BANDWIDTH=\d+,AVERAGE-BANDWIDTH=\d+,CODECS="mp4a\.40\.2"\naudio\.m3u8\n/);
     assert.doesNotMatch(audio, /EXT-X-MEDIA:/);
@@ -214,7 +210,7 @@ describe('LlHlsService', () => {
 
   it('forgets an ended stream after the grace period', async () => {
     const { service, publisher, hub: current } = setup({ endedGraceMs: 20 });
-    write(publisher, span(0, 4.6));
+    writeUnits(publisher, span(0, 4.6));
     current.stop('s1', 'done');
     assert.equal((await service.handle(request('video.m3u8'))).status, 200);
     assert.equal(service.status('p1')?.ended, true);

@@ -6,21 +6,16 @@ import { after, before, describe, it } from 'node:test';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
-import { unitsOfPass } from '../../../testing/live-feed.js';
+import { writePasses } from '../../../testing/live-feed.js';
+import { playRequest } from '../../../testing/play-request.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
 import { TsHlsService } from './ts-hls-service.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
 
-const request = (playbackId: string, path: string, signal = new AbortController().signal): PlayRequest => ({
-  playbackId,
-  path,
-  query: {},
-  sessionId: 'viewer-1',
-  signal,
-  uriQuery: 'jwt=t',
-});
+const request = (playbackId: string, path: string, signal = new AbortController().signal): PlayRequest =>
+  playRequest({ playbackId, path, signal, uriQuery: 'jwt=t' });
 
 const text = (response: PlayResponse): string => (typeof response.body === 'string' ? response.body : '');
 const reason = (response: PlayResponse): string =>
@@ -48,9 +43,7 @@ describe('TsHlsService', { skip }, () => {
     const publisher = hub.publish({ streamId: 's1', playbackId: 'p1' }, 'rtmp');
     publisher.setDescription({ tracks: h264.tracks });
     const pending = service.handle(request('p1', 'stream.m3u8'));
-    for (const unit of [0, 1].flatMap((pass) => unitsOfPass(h264.tracks, h264.units, pass))) {
-      publisher.write(unit);
-    }
+    writePasses(publisher, h264, 0, 2);
     const playlist = await pending;
     assert.equal(playlist.status, 200);
     assert.match(text(playlist), /^seg-0\.ts\?jwt=t$/m);
@@ -78,9 +71,7 @@ describe('TsHlsService', { skip }, () => {
     const service = new TsHlsService(hub, { endedGraceMs: 10 });
     const publisher = hub.publish({ streamId: 's3', playbackId: 'p3' }, 'rtmp');
     publisher.setDescription({ tracks: h264.tracks });
-    for (const unit of unitsOfPass(h264.tracks, h264.units, 0)) {
-      publisher.write(unit);
-    }
+    writePasses(publisher, h264, 0, 1);
     publisher.close('encoder finished');
     assert.equal(hub.getByPlaybackId('p3'), undefined);
     const final = await service.handle(request('p3', 'stream.m3u8'));
@@ -98,9 +89,7 @@ describe('TsHlsService', { skip }, () => {
     const service = new TsHlsService(hub);
     const publisher = hub.publish({ streamId: 's4', playbackId: 'p4' }, 'rtmp');
     publisher.setDescription({ tracks: vp9.tracks });
-    for (const unit of unitsOfPass(vp9.tracks, vp9.units, 0)) {
-      publisher.write(unit);
-    }
+    writePasses(publisher, vp9, 0, 1);
     assert.equal(hub.getByPlaybackId('p4')?.stats.units, vp9.units.length, 'every unit reached the hub');
     const response = await service.handle(request('p4', 'index.m3u8'));
     assert.equal(response.status, 404);
@@ -116,9 +105,7 @@ describe('TsHlsService', { skip }, () => {
     const service = new TsHlsService(hub);
     const publisher = hub.publish({ streamId: 's5', playbackId: 'p5' }, 'rtmp');
     publisher.setDescription({ tracks: h264.tracks });
-    for (const unit of unitsOfPass(h264.tracks, h264.units, 0)) {
-      publisher.write(unit);
-    }
+    writePasses(publisher, h264, 0, 1);
     for (const path of ['seg-7.ts', 'seg-x.ts', '../index.m3u8', 'index.mpd']) {
       const response = await service.handle(request('p5', path));
       assert.equal(response.status, 404, path);

@@ -7,7 +7,7 @@ import { PMT_PID } from '../../../formats/mpegts/ts-muxer.js';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
-import { unitsOfPass } from '../../../testing/live-feed.js';
+import { writePasses } from '../../../testing/live-feed.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import { renderMediaPlaylist } from './ts-playlists.js';
 import { TsSegmenter } from './ts-segmenter.js';
@@ -32,11 +32,7 @@ function publishInto(media: EncodedMedia, segmenter: TsSegmenter, passes: number
   const publisher = hub.publish({ streamId: playbackId, playbackId }, 'rtmp');
   publisher.stream.attach(segmenter);
   publisher.setDescription({ tracks: media.tracks });
-  for (let pass = 0; pass < passes; pass++) {
-    for (const unit of unitsOfPass(media.tracks, media.units, pass)) {
-      publisher.write(unit);
-    }
-  }
+  writePasses(publisher, media, 0, passes);
   return { hub, publisher };
 }
 
@@ -118,11 +114,7 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
     assert.equal(segmenter.window.length, 2, 'the open segment was published when the encoder dropped');
     const again = hub.publish({ streamId: 'p-disc', playbackId: 'p-disc' }, 'rtmp');
     again.setDescription({ tracks: oneSecondGop.tracks });
-    for (let pass = 0; pass < 2; pass++) {
-      for (const unit of unitsOfPass(oneSecondGop.tracks, oneSecondGop.units, pass)) {
-        again.write(unit);
-      }
-    }
+    writePasses(again, oneSecondGop, 0, 2);
     const resumed = segmenter.segment(2);
     assert.equal(resumed?.discontinuity, true);
     assert.equal(resumed?.discontinuitySequence, 0);
