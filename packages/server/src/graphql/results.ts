@@ -9,12 +9,28 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../domain/errors.js';
+import type {
+  AuthError as AuthErrorType,
+  NotFoundError as NotFoundErrorType,
+  RateLimitError as RateLimitErrorType,
+  ValidationError as ValidationErrorType,
+} from './generated/resolvers-types.js';
 
 /** A union member tagged with its GraphQL type name. */
-export type Tagged<T> = T & { readonly __typename: string };
+export type Tagged<T, Name extends string = string> = T & { readonly __typename: Name };
+
+/** An expected failure as the union member that reports it. */
+export type ErrorMember =
+  | Tagged<ValidationErrorType, 'ValidationError'>
+  | Tagged<AuthErrorType, 'AuthError'>
+  | Tagged<NotFoundErrorType, 'NotFoundError'>
+  | Tagged<RateLimitErrorType, 'RateLimitError'>;
+
+/** GraphQL type name of an error member. */
+export type ErrorTypename = ErrorMember['__typename'];
 
 /** Converts an expected domain error into its union member, or rethrows anything else. */
-export function errorMember(error: unknown): Tagged<Record<string, unknown>> {
+export function errorMember(error: unknown): ErrorMember {
   if (error instanceof ValidationError) {
     return {
       __typename: 'ValidationError',
@@ -50,15 +66,46 @@ export function errorMember(error: unknown): Tagged<Record<string, unknown>> {
   throw error;
 }
 
-/** Runs a mutation and returns its success value tagged `typename`, or the error's member. */
+function isMemberOf<E extends ErrorTypename>(
+  member: ErrorMember,
+  errors: readonly E[],
+): member is Extract<ErrorMember, { __typename: E }> {
+  return (errors as readonly ErrorTypename[]).includes(member.__typename);
+}
+
+/**
+ * Runs a mutation and returns its success value tagged `typename`, or the member of an expected
+ * error that the result union lists in `errors`; an error the union cannot carry is thrown (a
+ * top-level error with its code) instead of resolving to a type the union does not have.
+ */
+export async function unionResult<Name extends string, T extends object, E extends ErrorTypename>(
+  typename: Name,
+  errors: readonly E[],
+  run: () => Promise<T>,
+): Promise<Tagged<T, Name> | Extract<ErrorMember, { __typename: E }>>;
+/** Untyped form, kept until every module passes the error members its union lists. */
 export async function unionResult<T extends object>(
   typename: string,
   run: () => Promise<T>,
-): Promise<Tagged<T> | Tagged<Record<string, unknown>>> {
+): Promise<Tagged<T> | ErrorMember>;
+export async function unionResult<T extends object>(
+  typename: string,
+  errorsOrRun: readonly ErrorTypename[] | (() => Promise<T>),
+  typedRun?: () => Promise<T>,
+): Promise<Tagged<T> | ErrorMember> {
+  const errors = typeof errorsOrRun === 'function' ? undefined : errorsOrRun;
+  const run = typeof errorsOrRun === 'function' ? errorsOrRun : typedRun;
+  if (run === undefined) {
+    throw new TypeError('unionResult needs a function to run');
+  }
   try {
     const value = await run();
     return { ...value, __typename: typename };
   } catch (error) {
-    return errorMember(error);
+    const member = errorMember(error);
+    if (errors !== undefined && !isMemberOf(member, errors)) {
+      throw error;
+    }
+    return member;
   }
 }

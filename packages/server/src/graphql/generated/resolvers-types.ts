@@ -1,7 +1,12 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
+import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
+import type { StreamRecord as StreamRecordModel, TrackInfo as TrackInfoModel, PullSourceRecord as PullSourceRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -1068,7 +1073,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( DeveloperToken & { __typename: 'DeveloperToken' } )
+    | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
@@ -1081,12 +1086,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateStreamKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
-    | ( StreamKey & { __typename: 'StreamKey' } )
+    | ( StreamKeyRecordModel & { __typename: 'StreamKey' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   CreateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( Stream & { __typename: 'Stream' } )
+    | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteStreamKeyResult:
@@ -1103,7 +1108,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   LoginResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( AuthPayload & { __typename: 'AuthPayload' } )
+    | ( AuthPayloadModel & { __typename: 'AuthPayload' } )
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
@@ -1114,11 +1119,11 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   RefreshStreamKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
-    | ( Stream & { __typename: 'Stream' } )
+    | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   RegisterResult:
-    | ( AuthPayload & { __typename: 'AuthPayload' } )
+    | ( AuthPayloadModel & { __typename: 'AuthPayload' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   RevokeDeveloperTokenResult:
@@ -1136,7 +1141,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   SetPlaybackPolicyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
-    | ( Stream & { __typename: 'Stream' } )
+    | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   TestPlaybackAccessResult:
@@ -1148,7 +1153,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   UpdateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
-    | ( Stream & { __typename: 'Stream' } )
+    | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
 };
@@ -1166,7 +1171,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
-  AuthPayload: ResolverTypeWrapper<AuthPayload>;
+  AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
@@ -1183,9 +1188,9 @@ export type ResolversTypes = {
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
-  DeveloperToken: ResolverTypeWrapper<DeveloperToken>;
-  DeveloperTokenConnection: ResolverTypeWrapper<DeveloperTokenConnection>;
-  DeveloperTokenEdge: ResolverTypeWrapper<DeveloperTokenEdge>;
+  DeveloperToken: ResolverTypeWrapper<DeveloperTokenViewModel>;
+  DeveloperTokenConnection: ResolverTypeWrapper<Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversTypes['DeveloperToken']> }>;
+  DeveloperTokenEdge: ResolverTypeWrapper<Omit<DeveloperTokenEdge, 'node'> & { node: ResolversTypes['DeveloperToken'] }>;
   DvrLifecycleEvent: ResolverTypeWrapper<DvrLifecycleEvent>;
   DvrLifecycleStatus: DvrLifecycleStatus;
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
@@ -1207,7 +1212,7 @@ export type ResolversTypes = {
   LogoutResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['LogoutResult']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NetworkNode: ResolverTypeWrapper<NetworkNode>;
-  NetworkStatus: ResolverTypeWrapper<NetworkStatus>;
+  NetworkStatus: ResolverTypeWrapper<NetworkStatusViewModel>;
   NodeStatus: NodeStatus;
   NotFoundError: ResolverTypeWrapper<NotFoundError>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -1219,7 +1224,7 @@ export type ResolversTypes = {
   ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
   ProcessingEventStage: ProcessingEventStage;
   PullSourceInput: PullSourceInput;
-  PullSourceView: ResolverTypeWrapper<PullSourceView>;
+  PullSourceView: ResolverTypeWrapper<PullSourceRecordModel>;
   PushTarget: ResolverTypeWrapper<PushTarget>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
@@ -1228,7 +1233,7 @@ export type ResolversTypes = {
   RegisterResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RegisterResult']>;
   RevokeDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeDeveloperTokenResult']>;
   RevokeSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeSigningKeyResult']>;
-  ServiceInstance: ResolverTypeWrapper<ServiceInstance>;
+  ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
   SigningKey: ResolverTypeWrapper<SigningKey>;
@@ -1237,16 +1242,16 @@ export type ResolversTypes = {
   SigningKeysConnection: ResolverTypeWrapper<SigningKeysConnection>;
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
-  Stream: ResolverTypeWrapper<Stream>;
-  StreamEdge: ResolverTypeWrapper<StreamEdge>;
+  Stream: ResolverTypeWrapper<StreamRecordModel>;
+  StreamEdge: ResolverTypeWrapper<Omit<StreamEdge, 'node'> & { node: ResolversTypes['Stream'] }>;
   StreamEvent: ResolverTypeWrapper<StreamEvent>;
-  StreamKey: ResolverTypeWrapper<StreamKey>;
-  StreamKeyEdge: ResolverTypeWrapper<StreamKeyEdge>;
-  StreamKeysConnection: ResolverTypeWrapper<StreamKeysConnection>;
+  StreamKey: ResolverTypeWrapper<StreamKeyRecordModel>;
+  StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
+  StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
   StreamStatus: StreamStatus;
-  StreamTrack: ResolverTypeWrapper<StreamTrack>;
-  StreamsConnection: ResolverTypeWrapper<StreamsConnection>;
+  StreamTrack: ResolverTypeWrapper<TrackInfoModel>;
+  StreamsConnection: ResolverTypeWrapper<Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversTypes['Stream']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
@@ -1254,7 +1259,7 @@ export type ResolversTypes = {
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
-  User: ResolverTypeWrapper<User>;
+  User: ResolverTypeWrapper<UserViewModel>;
   ValidationError: ResolverTypeWrapper<ValidationError>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
@@ -1266,7 +1271,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AuthError: AuthError;
-  AuthPayload: AuthPayload;
+  AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
   ClusterStatus: ClusterStatus;
   ConnectionEvent: ConnectionEvent;
@@ -1283,9 +1288,9 @@ export type ResolversParentTypes = {
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
-  DeveloperToken: DeveloperToken;
-  DeveloperTokenConnection: DeveloperTokenConnection;
-  DeveloperTokenEdge: DeveloperTokenEdge;
+  DeveloperToken: DeveloperTokenViewModel;
+  DeveloperTokenConnection: Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversParentTypes['DeveloperToken']> };
+  DeveloperTokenEdge: Omit<DeveloperTokenEdge, 'node'> & { node: ResolversParentTypes['DeveloperToken'] };
   DvrLifecycleEvent: DvrLifecycleEvent;
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
@@ -1303,7 +1308,7 @@ export type ResolversParentTypes = {
   LogoutResult: ResolversUnionTypes<ResolversParentTypes>['LogoutResult'];
   Mutation: Record<PropertyKey, never>;
   NetworkNode: NetworkNode;
-  NetworkStatus: NetworkStatus;
+  NetworkStatus: NetworkStatusViewModel;
   NotFoundError: NotFoundError;
   PageInfo: PageInfo;
   PeerConnection: PeerConnection;
@@ -1312,7 +1317,7 @@ export type ResolversParentTypes = {
   PlaybackPolicyInput: PlaybackPolicyInput;
   ProcessingEvent: ProcessingEvent;
   PullSourceInput: PullSourceInput;
-  PullSourceView: PullSourceView;
+  PullSourceView: PullSourceRecordModel;
   PushTarget: PushTarget;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
@@ -1321,22 +1326,22 @@ export type ResolversParentTypes = {
   RegisterResult: ResolversUnionTypes<ResolversParentTypes>['RegisterResult'];
   RevokeDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['RevokeDeveloperTokenResult'];
   RevokeSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['RevokeSigningKeyResult'];
-  ServiceInstance: ServiceInstance;
+  ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
   SigningKey: SigningKey;
   SigningKeyEdge: SigningKeyEdge;
   SigningKeysConnection: SigningKeysConnection;
   StorageEvent: StorageEvent;
-  Stream: Stream;
-  StreamEdge: StreamEdge;
+  Stream: StreamRecordModel;
+  StreamEdge: Omit<StreamEdge, 'node'> & { node: ResolversParentTypes['Stream'] };
   StreamEvent: StreamEvent;
-  StreamKey: StreamKey;
-  StreamKeyEdge: StreamKeyEdge;
-  StreamKeysConnection: StreamKeysConnection;
+  StreamKey: StreamKeyRecordModel;
+  StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
+  StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
-  StreamTrack: StreamTrack;
-  StreamsConnection: StreamsConnection;
+  StreamTrack: TrackInfoModel;
+  StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
@@ -1344,7 +1349,7 @@ export type ResolversParentTypes = {
   Time: Scalars['Time']['output'];
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
-  User: User;
+  User: UserViewModel;
   ValidationError: ValidationError;
   ViewerMetrics: ViewerMetrics;
   VodLifecycleEvent: VodLifecycleEvent;

@@ -2,33 +2,17 @@
  * Accounts: register, login, logout and me. Register and login answer a token and also set
  * the httpOnly session cookie; logout revokes the session and clears the cookie.
  */
-import type { AuthPayload, UserView } from '../../domain/accounts/accounts.service.js';
+import type { AuthPayload } from '../../domain/accounts/accounts.service.js';
 import { toGlobalId } from '../../domain/ids.js';
 import type { GraphQLContext } from '../context.js';
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 
-/** The GraphQL shape of a user. */
-export function userToGraphQL(user: UserView): Record<string, unknown> {
-  return {
-    id: toGlobalId('User', user.id),
-    email: user.email,
-    name: user.name,
-    createdAt: user.createdAt.toISOString(),
-  };
-}
-
-function payloadToGraphQL(payload: AuthPayload, context: GraphQLContext): Record<string, unknown> {
+/** Sets the session cookie of a new session and answers the payload. */
+function signedIn(payload: AuthPayload, context: GraphQLContext): AuthPayload {
   context.services.sessionCookie.set(context.reply, payload.token, payload.expiresAt);
-  return { token: payload.token, expiresAt: payload.expiresAt.toISOString(), user: userToGraphQL(payload.user) };
-}
-
-interface RegisterArgs {
-  readonly input: { readonly email: string; readonly password: string; readonly name?: string | null };
-}
-
-interface LoginArgs {
-  readonly input: { readonly email: string; readonly password: string };
+  return payload;
 }
 
 /** The accounts schema module. */
@@ -86,24 +70,30 @@ export const accountsModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      me: async (_root: unknown, _args: unknown, context: GraphQLContext) =>
-        userToGraphQL(await context.services.accounts.me(context.principal)),
+      me: (_root, _args, context) => context.services.accounts.me(context.principal),
     },
     Mutation: {
-      register: (_root: unknown, { input }: RegisterArgs, context: GraphQLContext) =>
-        unionResult('AuthPayload', async () =>
-          payloadToGraphQL(await context.services.accounts.register(input), context),
+      register: (_root, { input }, context) =>
+        unionResult('AuthPayload', ['ValidationError'], async () =>
+          signedIn(await context.services.accounts.register(input), context),
         ),
-      login: (_root: unknown, { input }: LoginArgs, context: GraphQLContext) =>
-        unionResult('AuthPayload', async () =>
-          payloadToGraphQL(await context.services.accounts.login(input, context.ip), context),
+      login: (_root, { input }, context) =>
+        unionResult('AuthPayload', ['ValidationError', 'AuthError', 'RateLimitError'], async () =>
+          signedIn(await context.services.accounts.login(input, context.ip), context),
         ),
-      logout: (_root: unknown, _args: unknown, context: GraphQLContext) =>
-        unionResult('LogoutPayload', async () => {
+      logout: (_root, _args, context) =>
+        unionResult('LogoutPayload', ['AuthError'], async () => {
           context.services.sessionCookie.clear(context.reply);
           await context.services.accounts.logout(context.principal);
           return { success: true };
         }),
     },
-  },
+    AuthPayload: {
+      expiresAt: (payload) => payload.expiresAt.toISOString(),
+    },
+    User: {
+      id: (user) => toGlobalId('User', user.id),
+      createdAt: (user) => user.createdAt.toISOString(),
+    },
+  } satisfies Resolvers,
 };

@@ -1,6 +1,7 @@
 /**
  * Shared types: the Error interface and its members, DeleteSuccess, PageInfo, ConnectionInput.
  */
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 
 /** The base schema module every other module extends. */
@@ -85,5 +86,5 @@ export const baseModule: GraphQLModule = {
   resolvers: {
     Query: { ping: () => true },
     Mutation: { noop: () => true },
-  },
+  } satisfies Resolvers,
 };

@@ -3,34 +3,9 @@
  */
 
 import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
-import type { Connection, PageInput } from '../../domain/pagination.js';
-import type { CreateDeveloperTokenInput, DeveloperTokenView } from '../../domain/tokens/developer-tokens.service.js';
-import type { GraphQLContext } from '../context.js';
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
-
-function tokenToGraphQL(token: DeveloperTokenView & { readonly value?: string }): Record<string, unknown> {
-  return {
-    id: toGlobalId('DeveloperToken', token.id),
-    tokenName: token.name,
-    tokenValue: token.value ?? null,
-    permissions: token.scopes.join(','),
-    scopes: token.scopes,
-    status: token.status,
-    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
-    expiresAt: token.expiresAt?.toISOString() ?? null,
-    createdAt: token.createdAt.toISOString(),
-  };
-}
-
-function connectionToGraphQL(connection: Connection<DeveloperTokenView>): Record<string, unknown> {
-  return {
-    edges: connection.edges.map((edge) => ({ cursor: edge.cursor, node: tokenToGraphQL(edge.node) })),
-    nodes: connection.nodes.map(tokenToGraphQL),
-    pageInfo: connection.pageInfo,
-    totalCount: connection.totalCount,
-  };
-}
 
 /** The developer tokens schema module. */
 export const developerTokensModule: GraphQLModule = {
@@ -90,20 +65,29 @@ export const developerTokensModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      developerTokensConnection: async (_root: unknown, args: { page?: PageInput | null }, context: GraphQLContext) =>
-        connectionToGraphQL(await context.services.developerTokens.list(context.principal, args.page)),
+      developerTokensConnection: (_root, args, context) =>
+        context.services.developerTokens.list(context.principal, args.page),
     },
     Mutation: {
-      createDeveloperToken: (_root: unknown, args: { input: CreateDeveloperTokenInput }, context: GraphQLContext) =>
-        unionResult('DeveloperToken', async () =>
-          tokenToGraphQL(await context.services.developerTokens.create(context.principal, args.input)),
+      createDeveloperToken: (_root, args, context) =>
+        unionResult('DeveloperToken', ['ValidationError', 'AuthError', 'RateLimitError'], () =>
+          context.services.developerTokens.create(context.principal, args.input),
         ),
-      revokeDeveloperToken: (_root: unknown, args: { id: string }, context: GraphQLContext) =>
-        unionResult('DeleteSuccess', async () => {
+      revokeDeveloperToken: (_root, args, context) =>
+        unionResult('DeleteSuccess', ['NotFoundError', 'ValidationError', 'AuthError'], async () => {
           const raw = fromGlobalId('DeveloperToken', args.id);
           const { id } = await context.services.developerTokens.revoke(context.principal, raw);
           return { success: true, deletedId: toGlobalId('DeveloperToken', id) };
         }),
     },
-  },
+    DeveloperToken: {
+      id: (token) => toGlobalId('DeveloperToken', token.id),
+      tokenName: (token) => token.name,
+      tokenValue: (token) => ('value' in token && typeof token.value === 'string' ? token.value : null),
+      permissions: (token) => token.scopes.join(','),
+      lastUsedAt: (token) => token.lastUsedAt?.toISOString() ?? null,
+      expiresAt: (token) => token.expiresAt?.toISOString() ?? null,
+      createdAt: (token) => token.createdAt.toISOString(),
+    },
+  } satisfies Resolvers,
 };

@@ -2,15 +2,8 @@
  * Public queries (spec §5.4; no token): resolveIngestEndpoint, serviceInstancesHealth and
  * networkStatus. They read only; no mutation is public.
  */
-import type { IngestEndpointView } from '../../domain/node-status/public-info.service.js';
-import type { GraphQLContext } from '../context.js';
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
-
-function endpointToGraphQL(endpoint: IngestEndpointView): Record<string, unknown> {
-  return { ...endpoint };
-}
-
-type Ctx = GraphQLContext;
 
 /** The public queries schema module. */
 export const publicModule: GraphQLModule = {
@@ -141,23 +134,16 @@ export const publicModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      resolveIngestEndpoint: async (_root: unknown, { streamKey }: { streamKey: string }, ctx: Ctx) => {
-        const result = await ctx.services.publicInfo.resolveIngestEndpoint(streamKey, ctx.ip);
-        return {
-          primary: endpointToGraphQL(result.primary),
-          fallbacks: result.fallbacks.map(endpointToGraphQL),
-          metadata: result.metadata,
-        };
-      },
-      serviceInstancesHealth: (_root: unknown, { serviceId }: { serviceId?: string | null }, ctx: Ctx) =>
-        ctx.services.publicInfo.serviceInstances(serviceId).map((instance) => ({
-          ...instance,
-          lastHealthCheck: instance.lastHealthCheck.toISOString(),
-        })),
-      networkStatus: async (_root: unknown, _args: unknown, ctx: Ctx) => {
-        const status = await ctx.services.publicInfo.networkStatus();
-        return { ...status, updatedAt: status.updatedAt.toISOString() };
-      },
+      resolveIngestEndpoint: (_root, { streamKey }, ctx) =>
+        ctx.services.publicInfo.resolveIngestEndpoint(streamKey, ctx.ip),
+      serviceInstancesHealth: (_root, { serviceId }, ctx) => ctx.services.publicInfo.serviceInstances(serviceId),
+      networkStatus: (_root, _args, ctx) => ctx.services.publicInfo.networkStatus(),
     },
-  },
+    ServiceInstance: {
+      lastHealthCheck: (instance) => instance.lastHealthCheck.toISOString(),
+    },
+    NetworkStatus: {
+      updatedAt: (status) => status.updatedAt.toISOString(),
+    },
+  } satisfies Resolvers,
 };

@@ -4,36 +4,9 @@
  */
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
-import type { Connection, PageInput } from '../../domain/pagination.js';
-import type { StreamKeyRecord } from '../../domain/streams/stream.js';
-import type { GraphQLContext } from '../context.js';
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
-
-function keyToGraphQL(key: StreamKeyRecord): Record<string, unknown> {
-  return {
-    id: toGlobalId('StreamKey', key.id),
-    streamId: key.streamId,
-    keyValue: key.keyValue,
-    keyName: key.keyName,
-    isActive: key.isActive,
-    isPrimary: key.isPrimary,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
-  };
-}
-
-function connectionToGraphQL(connection: Connection<StreamKeyRecord>): Record<string, unknown> {
-  const nodes = connection.nodes.map(keyToGraphQL);
-  return {
-    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
-    nodes,
-    pageInfo: connection.pageInfo,
-    totalCount: connection.totalCount,
-  };
-}
-
-type Ctx = GraphQLContext;
 
 /** The stream keys schema module. */
 export const streamKeysModule: GraphQLModule = {
@@ -89,27 +62,28 @@ export const streamKeysModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      streamKeysConnection: async (
-        _root: unknown,
-        { streamId, page }: { streamId: string; page?: PageInput | null },
-        ctx: Ctx,
-      ) => {
+      streamKeysConnection: (_root, { streamId, page }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
-        return connectionToGraphQL(await ctx.services.streamKeys.list(principal.tenantId, streamId, page));
+        return ctx.services.streamKeys.list(principal.tenantId, streamId, page);
       },
     },
     Mutation: {
-      createStreamKey: (_root: unknown, { streamId, input }: { streamId: string; input: { name: string } }, ctx: Ctx) =>
-        unionResult('StreamKey', async () => {
+      createStreamKey: (_root, { streamId, input }, ctx) =>
+        unionResult('StreamKey', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return keyToGraphQL(await ctx.services.streamKeys.create(principal.tenantId, streamId, input));
+          return ctx.services.streamKeys.create(principal.tenantId, streamId, input);
         }),
-      deleteStreamKey: (_root: unknown, { streamId, keyId }: { streamId: string; keyId: string }, ctx: Ctx) =>
-        unionResult('DeleteSuccess', async () => {
+      deleteStreamKey: (_root, { streamId, keyId }, ctx) =>
+        unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           const deleted = await ctx.services.streamKeys.delete(principal.tenantId, streamId, keyId);
           return { success: true, deletedId: toGlobalId('StreamKey', deleted) };
         }),
     },
-  },
+    StreamKey: {
+      id: (key) => toGlobalId('StreamKey', key.id),
+      lastUsedAt: (key) => key.lastUsedAt?.toISOString() ?? null,
+      createdAt: (key) => key.createdAt.toISOString(),
+    },
+  } satisfies Resolvers,
 };

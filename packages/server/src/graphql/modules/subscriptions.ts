@@ -7,7 +7,21 @@
 import type { Principal } from '../../auth/principal.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { EventFeed } from '../../events/event-feed.js';
-import type { AnyBusEvent, BusEvent, EventName } from '../../events/event-map.js';
+import type { AnyBusEvent, EventName } from '../../events/event-map.js';
+import type {
+  ConnectionEvent,
+  DvrLifecycleEvent,
+  DvrLifecycleStatus,
+  ProcessingEvent,
+  ProcessingEventStage,
+  StorageEvent,
+  StorageEventAction,
+  StreamEvent,
+  SubscriptionResolvers,
+  ViewerMetrics,
+  VodLifecycleEvent,
+  VodLifecycleStatus,
+} from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 
 /** What subscription resolvers receive as their context. */
@@ -196,28 +210,41 @@ export const subscriptionsModule: GraphQLModule = {
   resolvers: {},
 };
 
-type Payload = Record<string, unknown>;
-
 /** Fields every payload shares. */
-function base(event: AnyBusEvent): Payload {
+function base(event: AnyBusEvent): { readonly eventId: string; readonly timestamp: string } {
   return { eventId: event.id, timestamp: event.occurredAt };
 }
 
+/** Arguments of the Subscription fields: a stream (required by all but liveVodLifecycle). */
+interface SubscriptionArgs {
+  readonly streamId?: string | null;
+}
+
 /** A field of the Subscription type: where events come from and how each becomes a payload. */
-interface SubscriptionField {
-  subscribe(
-    root: unknown,
-    args: Record<string, unknown>,
-    context: SubscriptionContext,
-  ): Promise<AsyncIterable<unknown>>;
+interface SubscriptionField<Payload> {
+  subscribe(root: unknown, args: SubscriptionArgs, context: SubscriptionContext): Promise<AsyncIterable<unknown>>;
   resolve(event: unknown): Payload;
 }
 
-function field(
-  names: readonly EventName[],
-  map: (event: AnyBusEvent) => Payload,
+/** The payload type of each Subscription field (the generated types of the schema). */
+interface SubscriptionPayloads {
+  readonly liveStreamEvents: StreamEvent;
+  readonly liveViewerMetrics: ViewerMetrics;
+  readonly liveConnectionEvents: ConnectionEvent;
+  readonly liveDvrLifecycle: DvrLifecycleEvent;
+  readonly liveStorageEvents: StorageEvent;
+  readonly liveVodLifecycle: VodLifecycleEvent;
+  readonly liveProcessingEvents: ProcessingEvent;
+}
+
+/** A delivered event of one of the names `N`, narrowed by its name. */
+type EventOf<N extends EventName> = Extract<AnyBusEvent, { readonly name: N }>;
+
+function field<N extends EventName, Payload>(
+  names: readonly N[],
+  map: (event: EventOf<N>) => Payload,
   scope: 'stream' | 'tenant-or-stream' = 'stream',
-): SubscriptionField {
+): SubscriptionField<Payload> {
   return {
     async subscribe(_root, args, context) {
       const streamId = args.streamId;
@@ -233,6 +260,9 @@ function field(
       if (!isBusEvent(event)) {
         throw new ValidationError('operation', 'transport', 'subscriptions are served over WebSocket at /graphql/ws');
       }
+      if (!isOneOf(event, names)) {
+        throw new Error(`event ${event.name} does not belong to this subscription`);
+      }
       return map(event);
     },
   };
@@ -242,64 +272,62 @@ function isBusEvent(value: unknown): value is AnyBusEvent {
   return typeof value === 'object' && value !== null && 'name' in value && 'data' in value && 'id' in value;
 }
 
+function isOneOf<N extends EventName>(event: AnyBusEvent, names: readonly N[]): event is EventOf<N> {
+  return (names as readonly EventName[]).includes(event.name);
+}
+
 const STREAM_STATES = {
   'stream.live': { state: 'live', status: 'LIVE' },
   'stream.reconnecting': { state: 'reconnecting', status: 'RECONNECTING' },
   'stream.offline': { state: 'offline', status: 'OFFLINE' },
 } as const;
 
-const DVR_STATUS: Partial<Record<EventName, string>> = {
+const DVR_STATUS = {
   'dvr.started': 'STARTED',
   'dvr.updated': 'RECORDING',
   'dvr.stopped': 'STOPPED',
   'dvr.failed': 'FAILED',
   'dvr.deleted': 'DELETED',
-};
+} as const satisfies Partial<Record<EventName, DvrLifecycleStatus>>;
 
-const STORAGE_ACTION: Partial<Record<EventName, string>> = {
+const STORAGE_ACTION = {
   'storage.sync_started': 'SYNC_STARTED',
   'storage.synced': 'SYNCED',
   'storage.sync_failed': 'SYNC_FAILED',
   'storage.cache_started': 'CACHE_STARTED',
   'storage.cached': 'CACHED',
   'storage.cache_failed': 'CACHE_FAILED',
-};
+} as const satisfies Partial<Record<EventName, StorageEventAction>>;
 
-const VOD_STATUS: Partial<Record<EventName, string>> = {
+const VOD_STATUS = {
   'vod.requested': 'REQUESTED',
   'vod.upload_started': 'UPLOADING',
   'vod.processing_started': 'PROCESSING',
   'vod.completed': 'COMPLETED',
   'vod.failed': 'FAILED',
   'vod.deleted': 'DELETED',
-};
+} as const satisfies Partial<Record<EventName, VodLifecycleStatus>>;
 
-const PROCESSING_STAGE: Partial<Record<EventName, string>> = {
+const PROCESSING_STAGE = {
   'processing.started': 'STARTED',
   'processing.progressed': 'PROGRESS',
   'processing.completed': 'COMPLETED',
   'processing.failed': 'FAILED',
-};
+} as const satisfies Partial<Record<EventName, ProcessingEventStage>>;
 
-function namesOf(table: Partial<Record<EventName, string>>): EventName[] {
-  return Object.keys(table) as EventName[];
-}
-
-function stage(table: Partial<Record<EventName, string>>, event: AnyBusEvent): string {
-  const value = table[event.name];
-  if (value === undefined) {
-    throw new Error(`event ${event.name} does not belong to this subscription`);
-  }
-  return value;
+function namesOf<N extends EventName>(table: Readonly<Record<N, unknown>>): N[] {
+  return Object.keys(table) as N[];
 }
 
 /** Resolvers of every Subscription field. */
-export const subscriptionResolvers: Readonly<Record<string, SubscriptionField>> = {
-  liveStreamEvents: field(['stream.live', 'stream.reconnecting', 'stream.offline'], (event) => {
-    const lifecycle = event as BusEvent<'stream.live' | 'stream.reconnecting' | 'stream.offline'>;
-    const state = STREAM_STATES[lifecycle.name];
-    return { ...base(event), ...lifecycle.data, ...state };
-  }),
+export const subscriptionResolvers: {
+  readonly [Name in keyof Required<SubscriptionResolvers>]: SubscriptionField<SubscriptionPayloads[Name]>;
+} = {
+  liveStreamEvents: field(namesOf(STREAM_STATES), (event) => ({
+    ...base(event),
+    ...event.data,
+    ...STREAM_STATES[event.name],
+  })),
   liveViewerMetrics: field(['viewer.metrics'], (event) => ({ ...base(event), ...event.data })),
   liveConnectionEvents: field(['viewer.connected', 'viewer.disconnected'], (event) => ({
     ...base(event),
@@ -309,21 +337,21 @@ export const subscriptionResolvers: Readonly<Record<string, SubscriptionField>> 
   liveDvrLifecycle: field(namesOf(DVR_STATUS), (event) => ({
     ...base(event),
     ...event.data,
-    status: stage(DVR_STATUS, event),
+    status: DVR_STATUS[event.name],
   })),
   liveStorageEvents: field(namesOf(STORAGE_ACTION), (event) => ({
     ...base(event),
     ...event.data,
-    action: stage(STORAGE_ACTION, event),
+    action: STORAGE_ACTION[event.name],
   })),
   liveVodLifecycle: field(
     namesOf(VOD_STATUS),
-    (event) => ({ ...base(event), ...event.data, status: stage(VOD_STATUS, event) }),
+    (event) => ({ ...base(event), ...event.data, status: VOD_STATUS[event.name] }),
     'tenant-or-stream',
   ),
   liveProcessingEvents: field(namesOf(PROCESSING_STAGE), (event) => ({
     ...base(event),
     ...event.data,
-    stage: stage(PROCESSING_STAGE, event),
+    stage: PROCESSING_STAGE[event.name],
   })),
 };
