@@ -12,7 +12,7 @@ import {
   writeU16Prefixed,
 } from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
-import { readAspectRatioInfo, type SampleAspectRatio, skipVuiSignalInfo } from './vui.js';
+import { readAspectRatioInfo, readTickRate, type SampleAspectRatio, skipVuiSignalInfo } from './vui.js';
 
 /** NAL unit types used by the media plane (H.264 Table 7-1). */
 export const H264_NAL = { slice: 1, idr: 5, sei: 6, sps: 7, pps: 8, aud: 9 } as const;
@@ -169,12 +169,9 @@ function readVuiTiming(r: BitReader): { fps?: number; sar?: SampleAspectRatio } 
       out.sar = sar;
     }
     skipVuiSignalInfo(r);
-    if (r.readFlag()) {
-      const unitsInTick = r.readBits(32);
-      const timeScale = r.readBits(32);
-      if (unitsInTick > 0 && timeScale > 0) {
-        out.fps = roundFps(timeScale / (2 * unitsInTick));
-      }
+    const ticks = r.readFlag() ? readTickRate(r) : undefined;
+    if (ticks !== undefined) {
+      out.fps = roundFps(ticks / 2);
     }
   } catch (error) {
     if (!(error instanceof ParseError)) {

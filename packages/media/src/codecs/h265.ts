@@ -13,7 +13,7 @@ import {
   writeU16Prefixed,
 } from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
-import { readAspectRatioInfo, skipVuiSignalInfo } from './vui.js';
+import { readAspectRatioInfo, readTickRate, skipVuiSignalInfo } from './vui.js';
 
 /** NAL unit types used by the media plane (H.265 Table 7-1). */
 export const H265_NAL = {
@@ -354,10 +354,9 @@ function readVui(r: BitReader, maxSubLayersMinus1: number): { fps?: number; minS
       r.readUE();
     }
     if (r.readFlag()) {
-      const unitsInTick = r.readBits(32);
-      const timeScale = r.readBits(32);
-      if (unitsInTick > 0 && timeScale > 0) {
-        out.fps = roundFps(timeScale / unitsInTick);
+      const ticks = readTickRate(r);
+      if (ticks !== undefined) {
+        out.fps = roundFps(ticks);
       }
       if (r.readFlag()) {
         r.readUE();

@@ -1,7 +1,7 @@
 /**
  * The start of the video usability information that H.264 (ITU-T H.264 §E.1.1) and H.265
  * (ITU-T H.265 §E.2.1) share: aspect_ratio_info (Table E-1), overscan_info, video_signal_type
- * and chroma_loc_info.
+ * and chroma_loc_info, and the tick rate of timing_info.
  */
 import type { BitReader } from '../bits/bit-reader.js';
 
@@ -61,4 +61,11 @@ export function skipVuiSignalInfo(r: BitReader): void {
     r.readUE();
     r.readUE();
   }
+}
+
+/** Reads num_units_in_tick and time_scale; the clock ticks per second, undefined when either is 0. */
+export function readTickRate(r: BitReader): number | undefined {
+  const unitsInTick = r.readBits(32);
+  const timeScale = r.readBits(32);
+  return unitsInTick > 0 && timeScale > 0 ? timeScale / unitsInTick : undefined;
 }
