@@ -88,6 +88,7 @@ export async function unionResult<T extends object>(
   typename: string,
   run: () => Promise<T>,
 ): Promise<Tagged<T> | ErrorMember>;
+/** Both forms: the typed one filters error members by `errors`. */
 export async function unionResult<T extends object>(
   typename: string,
   errorsOrRun: readonly ErrorTypename[] | (() => Promise<T>),
