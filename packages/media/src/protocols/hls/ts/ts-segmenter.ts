@@ -7,6 +7,7 @@ import { TsMuxer } from '../../../formats/mpegts/ts-muxer.js';
 import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../../stream/track.js';
+import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 /** Options of one segmenter. */
 export interface TsSegmenterOptions {
@@ -78,7 +79,7 @@ export class TsSegmenter implements StreamSink {
   private readonly maxSegmentBytes: number;
   private readonly now: () => number;
   private readonly finished: TsSegment[] = [];
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new ChangeWaiters(() => this.endReason !== undefined);
   private readonly keyIntervals: number[] = [];
   private muxer: TsMuxer | undefined;
   private currentTracks: readonly Track[] = [];
@@ -141,22 +142,9 @@ export class TsSegmenter implements StreamSink {
     return found?.sequence === sequence ? found : undefined;
   }
 
-  /** Resolves once a segment is available, the stream ended, `timeoutMs` passed or `signal` aborted. */
-  waitForSegment(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.finished.length > 0 || this.endReason !== undefined || signal?.aborted) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      signal?.addEventListener('abort', done);
-      this.waiters.add(done);
-    });
+  /** Resolves true once a segment is available; false when the stream ended, `timeoutMs` passed or `signal` aborted first. */
+  waitForSegment(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.waiters.waitFor(() => this.finished.length > 0, timeoutMs, signal);
   }
 
   /** Measured bitrates, frame rate and keyframe interval. */
@@ -276,7 +264,7 @@ export class TsSegmenter implements StreamSink {
     }
     this.closeOpenSegment(undefined);
     this.endReason = reason;
-    this.wakeWaiters();
+    this.waiters.notify();
   }
 
   private noteTimeline(unit: MediaUnit, isVideoKey: boolean): void {
@@ -358,13 +346,7 @@ export class TsSegmenter implements StreamSink {
     while (this.finished.length > this.windowSegments + this.retainSegments) {
       this.finished.shift();
     }
-    this.wakeWaiters();
-  }
-
-  private wakeWaiters(): void {
-    for (const wake of [...this.waiters]) {
-      wake();
-    }
+    this.waiters.notify();
   }
 }
 

@@ -7,6 +7,7 @@
 import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { audioTrackOf, type StreamDescription, type Track, videoTrackOf } from '../../../stream/track.js';
+import { ChangeWaiters } from '../change-waiters.js';
 import { type CmafPackagerOptions, type ResolvedCmafOptions, resolveCmafOptions } from './cmaf-options.js';
 import { CmafTrackWriter } from './cmaf-track-writer.js';
 import type { CmafPeriod, CmafTrackName } from './cmaf-types.js';
@@ -31,7 +32,7 @@ export class CmafPackager implements StreamSink {
   readonly options: ResolvedCmafOptions;
   private readonly writers = new Map<CmafTrackName, CmafTrackWriter>();
   private readonly byTrackId = new Map<number, CmafTrackWriter>();
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new ChangeWaiters(() => this.endReason !== undefined);
   private readonly fresh = new Set<number>();
   private leaderWriter: CmafTrackWriter | undefined;
   private started = false;
@@ -120,31 +121,7 @@ export class CmafPackager implements StreamSink {
 
   /** Resolves true once `ready()` holds (checked after every change), false on timeout, abort or end. */
   waitFor(ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (ready()) {
-      return Promise.resolve(true);
-    }
-    if (this.endReason !== undefined || signal?.aborted) {
-      return Promise.resolve(false);
-    }
-    return new Promise((resolve) => {
-      const finish = (value: boolean): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.waiters.delete(check);
-        resolve(value);
-      };
-      const check = (): void => {
-        if (ready()) {
-          finish(true);
-        } else if (this.endReason !== undefined) {
-          finish(false);
-        }
-      };
-      const onAbort = (): void => finish(false);
-      const timer = setTimeout(() => finish(ready()), timeoutMs);
-      signal?.addEventListener('abort', onAbort);
-      this.waiters.add(check);
-    });
+    return this.waiters.waitFor(ready, timeoutMs, signal);
   }
 
   /** Bitrates, frame rate and keyframe interval measured over the window. */
@@ -385,9 +362,7 @@ export class CmafPackager implements StreamSink {
 
   private notify(): void {
     this.changes++;
-    for (const waiter of [...this.waiters]) {
-      waiter();
-    }
+    this.waiters.notify();
   }
 }
 
