@@ -33,6 +33,7 @@ const config: CodegenConfig = {
           StreamTrack: '../../domain/streams/stream.js#TrackInfo',
           PullSourceView: '../../domain/streams/stream.js#PullSourceRecord',
           StreamKey: '../../domain/streams/stream.js#StreamKeyRecord',
+          SigningKey: '../../domain/signing-keys/signing-keys.service.js#SigningKeyView',
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
         },

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
 import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
 import type { StreamRecord as StreamRecordModel, TrackInfo as TrackInfoModel, PullSourceRecord as PullSourceRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -1079,7 +1080,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   CreateSigningKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( CreateSigningKeySuccess & { __typename: 'CreateSigningKeySuccess' } )
+    | ( Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: _RefType['SigningKey'] } & { __typename: 'CreateSigningKeySuccess' } )
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
@@ -1180,7 +1181,7 @@ export type ResolversTypes = {
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateSigningKeyResult']>;
-  CreateSigningKeySuccess: ResolverTypeWrapper<CreateSigningKeySuccess>;
+  CreateSigningKeySuccess: ResolverTypeWrapper<Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversTypes['SigningKey'] }>;
   CreateStreamInput: CreateStreamInput;
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamKeyResult']>;
@@ -1236,10 +1237,10 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
-  SigningKey: ResolverTypeWrapper<SigningKey>;
-  SigningKeyEdge: ResolverTypeWrapper<SigningKeyEdge>;
+  SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
+  SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
-  SigningKeysConnection: ResolverTypeWrapper<SigningKeysConnection>;
+  SigningKeysConnection: ResolverTypeWrapper<Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['SigningKey']> }>;
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
@@ -1280,7 +1281,7 @@ export type ResolversParentTypes = {
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateSigningKeyResult'];
-  CreateSigningKeySuccess: CreateSigningKeySuccess;
+  CreateSigningKeySuccess: Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversParentTypes['SigningKey'] };
   CreateStreamInput: CreateStreamInput;
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamKeyResult'];
@@ -1329,9 +1330,9 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
-  SigningKey: SigningKey;
-  SigningKeyEdge: SigningKeyEdge;
-  SigningKeysConnection: SigningKeysConnection;
+  SigningKey: SigningKeyViewModel;
+  SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
+  SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
   StreamEdge: Omit<StreamEdge, 'node'> & { node: ResolversParentTypes['Stream'] };
