@@ -30,8 +30,6 @@ const config: CodegenConfig = {
           User: '../../domain/accounts/accounts.service.js#UserView',
           DeveloperToken: '../../domain/tokens/developer-tokens.service.js#DeveloperTokenView',
           Stream: '../../domain/streams/stream.js#StreamRecord',
-          StreamTrack: '../../domain/streams/stream.js#TrackInfo',
-          PullSourceView: '../../domain/streams/stream.js#PullSourceRecord',
           StreamKey: '../../domain/streams/stream.js#StreamKeyRecord',
           SigningKey: '../../domain/signing-keys/signing-keys.service.js#SigningKeyView',
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',

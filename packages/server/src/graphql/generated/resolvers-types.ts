@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
 import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
-import type { StreamRecord as StreamRecordModel, TrackInfo as TrackInfoModel, PullSourceRecord as PullSourceRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { GraphQLContext } from '../context.js';
@@ -1225,7 +1225,7 @@ export type ResolversTypes = {
   ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
   ProcessingEventStage: ProcessingEventStage;
   PullSourceInput: PullSourceInput;
-  PullSourceView: ResolverTypeWrapper<PullSourceRecordModel>;
+  PullSourceView: ResolverTypeWrapper<PullSourceView>;
   PushTarget: ResolverTypeWrapper<PushTarget>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
@@ -1251,7 +1251,7 @@ export type ResolversTypes = {
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
   StreamStatus: StreamStatus;
-  StreamTrack: ResolverTypeWrapper<TrackInfoModel>;
+  StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamsConnection: ResolverTypeWrapper<Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversTypes['Stream']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1318,7 +1318,7 @@ export type ResolversParentTypes = {
   PlaybackPolicyInput: PlaybackPolicyInput;
   ProcessingEvent: ProcessingEvent;
   PullSourceInput: PullSourceInput;
-  PullSourceView: PullSourceRecordModel;
+  PullSourceView: PullSourceView;
   PushTarget: PushTarget;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
@@ -1341,7 +1341,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
-  StreamTrack: TrackInfoModel;
+  StreamTrack: StreamTrack;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
