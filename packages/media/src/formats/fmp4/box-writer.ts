@@ -47,21 +47,6 @@ export function fourccValue(type: string): number {
   return value;
 }
 
-/** Concatenates byte arrays into one new array. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) {
-    length += part.length;
-  }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** A box: header followed by the concatenated payload parts (children or fields). */
 export function box(type: string, ...payload: readonly Uint8Array[]): Uint8Array {
   let size = BOX_HEADER_SIZE;

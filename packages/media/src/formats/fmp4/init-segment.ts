@@ -2,8 +2,10 @@
  * CMAF header (ISO/IEC 23000-19 §7.3.2.1) as an ISO/IEC 14496-12 fragmented-movie init segment:
  * ftyp + moov (mvhd, one trak per track with empty sample tables, mvex/trex).
  */
+
+import { concatBytes } from '../../bits/bytes.js';
 import type { Track } from '../../stream/track.js';
-import { box, concatBytes, Fields, fullBox } from './box-writer.js';
+import { box, Fields, fullBox } from './box-writer.js';
 import { sampleEntry } from './sample-entry.js';
 
 const MOVIE_TIMESCALE = 1000;

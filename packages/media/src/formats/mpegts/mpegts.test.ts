@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { concatBytes } from '../../bits/bytes.js';
 import { buildAudioSpecificConfig } from '../../codecs/aac.js';
 import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
 import { lavfiInputs } from '../../testing/test-source.js';
-import { concatBytes } from '../fmp4/box-writer.js';
 import { TS_PACKET_SIZE } from './packet-writer.js';
 import { TsMuxer } from './ts-muxer.js';
 

@@ -1,5 +1,5 @@
 /** Decides whether a new stream description can continue an MP4 whose init segment is written. */
-import { bytesEqual } from '../../bits/bytes-equal.js';
+import { bytesEqual } from '../../bits/bytes.js';
 import type { Track } from '../../stream/track.js';
 
 /** True when both lists describe the same tracks (ids, codecs, timescales, decoder configs). */

@@ -5,7 +5,7 @@
  * agree), written through a hub Publisher. The description is set once both configs are known,
  * or a short wait after the first coded frame when onMetaData did not say which tracks exist.
  */
-import { bytesEqual } from '../../bits/bytes-equal.js';
+import { bytesEqual } from '../../bits/bytes.js';
 import { splitLengthPrefixed, toLengthPrefixed } from '../../codecs/nal.js';
 import { opusPacketSamples } from '../../codecs/opus.js';
 import { isKeyframe as isVp9Keyframe } from '../../codecs/vp9.js';

@@ -3,6 +3,7 @@
  * segments that start at video keyframes, each beginning with PAT/PMT, keeps a bounded window
  * and measures what the multivariant playlist advertises (bandwidth, frame rate, GOP length).
  */
+import { concatBytes } from '../../../bits/bytes.js';
 import { TsMuxer } from '../../../formats/mpegts/ts-muxer.js';
 import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
@@ -331,7 +332,7 @@ export class TsSegmenter implements StreamSink {
     if (open.discontinuity) {
       this.discontinuities++;
     }
-    const data = concat(open.chunks, open.bytes);
+    const data = concatBytes(open.chunks);
     this.finished.push({
       sequence: this.nextSequence++,
       duration,
@@ -348,16 +349,6 @@ export class TsSegmenter implements StreamSink {
     }
     this.waiters.notify();
   }
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 function round3(value: number): number {

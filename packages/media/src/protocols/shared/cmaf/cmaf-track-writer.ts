@@ -3,8 +3,7 @@
  * (ISO/IEC 14496-12 movie fragments via formats/fmp4) cut at the times the packager decides,
  * groups them into segments and keeps a bounded window of complete segments.
  */
-import { bytesEqual } from '../../../bits/bytes-equal.js';
-import { concatBytes } from '../../../formats/fmp4/box-writer.js';
+import { bytesEqual, concatBytes } from '../../../bits/bytes.js';
 import { buildFragment, type FragmentSample } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
