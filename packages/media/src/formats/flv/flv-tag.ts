@@ -2,6 +2,7 @@
  * FLV file header and tag framing (Adobe Flash Video File Format Specification v10.1, Annex E.2-E.4):
  * a whole-file reader and an incremental reader that accepts bytes as they arrive.
  */
+import { concatBytes } from '../../bits/bytes.js';
 import { ParseError, UnsupportedError } from '../../errors.js';
 
 /** FLV tag types (E.4.1). */
@@ -73,7 +74,7 @@ export class FlvTagReader {
 
   /** Appends bytes and returns every tag completed by them. */
   push(chunk: Uint8Array): FlvTag[] {
-    this.pending = this.pending.byteLength === 0 ? chunk : concat(this.pending, chunk);
+    this.pending = this.pending.byteLength === 0 ? chunk : concatBytes([this.pending, chunk]);
     const tags: FlvTag[] = [];
     let at = 0;
     for (;;) {
@@ -136,11 +137,4 @@ export class FlvTagReader {
 /** Reads every tag of a whole FLV file; a truncated last tag is ignored, like players do. */
 export function readFlvTags(bytes: Uint8Array, options: FlvTagReaderOptions = {}): FlvTag[] {
   return new FlvTagReader(options).push(bytes);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a);
-  out.set(b, a.byteLength);
-  return out;
 }

@@ -4,6 +4,7 @@
  * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
  * and Abort applied as they arrive, and limits on message size and chunk stream count.
  */
+import { concatBytes } from '../../bits/bytes.js';
 import { ProtocolError } from '../../errors.js';
 import { MessageType, type RtmpMessage, readU32 } from './messages.js';
 
@@ -60,9 +61,7 @@ export class ChunkReader {
   push(chunk: Uint8Array): RtmpMessage[] {
     let buf = chunk;
     if (this.pending.byteLength > 0) {
-      buf = new Uint8Array(this.pending.byteLength + chunk.byteLength);
-      buf.set(this.pending);
-      buf.set(chunk, this.pending.byteLength);
+      buf = concatBytes([this.pending, chunk]);
       this.pending = new Uint8Array(0);
     }
     const out: RtmpMessage[] = [];
