@@ -69,6 +69,15 @@ export interface AccountsOptions {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BAD_CREDENTIALS = 'invalid email or password';
 
+/** The trimmed email of an input; ValidationError when it is empty. */
+function requiredEmail(value: string): string {
+  const email = value.trim();
+  if (email.length === 0) {
+    throw new ValidationError('input.email', 'required', 'email is required');
+  }
+  return email;
+}
+
 function toView(row: UserRow): UserView {
   return { id: row.id, tenantId: row.tenantId, email: row.email, name: row.name, createdAt: row.createdAt };
 }
@@ -84,10 +93,7 @@ export class AccountsService {
 
   /** Creates a tenant and its first user, and signs them in. */
   async register(input: RegisterInput): Promise<AuthPayload> {
-    const email = input.email.trim();
-    if (email.length === 0) {
-      throw new ValidationError('input.email', 'required', 'email is required');
-    }
+    const email = requiredEmail(input.email);
     if (email.length > EMAIL_MAX_LENGTH || !EMAIL.test(email)) {
       throw new ValidationError('input.email', 'format', 'email must look like name@example.com');
     }
@@ -118,10 +124,7 @@ export class AccountsService {
 
   /** Signs in; every wrong combination answers the same AuthError, repeated failures RateLimitError. */
   async login(input: LoginInput, ip: string): Promise<AuthPayload> {
-    const email = input.email.trim();
-    if (email.length === 0) {
-      throw new ValidationError('input.email', 'required', 'email is required');
-    }
+    const email = requiredEmail(input.email);
     if (input.password.length === 0) {
       throw new ValidationError('input.password', 'required', 'password is required');
     }
