@@ -50,6 +50,8 @@ interface Entry {
   outputs: StreamOutput[];
   publisher: object | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The status last reported to the lifecycle sink. */
+  status: LiveStatus | undefined;
 }
 
 /** All live streams of this node. */
@@ -58,7 +60,6 @@ export class Hub {
   private readonly byPlayback = new Map<string, Entry>();
   private readonly outputFactories: OutputFactory[] = [];
   private readonly reconnectWindowMs: number;
-  private readonly lastStatus = new Map<string, LiveStatus>();
 
   constructor(private readonly options: HubOptions) {
     this.reconnectWindowMs = options.reconnectWindowMs ?? 30_000;
@@ -103,7 +104,7 @@ export class Hub {
         this.options.log.child({ streamId: grant.streamId }),
         this.options.viewerIdleMs,
       );
-      entry = { stream, outputs: [], publisher: undefined, timer: undefined };
+      entry = { stream, outputs: [], publisher: undefined, timer: undefined, status: undefined };
       this.entries.set(grant.streamId, entry);
       this.byPlayback.set(grant.playbackId, entry);
       for (const factory of this.outputFactories) {
@@ -121,7 +122,7 @@ export class Hub {
       setDescription: (description) => {
         if (current.publisher === owner) {
           stream.setDescription(description);
-          this.notify(stream, 'LIVE');
+          this.notify(current, 'LIVE');
         }
       },
       write: (unit) => {
@@ -140,7 +141,7 @@ export class Hub {
           return;
         }
         stream.interrupt();
-        this.notify(stream, 'RECONNECTING', reason);
+        this.notify(current, 'RECONNECTING', reason);
         current.timer = setTimeout(
           () => this.finish(current, `${reason}; reconnect window elapsed`),
           this.reconnectWindowMs,
@@ -149,7 +150,7 @@ export class Hub {
       },
     };
     if (resumed && stream.description) {
-      this.notify(stream, 'LIVE');
+      this.notify(current, 'LIVE');
     }
     return publisher;
   }
@@ -187,18 +188,15 @@ export class Hub {
         this.options.log.error({ err: error, streamId: stream.streamId }, 'output failed to close');
       }
     }
-    this.notify(stream, 'OFFLINE', reason);
+    this.notify(entry, 'OFFLINE', reason);
   }
 
-  private notify(stream: LiveStream, status: LiveStatus, reason?: string): void {
-    if (this.lastStatus.get(stream.streamId) === status) {
+  private notify(entry: Entry, status: LiveStatus, reason?: string): void {
+    if (entry.status === status) {
       return;
     }
-    if (status === 'OFFLINE') {
-      this.lastStatus.delete(stream.streamId);
-    } else {
-      this.lastStatus.set(stream.streamId, status);
-    }
+    entry.status = status;
+    const stream = entry.stream;
     try {
       this.options.lifecycle?.onStatus(stream.streamId, status, {
         startedAt: stream.startedAt,
