@@ -472,11 +472,8 @@ export class RtmpSession {
     try {
       packet = parseMediaTag(typeId, payload, timestamp);
     } catch (error) {
-      if (error instanceof ParseError || error instanceof UnsupportedError) {
-        this.badPacket(`${typeId === MessageType.video ? 'video' : 'audio'} tag: ${error.message}`);
-        return;
-      }
-      throw error;
+      this.badPacketFrom(error, `${typeId === MessageType.video ? 'video' : 'audio'} tag`);
+      return;
     }
     if (!packet) {
       return;
@@ -485,7 +482,11 @@ export class RtmpSession {
       bridge.push(packet);
       return;
     }
-    this.guard(() => bridge.push(packet), `${packet.kind} ${packet.packetType}`);
+    try {
+      bridge.push(packet);
+    } catch (error) {
+      this.badPacketFrom(error, `${packet.kind} ${packet.packetType}`);
+    }
   }
 
   private onAggregate(message: RtmpMessage): void {
@@ -509,12 +510,18 @@ export class RtmpSession {
     try {
       return fn();
     } catch (error) {
-      if (error instanceof ParseError || error instanceof UnsupportedError) {
-        this.badPacket(`${what}: ${error.message}`);
-        return undefined;
-      }
-      throw error;
+      this.badPacketFrom(error, what);
+      return undefined;
     }
+  }
+
+  /** Counts an expected media error (ParseError, UnsupportedError) in `what` as a bad packet; rethrows anything else. */
+  private badPacketFrom(error: unknown, what: string): void {
+    if (error instanceof ParseError || error instanceof UnsupportedError) {
+      this.badPacket(`${what}: ${error.message}`);
+      return;
+    }
+    throw error;
   }
 
   private badPacket(reason: string): void {
