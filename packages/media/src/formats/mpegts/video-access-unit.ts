@@ -41,7 +41,9 @@ export class AnnexBAccessUnits {
   convert(lengthPrefixed: Uint8Array, key: boolean): Uint8Array[] {
     let body = lengthPrefixed;
     if (body.length > LENGTH_SIZE) {
-      const firstLength = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(0);
+      const firstLength =
+        (body[0] as number) * 0x1000000 +
+        (((body[1] as number) << 16) | ((body[2] as number) << 8) | (body[3] as number));
       const first = body.subarray(LENGTH_SIZE, LENGTH_SIZE + firstLength);
       if (first.length > 0 && this.isAud(first)) {
         body = body.subarray(LENGTH_SIZE + firstLength);
