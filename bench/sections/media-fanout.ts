@@ -32,7 +32,7 @@ const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
 /** Each group of viewers joins spread over this many seconds. */
 const RAMP_S = 4;
 /** Seconds after the ramp (and after the stalled readers joined) before a window starts. */
-const SETTLE_S = 4;
+const SETTLE_S = 6;
 /** 90 kHz ticks per RTMP millisecond. */
 const TICKS_PER_MS = 90;
 

@@ -21,7 +21,7 @@ import { sampleWindow } from '../lib/proc-stats.js';
 /** Section title. */
 export const title = 'Media: latency from RTMP ingest to LL-HLS part, DASH segment and MP4 fragment';
 
-const MEASURE_S = Number(process.env.BENCH_MEDIA_LATENCY_S ?? 25);
+const MEASURE_S = Number(process.env.BENCH_MEDIA_LATENCY_S ?? 60);
 /** 90 kHz ticks per RTMP millisecond (video dts = ms × 90). */
 const TICKS_PER_MS = 90;
 
