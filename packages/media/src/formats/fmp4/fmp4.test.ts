@@ -1,21 +1,20 @@
 /** Init segments and fragments built from real encoder output must be read back by ffprobe/ffmpeg. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { concatBytes } from '../../bits/bytes.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { suiteTempDir } from '../../testing/temp-dir.js';
 import { lavfiInputs } from '../../testing/test-source.js';
 import { buildFragment, type TrackFragment } from './fragment.js';
 import { buildInitSegment } from './init-segment.js';
 import { trackFragmentFromUnits } from './samples.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
-const dir = mkdtempSync(join(tmpdir(), 'airwave-fmp4-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = suiteTempDir('airwave-fmp4-');
 
 const cases = [
   {
@@ -100,7 +99,7 @@ for (const c of cases) {
   describe(`fMP4 ${c.name}`, { skip }, () => {
     let media: EncodedMedia;
     const source = (): EncodedMedia => {
-      media ??= encodeTestMedia(dir, [...lavfiInputs(`${c.width}x${c.height}`, 48_000), ...c.args]);
+      media ??= encodeTestMedia(tmp.path, [...lavfiInputs(`${c.width}x${c.height}`, 48_000), ...c.args]);
       return media;
     };
 
@@ -108,7 +107,7 @@ for (const c of cases) {
       const { tracks, units } = source();
       const video = tracks.find((track) => track.kind === 'video');
       assert.ok(video);
-      const file = join(dir, `${c.video}-video.mp4`);
+      const file = join(tmp.path, `${c.video}-video.mp4`);
       writeFileSync(file, fragmentedFile(source(), [video]));
 
       const probe = run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);
@@ -141,7 +140,7 @@ for (const c of cases) {
 
     it('two-track init + fragments with two trafs decode without errors', () => {
       const { tracks, units } = source();
-      const file = join(dir, `${c.video}-av.mp4`);
+      const file = join(tmp.path, `${c.video}-av.mp4`);
       writeFileSync(file, fragmentedFile(source(), tracks));
 
       const probe = run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);

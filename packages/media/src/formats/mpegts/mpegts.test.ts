@@ -1,22 +1,21 @@
 /** MPEG-TS segments built from real encoder output must decode in ffprobe/ffmpeg with the source timestamps. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { concatBytes } from '../../bits/bytes.js';
 import { buildAudioSpecificConfig } from '../../codecs/aac.js';
 import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { suiteTempDir } from '../../testing/temp-dir.js';
 import { lavfiInputs } from '../../testing/test-source.js';
 import { TS_PACKET_SIZE } from './packet-writer.js';
 import { TsMuxer } from './ts-muxer.js';
 
 const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
-const dir = mkdtempSync(join(tmpdir(), 'airwave-mpegts-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = suiteTempDir('airwave-mpegts-');
 
 const cases = [
   {
@@ -101,7 +100,7 @@ for (const c of cases) {
   describe(`MPEG-TS ${c.name}`, { skip }, () => {
     let media: EncodedMedia;
     const source = (): EncodedMedia => {
-      media ??= encodeTestMedia(dir, c.args);
+      media ??= encodeTestMedia(tmp.path, c.args);
       return media;
     };
 
@@ -113,7 +112,7 @@ for (const c of cases) {
         assert.equal(part[0], 0x47);
         assert.equal(((part[1] ?? 0) & 0x1f) * 256 + (part[2] ?? 0), 0, 'every segment starts with the PAT');
       }
-      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}.ts`);
+      const file = join(tmp.path, `${c.name.replaceAll(/\W+/g, '-')}.ts`);
       writeFileSync(file, concatBytes(parts));
 
       const probe = run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', file]);
@@ -140,7 +139,7 @@ for (const c of cases) {
 
     it('keeps the source timestamps: packets in dts order, decoded frames in pts order', () => {
       const { tracks, units } = source();
-      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}-ts.ts`);
+      const file = join(tmp.path, `${c.name.replaceAll(/\W+/g, '-')}-ts.ts`);
       writeFileSync(file, concatBytes(segments(source())));
       tracks.forEach((track, index) => {
         const trackUnits = units.filter((unit) => unit.trackId === track.id);
@@ -165,7 +164,7 @@ for (const c of cases) {
 
     it('a single later segment decodes on its own', () => {
       const parts = segments(source());
-      const file = join(dir, `${c.name.replaceAll(/\W+/g, '-')}-last.ts`);
+      const file = join(tmp.path, `${c.name.replaceAll(/\W+/g, '-')}-last.ts`);
       writeFileSync(file, parts[parts.length - 1] ?? new Uint8Array(0));
       assert.equal(run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']).stderr, '');
     });

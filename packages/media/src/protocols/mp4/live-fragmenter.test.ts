@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { buildInitSegment } from '../../formats/fmp4/init-segment.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { suiteTempDir } from '../../testing/temp-dir.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import { LiveFragmenter } from './live-fragmenter.js';
 
@@ -41,18 +41,13 @@ function largestStep(values: readonly number[]): number {
 }
 
 describe('LiveFragmenter with real H.264 + AAC', { skip }, () => {
-  let dir = '';
+  const tmp = suiteTempDir('live-fragmenter-');
   let media: EncodedMedia;
   let videoId = 0;
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'live-fragmenter-'));
-    media = encodeTestMedia(dir, testSourceArgs({ seconds: 4 }));
+    media = encodeTestMedia(tmp.path, testSourceArgs({ seconds: 4 }));
     videoId = media.tracks.find((track) => track.kind === 'video')?.id ?? 0;
-  });
-
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('starts at 0 with a keyframe and cuts a fragment per keyframe or half second', () => {
@@ -63,7 +58,7 @@ describe('LiveFragmenter with real H.264 + AAC', { skip }, () => {
     fragments.push(last);
     assert.equal(fragments.length, 8, 'two fragments per 1 s GOP');
     assert.equal(fragmenter.fragments, 8);
-    const frames = framesOf(dir, 'whole.mp4', media, fragments);
+    const frames = framesOf(tmp.path, 'whole.mp4', media, fragments);
     const video = ptsOf(frames, 'video');
     assert.equal(video.length, 120);
     assert.equal(frames.find((frame) => frame.media_type === 'video')?.key_frame, 1);
@@ -88,7 +83,7 @@ describe('LiveFragmenter with real H.264 + AAC', { skip }, () => {
     if (last) {
       fragments.push(last);
     }
-    const frames = framesOf(dir, 'gap.mp4', media, fragments);
+    const frames = framesOf(tmp.path, 'gap.mp4', media, fragments);
     const video = ptsOf(frames, 'video');
     assert.equal(video.length, 90, 'two GOPs before the drop, one after');
     assert.ok(largestStep(video) < 0.034, `no hole in the video timeline (largest step ${largestStep(video)} s)`);

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Hub, type Publisher } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
 import { writePasses } from '../../testing/live-feed.js';
 import { playRequest } from '../../testing/play-request.js';
+import { suiteTempDir } from '../../testing/temp-dir.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import type { PlayRequest } from '../shared/http-types.js';
 import { MP4_TYPE, ProgressiveMp4Service } from './progressive-mp4-service.js';
@@ -28,16 +28,11 @@ async function collect(body: Readable): Promise<Buffer> {
 }
 
 describe('ProgressiveMp4Service', { skip }, () => {
-  let dir = '';
+  const tmp = suiteTempDir('progressive-mp4-');
   let media: EncodedMedia;
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'progressive-mp4-'));
-    media = encodeTestMedia(dir, testSourceArgs({ seconds: 2 }));
-  });
-
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
+    media = encodeTestMedia(tmp.path, testSourceArgs({ seconds: 2 }));
   });
 
   /** Writes one pass, then lets the response take everything queued (readers drop queued units at the end). */
@@ -63,7 +58,7 @@ describe('ProgressiveMp4Service', { skip }, () => {
     second.setDescription({ tracks: media.tracks.map((track) => ({ ...track })) });
     await write(second, service);
     hub.stop('s1', 'encoder finished');
-    const file = join(dir, 'reconnect.mp4');
+    const file = join(tmp.path, 'reconnect.mp4');
     writeFileSync(file, await body);
     const frames = ffprobeJson(['-select_streams', 'v', '-show_entries', 'frame=pts_time', '-show_frames', file])
       .frames as { pts_time: string }[];

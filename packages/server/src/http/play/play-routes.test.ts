@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -14,6 +13,7 @@ import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '@airwave/media/testing/ffmpeg-media';
 import { unitsOfPass, writePasses } from '@airwave/media/testing/live-feed';
+import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { testSourceArgs } from '@airwave/media/testing/test-source';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PlayInfo } from './play-info.js';
@@ -70,7 +70,7 @@ const gate: PlaybackGate = {
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
-  let dir = '';
+  const tmp = suiteTempDir('play-routes-');
   let media: EncodedMedia;
   let hub: Hub;
   let tsHls: TsHlsService;
@@ -81,8 +81,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
   let base = '';
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'play-routes-'));
-    media = encodeTestMedia(dir, testSourceArgs({ size: '640x360', seconds: 4 }));
+    media = encodeTestMedia(tmp.path, testSourceArgs({ size: '640x360', seconds: 4 }));
     hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
     tsHls = new TsHlsService(hub, { targetDurationSeconds: 2, windowSegments: 6 });
     mp4 = new ProgressiveMp4Service(hub, {
@@ -102,7 +101,6 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     tsHls?.close();
     llhls?.registry.close();
     await app?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   function publish(id: string, passes: number): Publisher {
@@ -278,7 +276,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     }
     assert.equal(mp4.active()[0]?.reader.dropped, 0, 'a viewer that keeps up loses nothing');
     hub.stop('mp4-1', 'encoder finished');
-    const file = join(dir, 'live.mp4');
+    const file = join(tmp.path, 'live.mp4');
     writeFileSync(file, await reading);
     const streams = await probe(file);
     const video = streams.find((stream) => stream.codec_type === 'video');
@@ -345,7 +343,7 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     assert.ok((slowInfo()?.reader.dropped ?? 0) > droppedBefore, 'the slow reader keeps dropping');
     hub.stop('mp4-slow', 'done');
     slow.destroy();
-    const file = join(dir, 'fast.mp4');
+    const file = join(tmp.path, 'fast.mp4');
     writeFileSync(file, await fastDone);
     const video = (await probe(file)).find((stream) => stream.codec_type === 'video');
     assert.equal(video?.codec_name, 'h264');

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
 import { writePasses } from '../../../testing/live-feed.js';
 import { playRequest } from '../../../testing/play-request.js';
+import { suiteTempDir } from '../../../testing/temp-dir.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
 import { TsHlsService } from './ts-hls-service.js';
@@ -22,19 +20,14 @@ const reason = (response: PlayResponse): string =>
   (JSON.parse(text(response)) as { error: { reason: string } }).error.reason;
 
 describe('TsHlsService', { skip }, () => {
-  let dir = '';
+  const tmp = suiteTempDir('ts-hls-service-');
   let h264: EncodedMedia;
   let vp9: EncodedMedia;
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ts-hls-service-'));
-    h264 = encodeTestMedia(dir, testSourceArgs({ seconds: 2 }));
+    h264 = encodeTestMedia(tmp.path, testSourceArgs({ seconds: 2 }));
     const vp9Codec = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'];
-    vp9 = encodeTestMedia(dir, testSourceArgs({ seconds: 2, video: vp9Codec }), 'vp9.mp4');
-  });
-
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
+    vp9 = encodeTestMedia(tmp.path, testSourceArgs({ seconds: 2, video: vp9Codec }), 'vp9.mp4');
   });
 
   it('holds a playlist request until the first segment exists, and carries uriQuery into URIs', async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { PMT_PID } from '../../../formats/mpegts/ts-muxer.js';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
 import { writePasses } from '../../../testing/live-feed.js';
+import { suiteTempDir } from '../../../testing/temp-dir.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import { renderMediaPlaylist } from './ts-playlists.js';
 import { TsSegmenter } from './ts-segmenter.js';
@@ -37,22 +37,17 @@ function publishInto(media: EncodedMedia, segmenter: TsSegmenter, passes: number
 }
 
 describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
-  let dir = '';
+  const tmp = suiteTempDir('ts-segmenter-');
   let oneSecondGop: EncodedMedia;
   let threeSecondGop: EncodedMedia;
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ts-segmenter-'));
-    oneSecondGop = encodeTestMedia(dir, testSourceArgs({ size: '640x360', gop: 30, fixedGop: true, seconds: 4 }));
+    oneSecondGop = encodeTestMedia(tmp.path, testSourceArgs({ size: '640x360', gop: 30, fixedGop: true, seconds: 4 }));
     threeSecondGop = encodeTestMedia(
-      dir,
+      tmp.path,
       testSourceArgs({ gop: 90, fixedGop: true, bFrames: 0, seconds: 7 }),
       'three-second-gop.mp4',
     );
-  });
-
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('cuts 2 s segments at keyframes, each starting with PAT/PMT and decodable alone', () => {
@@ -76,7 +71,7 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
       assert.equal(pid(segment.data, 0), 0, 'PAT first');
       assert.equal(pid(segment.data, 1), PMT_PID, 'PMT second');
       assert.equal(segment.videoFrames, 60);
-      const file = join(dir, `seg-${segment.sequence}.ts`);
+      const file = join(tmp.path, `seg-${segment.sequence}.ts`);
       writeFileSync(file, segment.data);
       const probe = ffprobeJson(['-count_frames', '-show_streams', file]);
       const streams = probe.streams as ProbeStream[];
