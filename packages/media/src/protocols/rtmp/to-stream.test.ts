@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { splitLengthPrefixed } from '../../codecs/nal.js';
@@ -12,6 +11,7 @@ import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import { encodeTestMedia, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { suiteTempDir } from '../../testing/temp-dir.js';
 import { FlvToStream } from './to-stream.js';
 
 const FIXTURES = '/work/shared/fixtures/eflv';
@@ -43,6 +43,7 @@ function fixturePackets(name: string): FlvPacket[] {
 }
 
 describe('FlvToStream', () => {
+  const tmp = suiteTempDir('to-stream-');
   const fixtures = existsSync(FIXTURES) ? false : `${FIXTURES} absent`;
 
   it('turns the AV1 + Opus E-FLV into tracks and units on exact Opus steps', { skip: fixtures }, () => {
@@ -110,97 +111,95 @@ describe('FlvToStream', () => {
   it('rewrites 2-byte NAL lengths to 4 and keeps composition offsets', {
     skip: hasFfmpeg() ? false : 'ffmpeg absent',
   }, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'to-stream-'));
-    try {
-      const media = encodeTestMedia(dir, [
+    const media = encodeTestMedia(
+      tmp.path,
+      [
         ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-t', '1'],
         ...['-c:v', 'libx264', '-bf', '2', '-g', '25', '-an'],
-      ]);
-      const track = media.tracks[0];
-      assert.ok(track && track.kind === 'video');
-      const avcC = new Uint8Array(track.config);
-      avcC[4] = ((avcC[4] ?? 0) & 0xfc) | 1;
-      const h = harness('avc', 10);
-      h.bridge.setHints({ hasVideo: true, hasAudio: false });
+      ],
+      'h264.mp4',
+    );
+    const track = media.tracks[0];
+    assert.ok(track && track.kind === 'video');
+    const avcC = new Uint8Array(track.config);
+    avcC[4] = ((avcC[4] ?? 0) & 0xfc) | 1;
+    const h = harness('avc', 10);
+    h.bridge.setHints({ hasVideo: true, hasAudio: false });
+    h.bridge.push({
+      kind: 'video',
+      codec: 'h264',
+      packetType: 'config',
+      timestampMs: 0,
+      compositionOffsetMs: 0,
+      key: true,
+      data: avcC,
+    });
+    for (const unit of media.units) {
+      const nals = splitLengthPrefixed(unit.data, 4);
+      const twoByte = Buffer.concat(nals.flatMap((nal) => [Buffer.from([nal.length >> 8, nal.length & 0xff]), nal]));
       h.bridge.push({
         kind: 'video',
         codec: 'h264',
-        packetType: 'config',
-        timestampMs: 0,
-        compositionOffsetMs: 0,
-        key: true,
-        data: avcC,
+        packetType: 'frame',
+        timestampMs: Math.round(unit.dts / 90),
+        compositionOffsetMs: Math.round((unit.pts - unit.dts) / 90),
+        key: unit.key,
+        data: new Uint8Array(twoByte),
       });
-      for (const unit of media.units) {
-        const nals = splitLengthPrefixed(unit.data, 4);
-        const twoByte = Buffer.concat(nals.flatMap((nal) => [Buffer.from([nal.length >> 8, nal.length & 0xff]), nal]));
-        h.bridge.push({
-          kind: 'video',
-          codec: 'h264',
-          packetType: 'frame',
-          timestampMs: Math.round(unit.dts / 90),
-          compositionOffsetMs: Math.round((unit.pts - unit.dts) / 90),
-          key: unit.key,
-          data: new Uint8Array(twoByte),
-        });
-      }
-      const out = h.descriptions[0]?.tracks[0];
-      assert.equal((out?.config[4] ?? 0) & 3, 3, 'avcC now says 4-byte lengths');
-      assert.equal(h.units.length, media.units.length);
-      h.units.forEach((unit, i) => {
-        const source = media.units[i];
-        assert.deepEqual(unit.data, source?.data);
-        assert.equal(unit.pts - unit.dts, Math.round(((source?.pts ?? 0) - (source?.dts ?? 0)) / 90) * 90);
-      });
-      assert.ok(h.units.some((unit) => unit.pts !== unit.dts));
-      h.hub.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+    const out = h.descriptions[0]?.tracks[0];
+    assert.equal((out?.config[4] ?? 0) & 3, 3, 'avcC now says 4-byte lengths');
+    assert.equal(h.units.length, media.units.length);
+    h.units.forEach((unit, i) => {
+      const source = media.units[i];
+      assert.deepEqual(unit.data, source?.data);
+      assert.equal(unit.pts - unit.dts, Math.round(((source?.pts ?? 0) - (source?.dts ?? 0)) / 90) * 90);
+    });
+    assert.ok(h.units.some((unit) => unit.pts !== unit.dts));
+    h.hub.close();
   });
 
   it('sizes a VP9 track from its first key frame (vpcC has no picture size)', {
     skip: hasFfmpeg() ? false : 'ffmpeg absent',
   }, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'to-stream-vp9-'));
-    try {
-      const media = encodeTestMedia(dir, [
+    const media = encodeTestMedia(
+      tmp.path,
+      [
         ...['-f', 'lavfi', '-i', 'testsrc2=size=352x288:rate=25', '-t', '1'],
         ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', '25', '-an'],
-      ]);
-      const track = media.tracks[0];
-      assert.ok(track && track.kind === 'video' && track.codec === 'vp9');
-      const h = harness('vp9');
-      h.bridge.setHints({ hasVideo: true, hasAudio: false });
+      ],
+      'vp9.mp4',
+    );
+    const track = media.tracks[0];
+    assert.ok(track && track.kind === 'video' && track.codec === 'vp9');
+    const h = harness('vp9');
+    h.bridge.setHints({ hasVideo: true, hasAudio: false });
+    h.bridge.push({
+      kind: 'video',
+      codec: 'vp9',
+      packetType: 'config',
+      timestampMs: 0,
+      compositionOffsetMs: 0,
+      key: true,
+      data: track.config,
+    });
+    assert.equal(h.descriptions.length, 0, 'no size before a key frame');
+    for (const unit of media.units) {
       h.bridge.push({
         kind: 'video',
         codec: 'vp9',
-        packetType: 'config',
-        timestampMs: 0,
+        packetType: 'frame',
+        timestampMs: Math.round(unit.dts / 90),
         compositionOffsetMs: 0,
-        key: true,
-        data: track.config,
+        key: unit.key,
+        data: unit.data,
       });
-      assert.equal(h.descriptions.length, 0, 'no size before a key frame');
-      for (const unit of media.units) {
-        h.bridge.push({
-          kind: 'video',
-          codec: 'vp9',
-          packetType: 'frame',
-          timestampMs: Math.round(unit.dts / 90),
-          compositionOffsetMs: 0,
-          key: unit.key,
-          data: unit.data,
-        });
-      }
-      const out = h.descriptions[0]?.tracks[0];
-      assert.equal(out?.kind === 'video' && `${out.codec} ${out.width}x${out.height}`, 'vp9 352x288');
-      assert.match(out?.codecString ?? '', /^vp09\./);
-      assert.equal(h.units.length, media.units.length);
-      h.hub.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+    const out = h.descriptions[0]?.tracks[0];
+    assert.equal(out?.kind === 'video' && `${out.codec} ${out.width}x${out.height}`, 'vp9 352x288');
+    assert.match(out?.codecString ?? '', /^vp09\./);
+    assert.equal(h.units.length, media.units.length);
+    h.hub.close();
   });
 
   it('refuses a malformed sequence header with a ParseError', () => {
