@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BitWriter } from '../bits/bit-writer.js';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import {
   aacCodecString,
   adtsHeader,
@@ -11,15 +12,7 @@ import {
   parseAudioSpecificConfig,
 } from './aac.js';
 import { fixture } from './fixtures.js';
-import {
-  ascFromEsds,
-  ffmpeg,
-  ffmpegMissing,
-  ffmpegToFile,
-  findBox,
-  type RejectCase,
-  testRejects,
-} from './test-support.js';
+import { ascFromEsds, ffmpeg, ffmpegToFile, findBox, type RejectCase, testRejects } from './test-support.js';
 
 interface Case {
   name: string;
@@ -54,7 +47,7 @@ function args(c: Case): string[] {
   ];
 }
 
-describe('AAC with ffmpeg’s encoder', { skip: ffmpegMissing() }, () => {
+describe('AAC with ffmpeg’s encoder', { skip: ffmpegSkip() }, () => {
   for (const c of cases) {
     test(c.name, () => {
       const adts = ffmpeg([...args(c), '-f', 'adts', 'pipe:1']);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import {
   type Av1C,
   av1CodecString,
@@ -15,16 +16,7 @@ import {
   writeLeb128,
 } from './av1.js';
 import { fixture } from './fixtures.js';
-import {
-  ffmpeg,
-  ffmpegMissing,
-  ffmpegToFile,
-  findBox,
-  ivfFrames,
-  type RejectCase,
-  testRejects,
-  threeFrames,
-} from './test-support.js';
+import { ffmpeg, ffmpegToFile, findBox, ivfFrames, type RejectCase, testRejects, threeFrames } from './test-support.js';
 
 interface Case {
   name: string;
@@ -117,7 +109,7 @@ function av1CFields(record: Av1C) {
   };
 }
 
-describe('AV1 with libaom and SVT-AV1 streams', { skip: ffmpegMissing() }, () => {
+describe('AV1 with libaom and SVT-AV1 streams', { skip: ffmpegSkip() }, () => {
   for (const c of cases) {
     test(c.name, () => {
       const frames = ivfFrames(encode(c, ['-f', 'ivf', 'pipe:1']));

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import { fixture } from './fixtures.js';
 import { avcCodecString, buildAvcC, describeAvcC, H264_NAL, isKeyframe, nalType, parseAvcC, parseSps } from './h264.js';
 import { addEmulationPrevention, splitAnnexB, toLengthPrefixed } from './nal.js';
 import {
   ffmpeg,
-  ffmpegMissing,
   findBox,
   MP4_TO_STDOUT,
   type PictureSource,
@@ -108,7 +108,7 @@ function encode(c: Case, container: readonly string[] = ['-f', 'h264', 'pipe:1']
   ]);
 }
 
-describe('H.264 with libx264 streams', { skip: ffmpegMissing() }, () => {
+describe('H.264 with libx264 streams', { skip: ffmpegSkip() }, () => {
   for (const c of cases) {
     test(c.name, () => {
       const nals = splitAnnexB(encode(c));

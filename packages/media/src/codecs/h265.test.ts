@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import { fixture } from './fixtures.js';
 import {
   buildHvcC,
@@ -16,7 +17,6 @@ import {
 import { splitAnnexB, toLengthPrefixed } from './nal.js';
 import {
   ffmpeg,
-  ffmpegMissing,
   findBox,
   MP4_TO_STDOUT,
   type PictureSource,
@@ -137,7 +137,7 @@ function encode(c: Case, container: readonly string[] = ['-f', 'hevc', 'pipe:1']
   ]);
 }
 
-describe('H.265 with libx265 streams', { skip: ffmpegMissing() }, () => {
+describe('H.265 with libx265 streams', { skip: ffmpegSkip() }, () => {
   for (const c of cases) {
     test(c.name, () => {
       const nals = splitAnnexB(encode(c));

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import { fixture } from './fixtures.js';
 import { buildOpusHead, opusCodecString, opusPacketSamples, parseOpusHead } from './opus.js';
-import { ffmpeg, ffmpegMissing, oggPackets, type RejectCase, testRejects } from './test-support.js';
+import { ffmpeg, oggPackets, type RejectCase, testRejects } from './test-support.js';
 
 /** Encodes a quarter second of sine with libopus into Ogg and returns its packets. */
 function encode(rate: number, channels: number, frameDuration: string, layout?: string): Uint8Array[] {
@@ -29,7 +30,7 @@ function encode(rate: number, channels: number, frameDuration: string, layout?: 
   );
 }
 
-describe('Opus with libopus in Ogg', { skip: ffmpegMissing() }, () => {
+describe('Opus with libopus in Ogg', { skip: ffmpegSkip() }, () => {
   const heads: { name: string; rate: number; channels: number; layout?: string; family: number; streams?: number }[] = [
     { name: 'mono 48 kHz', rate: 48000, channels: 1, family: 0 },
     { name: 'stereo 48 kHz', rate: 48000, channels: 2, family: 0 },

@@ -10,17 +10,6 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ParseError, UnsupportedError } from '../errors.js';
 
-let ffmpegReason: string | undefined | null = null;
-
-/** Why ffmpeg cannot be used here (a reason to skip), or undefined when it runs. */
-export function ffmpegMissing(): string | undefined {
-  if (ffmpegReason === null) {
-    const probe = spawnSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' });
-    ffmpegReason = probe.status === 0 ? undefined : 'ffmpeg is not installed (run scripts/setup.sh)';
-  }
-  return ffmpegReason;
-}
-
 /** Runs ffmpeg with a lavfi source and returns what it writes to stdout. */
 export function ffmpeg(args: readonly string[]): Uint8Array {
   const result = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {

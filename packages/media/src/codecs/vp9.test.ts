@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParseError, UnsupportedError } from '../errors.js';
+import { ffmpegSkip } from '../testing/ffmpeg-media.js';
 import { fixture } from './fixtures.js';
 import {
   ffmpeg,
-  ffmpegMissing,
   ffmpegToFile,
   findBox,
   ivfFrames,
@@ -79,7 +79,7 @@ function args(c: Case): string[] {
   ];
 }
 
-describe('VP9 with libvpx-vp9 streams', { skip: ffmpegMissing() }, () => {
+describe('VP9 with libvpx-vp9 streams', { skip: ffmpegSkip() }, () => {
   for (const c of cases) {
     test(c.name, () => {
       const frames = ivfFrames(ffmpeg([...args(c), '-f', 'ivf', 'pipe:1']));

@@ -45,12 +45,19 @@ interface ProbePacket {
   flags: string;
 }
 
-/** Whether ffmpeg and ffprobe can be run; tests skip by name when not. */
+let toolsFound: boolean | undefined;
+
+/** Whether ffmpeg and ffprobe can be run (asked once); tests skip by name when not. */
 export function hasFfmpeg(): boolean {
-  return (
+  toolsFound ??=
     spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0 &&
-    spawnSync('ffprobe', ['-version'], { stdio: 'ignore' }).status === 0
-  );
+    spawnSync('ffprobe', ['-version'], { stdio: 'ignore' }).status === 0;
+  return toolsFound;
+}
+
+/** The `skip` option of tests that run ffmpeg/ffprobe: false when both run, else the reason. */
+export function ffmpegSkip(): string | false {
+  return hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed (run scripts/setup.sh)';
 }
 
 /** Runs a tool and returns stdout; throws with stderr when it fails. */

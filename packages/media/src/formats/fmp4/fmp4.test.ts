@@ -6,14 +6,14 @@ import { describe, it } from 'node:test';
 import { concatBytes } from '../../bits/bytes.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
-import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson, run } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
 import { lavfiInputs } from '../../testing/test-source.js';
 import { buildFragment, type TrackFragment } from './fragment.js';
 import { buildInitSegment } from './init-segment.js';
 import { trackFragmentFromUnits } from './samples.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 const tmp = suiteTempDir('airwave-fmp4-');
 
 const cases = [

@@ -8,13 +8,13 @@ import { buildAudioSpecificConfig } from '../../codecs/aac.js';
 import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
-import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg, run } from '../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson, run } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
 import { lavfiInputs } from '../../testing/test-source.js';
 import { TS_PACKET_SIZE } from './packet-writer.js';
 import { TsMuxer } from './ts-muxer.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 const tmp = suiteTempDir('airwave-mpegts-');
 
 const cases = [

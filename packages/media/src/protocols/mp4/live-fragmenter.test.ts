@@ -3,12 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildInitSegment } from '../../formats/fmp4/init-segment.js';
-import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import { LiveFragmenter } from './live-fragmenter.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 
 interface ProbeFrame {
   media_type: string;

@@ -6,7 +6,7 @@ import { before, describe, it } from 'node:test';
 import { Hub, type Publisher } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { Track } from '../../stream/track.js';
-import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson } from '../../testing/ffmpeg-media.js';
 import { writePasses } from '../../testing/live-feed.js';
 import { playRequest } from '../../testing/play-request.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
@@ -14,7 +14,7 @@ import { testSourceArgs } from '../../testing/test-source.js';
 import type { PlayRequest } from '../shared/http-types.js';
 import { MP4_TYPE, ProgressiveMp4Service } from './progressive-mp4-service.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 
 const request = (playbackId: string, signal = new AbortController().signal): PlayRequest =>
   playRequest({ playbackId, signal });

@@ -10,7 +10,7 @@ import { Hub } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
-import { encodeTestMedia, hasFfmpeg } from '../../testing/ffmpeg-media.js';
+import { encodeTestMedia, ffmpegSkip } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
 import { FlvToStream } from './to-stream.js';
 
@@ -109,7 +109,7 @@ describe('FlvToStream', () => {
   });
 
   it('rewrites 2-byte NAL lengths to 4 and keeps composition offsets', {
-    skip: hasFfmpeg() ? false : 'ffmpeg absent',
+    skip: ffmpegSkip(),
   }, () => {
     const media = encodeTestMedia(
       tmp.path,
@@ -160,7 +160,7 @@ describe('FlvToStream', () => {
   });
 
   it('sizes a VP9 track from its first key frame (vpcC has no picture size)', {
-    skip: hasFfmpeg() ? false : 'ffmpeg absent',
+    skip: ffmpegSkip(),
   }, () => {
     const media = encodeTestMedia(
       tmp.path,

@@ -11,7 +11,7 @@ import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
-import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '@airwave/media/testing/ffmpeg-media';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip } from '@airwave/media/testing/ffmpeg-media';
 import { unitsOfPass, writePasses } from '@airwave/media/testing/live-feed';
 import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { testSourceArgs } from '@airwave/media/testing/test-source';
@@ -21,7 +21,7 @@ import { registerPlayRoutes } from './play-routes.js';
 import type { PlaybackGate } from './playback-gate.js';
 import { viewerSessionId } from './viewer-session.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 const execFileAsync = promisify(execFile);
 const PUBLIC_BASE = 'https://play.example.test';
 const READER_MAX_UNITS = 256;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
-import { type EncodedMedia, encodeTestMedia, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip } from '../../../testing/ffmpeg-media.js';
 import { writePasses } from '../../../testing/live-feed.js';
 import { playRequest } from '../../../testing/play-request.js';
 import { suiteTempDir } from '../../../testing/temp-dir.js';
@@ -10,7 +10,7 @@ import { testSourceArgs } from '../../../testing/test-source.js';
 import type { PlayRequest, PlayResponse } from '../../shared/http-types.js';
 import { TsHlsService } from './ts-hls-service.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 
 const request = (playbackId: string, path: string, signal = new AbortController().signal): PlayRequest =>
   playRequest({ playbackId, path, signal, uriQuery: 'jwt=t' });

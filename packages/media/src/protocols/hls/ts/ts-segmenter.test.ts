@@ -5,14 +5,14 @@ import { before, describe, it } from 'node:test';
 import { PMT_PID } from '../../../formats/mpegts/ts-muxer.js';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
-import { type EncodedMedia, encodeTestMedia, ffprobeJson, hasFfmpeg } from '../../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson } from '../../../testing/ffmpeg-media.js';
 import { writePasses } from '../../../testing/live-feed.js';
 import { suiteTempDir } from '../../../testing/temp-dir.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import { renderMediaPlaylist } from './ts-playlists.js';
 import { TsSegmenter } from './ts-segmenter.js';
 
-const skip = hasFfmpeg() ? false : 'ffmpeg/ffprobe not installed';
+const skip = ffmpegSkip();
 
 interface ProbeStream {
   codec_name: string;
