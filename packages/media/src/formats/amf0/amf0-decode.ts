@@ -2,6 +2,7 @@
  * AMF0 decoder (Action Message Format AMF0, Adobe, 2006) with depth, count and size limits.
  * Every malformed input raises ParseError; AMF3 switches and references raise UnsupportedError.
  */
+import { ByteCursor } from '../../bits/byte-cursor.js';
 import { ParseError, UnsupportedError } from '../../errors.js';
 import { Amf0EcmaArray, Amf0Marker, type Amf0Object, type Amf0Value, amf0Object } from './amf0-value.js';
 
@@ -17,18 +18,13 @@ export interface Amf0Limits {
 
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
 
-class Amf0Decoder {
-  private readonly view: DataView;
+class Amf0Decoder extends ByteCursor {
   private values = 0;
   private readonly maxDepth: number;
   private readonly maxValues: number;
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    public offset: number,
-    limits: Amf0Limits,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  constructor(bytes: Uint8Array, offset: number, limits: Amf0Limits) {
+    super(bytes, 'AMF0', offset);
     this.maxDepth = limits.maxDepth ?? 16;
     this.maxValues = limits.maxValues ?? 65_536;
     const maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
@@ -37,49 +33,8 @@ class Amf0Decoder {
     }
   }
 
-  get remaining(): number {
-    return this.bytes.byteLength - this.offset;
-  }
-
-  private need(count: number, what: string): void {
-    if (this.remaining < count) {
-      throw new ParseError(`AMF0 ${what} truncated: need ${count} bytes, have ${this.remaining}`, this.offset);
-    }
-  }
-
-  private u8(what: string): number {
-    this.need(1, what);
-    const value = this.view.getUint8(this.offset);
-    this.offset += 1;
-    return value;
-  }
-
-  private u16(what: string): number {
-    this.need(2, what);
-    const value = this.view.getUint16(this.offset);
-    this.offset += 2;
-    return value;
-  }
-
-  private u32(what: string): number {
-    this.need(4, what);
-    const value = this.view.getUint32(this.offset);
-    this.offset += 4;
-    return value;
-  }
-
-  private f64(what: string): number {
-    this.need(8, what);
-    const value = this.view.getFloat64(this.offset);
-    this.offset += 8;
-    return value;
-  }
-
   private utf8(length: number, what: string): string {
-    this.need(length, what);
-    const text = textDecoder.decode(this.bytes.subarray(this.offset, this.offset + length));
-    this.offset += length;
-    return text;
+    return textDecoder.decode(this.take(length, what));
   }
 
   /** Reads one value. */
@@ -142,7 +97,7 @@ class Amf0Decoder {
     const inner = this.enter(depth);
     for (;;) {
       const key = this.utf8(this.u16('property name length'), 'property name');
-      if (key === '' && this.remaining >= 1 && this.view.getUint8(this.offset) === Amf0Marker.objectEnd) {
+      if (key === '' && this.remaining >= 1 && this.bytes[this.offset] === Amf0Marker.objectEnd) {
         this.offset += 1;
         return into;
       }
