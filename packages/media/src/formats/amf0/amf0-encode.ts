@@ -2,55 +2,12 @@
  * AMF0 encoder (Action Message Format AMF0, Adobe, 2006). Strings longer than 65,535 bytes
  * become long strings; arrays become strict arrays; Amf0EcmaArray becomes an ECMA array.
  */
+import { ByteWriter } from '../../bits/byte-writer.js';
 import { Amf0EcmaArray, Amf0Marker, type Amf0Object, type Amf0Value } from './amf0-value.js';
 
 const textEncoder = new TextEncoder();
 
-class Amf0Writer {
-  private buffer = new Uint8Array(256);
-  private view = new DataView(this.buffer.buffer);
-  length = 0;
-
-  private reserve(count: number): void {
-    if (this.length + count <= this.buffer.byteLength) {
-      return;
-    }
-    const next = new Uint8Array(Math.max(this.buffer.byteLength * 2, this.length + count));
-    next.set(this.buffer.subarray(0, this.length));
-    this.buffer = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  u8(value: number): void {
-    this.reserve(1);
-    this.view.setUint8(this.length, value);
-    this.length += 1;
-  }
-
-  u16(value: number): void {
-    this.reserve(2);
-    this.view.setUint16(this.length, value);
-    this.length += 2;
-  }
-
-  u32(value: number): void {
-    this.reserve(4);
-    this.view.setUint32(this.length, value);
-    this.length += 4;
-  }
-
-  f64(value: number): void {
-    this.reserve(8);
-    this.view.setFloat64(this.length, value);
-    this.length += 8;
-  }
-
-  raw(bytes: Uint8Array): void {
-    this.reserve(bytes.byteLength);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.byteLength;
-  }
-
+class Amf0Writer extends ByteWriter {
   shortString(text: string): void {
     const bytes = textEncoder.encode(text);
     if (bytes.byteLength > 0xffff) {
@@ -109,15 +66,11 @@ class Amf0Writer {
       this.properties(value as Amf0Object);
     }
   }
-
-  bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
-  }
 }
 
 /** Encodes values one after another (an RTMP command: name, transaction id, objects...). */
 export function encodeAmf0(...values: readonly Amf0Value[]): Uint8Array {
-  const writer = new Amf0Writer();
+  const writer = new Amf0Writer(256);
   for (const value of values) {
     writer.value(value);
   }

@@ -3,6 +3,7 @@
  * payload; a full box adds an 8-bit version and 24-bit flags. Every box this package writes goes
  * through these helpers.
  */
+import { ByteWriter } from '../../bits/byte-writer.js';
 
 /** Size of a box header without the 64-bit largesize. */
 export const BOX_HEADER_SIZE = 8;
@@ -70,100 +71,10 @@ export function fullBox(type: string, version: number, flags: number, ...payload
   return box(type, new Fields().u8(version).u24(flags).bytes(), ...payload);
 }
 
-/** Big-endian field writer for box payloads; grows as needed. */
-export class Fields {
-  private buffer = new Uint8Array(64);
-  private view = new DataView(this.buffer.buffer);
-  private length = 0;
-
-  /** Appends an unsigned 8-bit value. */
-  u8(value: number): this {
-    const at = this.reserve(1);
-    this.view.setUint8(at, value);
-    return this;
-  }
-
-  /** Appends an unsigned 16-bit value. */
-  u16(value: number): this {
-    const at = this.reserve(2);
-    this.view.setUint16(at, value);
-    return this;
-  }
-
-  /** Appends a signed 16-bit value. */
-  i16(value: number): this {
-    const at = this.reserve(2);
-    this.view.setInt16(at, value);
-    return this;
-  }
-
-  /** Appends an unsigned 24-bit value. */
-  u24(value: number): this {
-    const at = this.reserve(3);
-    this.view.setUint8(at, (value >>> 16) & 0xff);
-    this.view.setUint16(at + 1, value & 0xffff);
-    return this;
-  }
-
-  /** Appends an unsigned 32-bit value. */
-  u32(value: number): this {
-    const at = this.reserve(4);
-    this.view.setUint32(at, value);
-    return this;
-  }
-
-  /** Appends a signed 32-bit value. */
-  i32(value: number): this {
-    const at = this.reserve(4);
-    this.view.setInt32(at, value);
-    return this;
-  }
-
-  /** Appends an unsigned 64-bit value given as a safe integer. */
-  u64(value: number): this {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`u64 field needs a non-negative safe integer, got ${value}`);
-    }
-    const at = this.reserve(8);
-    this.view.setBigUint64(at, BigInt(value));
-    return this;
-  }
-
+/** Big-endian field writer for box payloads (ByteWriter plus four-character codes). */
+export class Fields extends ByteWriter {
   /** Appends a four-character code. */
   fourcc(type: string): this {
-    const at = this.reserve(4);
-    this.view.setUint32(at, fourccValue(type));
-    return this;
-  }
-
-  /** Appends `count` zero bytes. */
-  zeros(count: number): this {
-    this.reserve(count);
-    return this;
-  }
-
-  /** Appends raw bytes. */
-  raw(data: Uint8Array): this {
-    const at = this.reserve(data.length);
-    this.buffer.set(data, at);
-    return this;
-  }
-
-  /** Returns a copy of what was written. */
-  bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
-  }
-
-  private reserve(count: number): number {
-    const at = this.length;
-    const needed = at + count;
-    if (needed > this.buffer.length) {
-      const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2));
-      grown.set(this.buffer.subarray(0, at));
-      this.buffer = grown;
-      this.view = new DataView(grown.buffer);
-    }
-    this.length = needed;
-    return at;
+    return this.u32(fourccValue(type));
   }
 }
