@@ -3,12 +3,11 @@
  * the CMAF init segments and segments it lists (the same files LL-HLS lists).
  */
 import type { Hub } from '../../hub/hub.js';
-import { parseCmafResource } from '../shared/cmaf/cmaf-names.js';
 import { firstSegmentWaitMs } from '../shared/cmaf/cmaf-options.js';
 import { CmafRegistry, type CmafRegistryOptions } from '../shared/cmaf/cmaf-registry.js';
-import { blockingTimeoutMs, serveCmafResource } from '../shared/cmaf/cmaf-resources.js';
+import { serveCmafPath } from '../shared/cmaf/cmaf-resources.js';
 import type { CmafStatus } from '../shared/cmaf/cmaf-status.js';
-import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
+import { CACHE_LIVE_PLAYLIST, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
 import { noSegmentYet } from '../shared/packaged-streams.js';
 import { renderMpd } from './dash-mpd.js';
 
@@ -55,11 +54,7 @@ export class DashService {
       const body = renderMpd(packager, { uriQuery: req.uriQuery, nowMs: packager.options.now() });
       return { status: 200, headers: { 'content-type': DASH_MPD_TYPE, 'cache-control': CACHE_LIVE_PLAYLIST }, body };
     }
-    const resource = parseCmafResource(req.path);
-    if (!resource) {
-      return errorResponse(404, 'resource_not_found', `no DASH resource ${req.path}`);
-    }
-    return serveCmafResource(packager, resource, blockingTimeoutMs(packager), req.signal);
+    return serveCmafPath(packager, req.path, 'DASH', req.signal);
   }
 
   /** Measurements and state of one stream, or undefined when the service does not know it. */

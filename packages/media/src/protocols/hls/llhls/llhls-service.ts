@@ -4,11 +4,10 @@
  * delta updates) and the CMAF files they list.
  */
 import type { Hub } from '../../../hub/hub.js';
-import { parseCmafResource } from '../../shared/cmaf/cmaf-names.js';
 import { firstSegmentWaitMs } from '../../shared/cmaf/cmaf-options.js';
 import type { CmafPackager } from '../../shared/cmaf/cmaf-packager.js';
 import { CmafRegistry, type CmafRegistryOptions } from '../../shared/cmaf/cmaf-registry.js';
-import { blockingTimeoutMs, serveCmafResource } from '../../shared/cmaf/cmaf-resources.js';
+import { blockingTimeoutMs, serveCmafPath } from '../../shared/cmaf/cmaf-resources.js';
 import type { CmafStatus } from '../../shared/cmaf/cmaf-status.js';
 import type { CmafTrackName } from '../../shared/cmaf/cmaf-types.js';
 import { CACHE_LIVE_PLAYLIST, errorResponse, type PlayRequest, type PlayResponse } from '../../shared/http-types.js';
@@ -55,11 +54,7 @@ export class LlHlsService {
     if (trackName) {
       return this.mediaPlaylist(packager, trackName, req);
     }
-    const resource = parseCmafResource(req.path);
-    if (!resource) {
-      return errorResponse(404, 'resource_not_found', `no LL-HLS resource ${req.path}`);
-    }
-    return serveCmafResource(packager, resource, blockingTimeoutMs(packager), req.signal);
+    return serveCmafPath(packager, req.path, 'LL-HLS', req.signal);
   }
 
   /** Measurements and state of one stream, or undefined when the service does not know it. */

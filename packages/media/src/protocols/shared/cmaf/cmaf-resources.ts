@@ -4,7 +4,7 @@
  * that resource is complete, as RFC 8216bis §6.2.6 asks of preload-hinted resources.
  */
 import { CACHE_IMMUTABLE, errorResponse, type PlayResponse } from '../http-types.js';
-import type { CmafResource } from './cmaf-names.js';
+import { type CmafResource, parseCmafResource } from './cmaf-names.js';
 import type { CmafPackager } from './cmaf-packager.js';
 import type { CmafTrackWriter } from './cmaf-track-writer.js';
 import type { CmafPart, CmafSegment, CmafTrackName } from './cmaf-types.js';
@@ -40,6 +40,23 @@ export function findPart(writer: CmafTrackWriter, sequence: number): CmafPart | 
 export function findSegment(writer: CmafTrackWriter, msn: number): CmafSegment | undefined {
   const first = writer.segments[0];
   return first ? writer.segments[msn - first.msn] : undefined;
+}
+
+/**
+ * Answers a request for the CMAF file at `path` for `service` (named in the 404 when `path` names
+ * none), waiting up to the blocking timeout for the next part or segment.
+ */
+export function serveCmafPath(
+  packager: CmafPackager,
+  path: string,
+  service: string,
+  signal: AbortSignal,
+): Promise<PlayResponse> {
+  const resource = parseCmafResource(path);
+  if (!resource) {
+    return Promise.resolve(errorResponse(404, 'resource_not_found', `no ${service} resource ${path}`));
+  }
+  return serveCmafResource(packager, resource, blockingTimeoutMs(packager), signal);
 }
 
 /** Answers a request for a CMAF file, waiting up to `waitMs` for the next part or segment. */
