@@ -12,7 +12,13 @@ import {
   writeU16Prefixed,
 } from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
-import { readAspectRatioInfo, readTickRate, type SampleAspectRatio, skipVuiSignalInfo } from './vui.js';
+import {
+  readAspectRatioInfo,
+  readTickRate,
+  readUntilTruncated,
+  type SampleAspectRatio,
+  skipVuiSignalInfo,
+} from './vui.js';
 
 /** NAL unit types used by the media plane (H.264 Table 7-1). */
 export const H264_NAL = { slice: 1, idr: 5, sei: 6, sps: 7, pps: 8, aud: 9 } as const;
@@ -163,7 +169,7 @@ function skipScalingList(r: BitReader, size: number): void {
  */
 function readVuiTiming(r: BitReader): { fps?: number; sar?: SampleAspectRatio } {
   const out: { fps?: number; sar?: SampleAspectRatio } = {};
-  try {
+  readUntilTruncated(() => {
     const sar = readAspectRatioInfo(r);
     if (sar) {
       out.sar = sar;
@@ -173,11 +179,7 @@ function readVuiTiming(r: BitReader): { fps?: number; sar?: SampleAspectRatio } 
     if (ticks !== undefined) {
       out.fps = roundFps(ticks / 2);
     }
-  } catch (error) {
-    if (!(error instanceof ParseError)) {
-      throw error;
-    }
-  }
+  });
   return out;
 }
 

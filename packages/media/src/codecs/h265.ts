@@ -13,7 +13,7 @@ import {
   writeU16Prefixed,
 } from './parameter-sets.js';
 import { MAX_VIDEO_DIMENSION, roundFps } from './video-limits.js';
-import { readAspectRatioInfo, readTickRate, skipVuiSignalInfo } from './vui.js';
+import { readAspectRatioInfo, readTickRate, readUntilTruncated, skipVuiSignalInfo } from './vui.js';
 
 /** NAL unit types used by the media plane (H.265 Table 7-1). */
 export const H265_NAL = {
@@ -343,7 +343,7 @@ function skipHrd(r: BitReader, maxSubLayersMinus1: number): void {
  */
 function readVui(r: BitReader, maxSubLayersMinus1: number): { fps?: number; minSpatialSegmentationIdc?: number } {
   const out: { fps?: number; minSpatialSegmentationIdc?: number } = {};
-  try {
+  readUntilTruncated(() => {
     readAspectRatioInfo(r);
     skipVuiSignalInfo(r);
     r.skipBits(3);
@@ -369,11 +369,7 @@ function readVui(r: BitReader, maxSubLayersMinus1: number): { fps?: number; minS
       r.skipBits(3);
       out.minSpatialSegmentationIdc = r.readUEMax(4095, 'min_spatial_segmentation_idc');
     }
-  } catch (error) {
-    if (!(error instanceof ParseError)) {
-      throw error;
-    }
-  }
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@
  * and chroma_loc_info, and the tick rate of timing_info.
  */
 import type { BitReader } from '../bits/bit-reader.js';
+import { ParseError } from '../errors.js';
 
 /** A sample (pixel) aspect ratio. */
 export interface SampleAspectRatio {
@@ -68,4 +69,18 @@ export function readTickRate(r: BitReader): number | undefined {
   const unitsInTick = r.readBits(32);
   const timeScale = r.readBits(32);
   return unitsInTick > 0 && timeScale > 0 ? timeScale / unitsInTick : undefined;
+}
+
+/**
+ * Runs `read` over a VUI. A VUI cut short (some encoders truncate it) ends the read early: the
+ * ParseError is swallowed and only the optional values not yet read are lost.
+ */
+export function readUntilTruncated(read: () => void): void {
+  try {
+    read();
+  } catch (error) {
+    if (!(error instanceof ParseError)) {
+      throw error;
+    }
+  }
 }
