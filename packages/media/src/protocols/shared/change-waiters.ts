@@ -1,7 +1,8 @@
 /**
- * Long polls on a packager: a request waits until a condition on the packager holds, the
- * packager's stream ends, its timeout passes or it is aborted. The packager calls `notify()`
- * after every change that could make a condition hold.
+ * Long polls on a packager (the blocking playlist reloads and preload hints of RFC 8216bis
+ * §6.2.5.2 and §6.2.6, and first-segment waits): a request waits until a condition on the
+ * packager holds, the packager's stream ends, its timeout passes or it is aborted. The packager
+ * calls `notify()` after every change that could make a condition hold.
  */
 
 /** The requests waiting on one packager. */

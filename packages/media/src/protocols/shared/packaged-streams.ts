@@ -2,7 +2,7 @@
  * One packager per live stream of a hub, looked up by playback id, for the request-based
  * protocols (classic HLS, LL-HLS, DASH). A republished playback id gets a fresh packager; an
  * ended stream's packager keeps answering for a grace period so players see its end
- * (EXT-X-ENDLIST, a static MPD).
+ * (EXT-X-ENDLIST of RFC 8216 §4.3.3.4, a static MPD of ISO/IEC 23009-1 §5.4).
  */
 import type { Hub, StreamOutput } from '../../hub/hub.js';
 import type { LiveStream, StreamSink } from '../../hub/live-stream.js';

@@ -340,6 +340,7 @@ export class CmafPackager implements StreamSink {
       id: this.periodCount++,
       startWallMs: this.options.now(),
       startMediaSeconds: unit.dts / timescale,
+      tracks: [...new Set(this.byTrackId.values())].map((writer) => writer.name),
     };
     this.currentPeriod = period;
     this.firstPeriod ??= period;

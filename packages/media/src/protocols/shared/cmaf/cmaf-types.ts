@@ -18,6 +18,8 @@ export interface CmafPeriod {
   readonly startWallMs: number;
   /** Media time of that keyframe, in seconds. */
   readonly startMediaSeconds: number;
+  /** The tracks the stream declared when the period began: what the period carries. */
+  readonly tracks: readonly CmafTrackName[];
 }
 
 /** One CMAF chunk (moof + mdat, the first of a segment with styp): an LL-HLS part. */
