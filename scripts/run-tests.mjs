@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Runs the test suite with node:test through tsx: unit tests beside the code first, then the
+ * Runs the test suite with node:test through tsx: unit tests beside the code (and the benchmark
+ * helpers' tests) first, then the
  * e2e tests (real ffmpeg, Chromium, servers on ephemeral ports). `--unit` runs only the first.
  * Extra arguments are file filters (substring match).
  */
@@ -29,7 +30,8 @@ function find(dir, out = []) {
 }
 
 const select = (files) => files.filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
-const groups = [{ name: 'unit', files: select(find(join(root, 'packages'))), concurrency: 2 }];
+const unitFiles = [...find(join(root, 'packages')), ...find(join(root, 'bench'))];
+const groups = [{ name: 'unit', files: select(unitFiles), concurrency: 2 }];
 if (!unitOnly) {
   groups.push({ name: 'e2e', files: select(find(join(root, 'e2e'))), concurrency: 2 });
 }
