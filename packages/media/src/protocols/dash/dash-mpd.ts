@@ -23,11 +23,17 @@ export interface MpdInput {
 /** Bitrates assumed before a track has a complete segment. */
 const FALLBACK_BANDWIDTH = { video: 2_000_000, audio: 128_000 } as const;
 
-/** Renders the MPD; the packager must have an origin (a first period). */
+/** True once the MPD can be rendered: the stream has a period the MPD lists (see `listedPeriods`). */
+export function mpdReady(packager: CmafPackager): boolean {
+  return packager.origin !== undefined && packager.leader !== undefined && listedPeriods(packager).length > 0;
+}
+
+/** Renders the MPD; throws unless `mpdReady(packager)`. */
 export function renderMpd(packager: CmafPackager, input: MpdInput): string {
   const origin = packager.origin;
   const leader = packager.leader;
-  if (!origin || !leader) {
+  const periods = listedPeriods(packager);
+  if (!origin || !leader || periods.length === 0) {
     throw new Error('the MPD needs a started stream');
   }
   const ended = packager.ended !== undefined;
@@ -36,7 +42,7 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
     Math.ceil(Math.max(packager.options.segmentTargetSeconds, packager.longestSegmentSeconds) * 1000) / 1000;
   const bitrates = packager.measurements().trackBitrates;
   const windowSeconds = span(leader.segments, leader.track.timescale);
-  const placed = placePeriods(periodsOf(packager.tracks), leader, origin, ended);
+  const placed = placePeriods(periods, leader, origin, ended);
   const attributes: string[] = [
     'xmlns="urn:mpeg:dash:schema:mpd:2011"',
     'profiles="urn:mpeg:dash:profile:isoff-live:2011"',
@@ -64,7 +70,7 @@ export function renderMpd(packager: CmafPackager, input: MpdInput): string {
   for (const { period, startSeconds, mediaStartSeconds } of placed) {
     lines.push(`  <Period id="p${period.id}" start="${duration(startSeconds)}">`);
     let adaptationId = 0;
-    for (const writer of packager.tracks) {
+    for (const writer of adaptationWriters(packager, period)) {
       const segments = writer.segments.filter((segment) => segment.period.id === period.id);
       const first = segments[0];
       if (!first) {
@@ -139,14 +145,35 @@ export function timeline(segments: readonly CmafSegment[]): string[] {
   );
 }
 
-function periodsOf(writers: readonly CmafTrackWriter[]): CmafPeriod[] {
+/**
+ * The periods the MPD lists, in order. Live, a period appears only once every track it carries
+ * has a complete segment in it (and leaves once one of them has none left in the window): the
+ * AdaptationSets of a Period must not change between MPD updates (ISO/IEC 23009-1 5.4), and
+ * players build a Period's tracks once (dash.js preloading a new Period whose audio was not
+ * listed yet plays it without audio and stalls at the end of the audio buffer). Ended (static,
+ * no more updates), every period with a segment.
+ */
+export function listedPeriods(packager: CmafPackager): CmafPeriod[] {
   const byId = new Map<number, CmafPeriod>();
-  for (const writer of writers) {
+  for (const writer of packager.tracks) {
     for (const segment of writer.segments) {
       byId.set(segment.period.id, segment.period);
     }
   }
-  return [...byId.values()].sort((a, b) => a.id - b.id);
+  const ended = packager.ended !== undefined;
+  return [...byId.values()]
+    .filter((period) => ended || adaptationWriters(packager, period).length === period.tracks.length)
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Writers with segments in `period`; live, only of the tracks the period carries. */
+function adaptationWriters(packager: CmafPackager, period: CmafPeriod): CmafTrackWriter[] {
+  const ended = packager.ended !== undefined;
+  return packager.tracks.filter(
+    (writer) =>
+      (ended || period.tracks.includes(writer.name)) &&
+      writer.segments.some((segment) => segment.period.id === period.id),
+  );
 }
 
 /** A period placed on the MPD timeline: where it starts and which media time is there. */

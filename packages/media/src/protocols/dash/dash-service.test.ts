@@ -92,6 +92,24 @@ describe('DashService', () => {
     assert.match(ended, /mediaPresentationDuration="PT\d+(\.\d+)?S"/);
   });
 
+  it('lists a new period only once every track it carries has a segment in it', async () => {
+    const { service, publisher, hub: current } = setup(10_000);
+    writeUnits(publisher, syntheticUnits({ seconds: 4.1 }));
+    publisher.close('socket closed');
+    now = T0 + 9_000;
+    const second = current.publish(grant, 'rtmp');
+    second.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
+    const units = syntheticUnits({ seconds: 4.1 });
+    const cut = units.findIndex((unit) => unit.trackId === SYNTHETIC_VIDEO.id && unit.key && unit.dts >= 2 * 90_000);
+    writeUnits(second, units.slice(0, cut + 1));
+    const videoOnly = text(await service.handle(request('index.mpd')));
+    assert.doesNotMatch(videoOnly, /<Period id="p1"/, 'no Period while its audio has no segment');
+    writeUnits(second, units.slice(cut + 1));
+    const both = text(await service.handle(request('index.mpd')));
+    const period = both.slice(both.indexOf('<Period id="p1"'));
+    assert.match(period, /contentType="video"[\s\S]*contentType="audio"/, 'the new Period carries both tracks');
+  });
+
   it('answers 404 for unknown playback ids and 503 before the first segment', async () => {
     const { service, publisher } = setup();
     assert.equal((await service.handle(request('index.mpd', { playbackId: 'nope' }))).status, 404);

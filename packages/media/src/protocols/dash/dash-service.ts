@@ -9,7 +9,7 @@ import { serveCmafPath } from '../shared/cmaf/cmaf-resources.js';
 import type { CmafStatus } from '../shared/cmaf/cmaf-status.js';
 import { CACHE_LIVE_PLAYLIST, type PlayRequest, type PlayResponse } from '../shared/http-types.js';
 import { noSegmentYet } from '../shared/packaged-streams.js';
-import { renderMpd } from './dash-mpd.js';
+import { mpdReady, renderMpd } from './dash-mpd.js';
 
 /** Options of the DASH service. */
 export interface DashOptions extends CmafRegistryOptions {
@@ -47,8 +47,8 @@ export class DashService {
     const { packager } = entry;
     if (req.path === DASH_MPD_PATH) {
       const wait = firstSegmentWaitMs(packager.options, this.firstSegmentWaitMs);
-      await packager.waitFor(() => packager.ready, wait, req.signal);
-      if (!packager.ready) {
+      await packager.waitFor(() => mpdReady(packager), wait, req.signal);
+      if (!mpdReady(packager)) {
         return noSegmentYet(packager, req.playbackId);
       }
       const body = renderMpd(packager, { uriQuery: req.uriQuery, nowMs: packager.options.now() });
