@@ -1,6 +1,13 @@
-/** Child processes of a benchmark: stop by PID, wait for a TCP port, pick a free port. */
-import type { ChildProcess } from 'node:child_process';
+/**
+ * Child processes of a benchmark: stop by PID, wait for a TCP port, pick a free port, and run a
+ * section's own file as a child that reports readiness on stdout.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const READY = 'BENCH_READY ';
 
 /** Sends SIGTERM, then SIGKILL after `graceMs`, and resolves once the child exited. */
 export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
@@ -47,4 +54,35 @@ export async function waitForPort(port: number, child: ChildProcess, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts `moduleUrl` (a section's `import.meta.url`) in a child node with tsx and the `source`
+ * condition, `env` added; resolves with what the child passed to `announceReady`.
+ */
+export function startReadyChild<T>(
+  moduleUrl: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; ready: T }> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(moduleUrl)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      if (line.startsWith(READY)) {
+        resolve({ child, ready: JSON.parse(line.slice(READY.length)) as T });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  });
+}
+
+/** In a child of `startReadyChild`: reports `ready` to the parent, and runs `close` then exits on SIGTERM. */
+export function announceReady(ready: unknown, close: () => Promise<unknown>): void {
+  console.log(`${READY}${JSON.stringify(ready)}`);
+  process.on('SIGTERM', () => {
+    void close().finally(() => process.exit(0));
+  });
 }

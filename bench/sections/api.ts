@@ -5,14 +5,13 @@
  * with AIRWAVE_BENCH_API_CHILD); the load generator (autocannon) runs here, in the parent, so it
  * does not share the servers' event loop. Measurements run one after another.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import pg from 'pg';
+import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
+import { load } from '../lib/load.js';
 
 /** Section title. */
 export const title = 'API: GraphQL vs bare Fastify';
@@ -132,42 +131,7 @@ async function childMain(): Promise<void> {
   const address = bare.server.address();
   const barePort = typeof address === 'object' && address ? address.port : 0;
   const ready: ChildReady = { graphqlUrl, bareUrl: `http://127.0.0.1:${barePort}`, token, streamId };
-  console.log(`BENCH_READY ${JSON.stringify(ready)}`);
-  process.on('SIGTERM', () => {
-    void Promise.all([bare.close(), running.close()]).finally(() => process.exit(0));
-  });
-}
-
-function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; ready: ChildReady }> {
-  const file = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
-    env: { ...process.env, ...env, AIRWAVE_BENCH_API_CHILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.on('line', (line) => {
-      if (line.startsWith('BENCH_READY ')) {
-        resolve({ child, ready: JSON.parse(line.slice('BENCH_READY '.length)) as ChildReady });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) {
-    return;
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
+  announceReady(ready, () => Promise.all([bare.close(), running.close()]));
 }
 
 /** One target of the load generator. */
@@ -247,9 +211,10 @@ async function postgresBase(): Promise<string | undefined> {
 
 async function benchBackend(name: string, databaseUrl: string | undefined): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-api-'));
-  const { child, ready } = await startChild({
+  const { child, ready } = await startReadyChild<ChildReady>(import.meta.url, {
     AIRWAVE_BENCH_DATA_DIR: dataDir,
     ...(databaseUrl ? { AIRWAVE_BENCH_DATABASE_URL: databaseUrl } : {}),
+    AIRWAVE_BENCH_API_CHILD: '1',
   });
   try {
     const streamBody = JSON.stringify({ query: STREAM_QUERY, variables: { id: ready.streamId } });

@@ -14,6 +14,8 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { decodeJwt } from 'jose';
+import { stopChild } from '../lib/child-process.js';
+import { percentile } from '../lib/percentile.js';
 
 /** Section title. */
 export const title = 'Events: publish-to-subscriber latency with 1,000 subscriptions';
@@ -97,14 +99,6 @@ interface CaseResult {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) {
-    return Number.NaN;
-  }
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
 }
 
 function startChild(plan: ChildPlan): ChildProcess {
@@ -196,10 +190,7 @@ async function measure(options: {
       max: (sorted.at(-1) ?? Number.NaN) / 1000,
     };
   } finally {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    await stopChild(child);
   }
 }
 

@@ -4,11 +4,10 @@
  * one run against one server. The server runs in a child process (this file, started with
  * AIRWAVE_BENCH_GATE_CHILD) fed with real ffmpeg-encoded media; autocannon runs here.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
+import { load } from '../lib/load.js';
 
 /** Section title. */
 export const title = 'Playback gate: JWT and webhook vs public segment requests';
@@ -161,41 +160,7 @@ async function childMain(): Promise<void> {
     segmentBytes: sizes[0] ?? 0,
     signer: { privateKeyPem: key.privateKeyPem, kid: key.kid, playbackId: streams.jwt.playbackId },
   };
-  console.log(`BENCH_READY ${JSON.stringify(ready)}`);
-  process.on('SIGTERM', () => {
-    void Promise.all([server.close(), new Promise((resolve) => hook.close(resolve))]).finally(() => process.exit(0));
-  });
-}
-
-function startChild(): Promise<{ child: ChildProcess; ready: ChildReady }> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, AIRWAVE_BENCH_GATE_CHILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.on('line', (line) => {
-      if (line.startsWith('BENCH_READY ')) {
-        resolve({ child, ready: JSON.parse(line.slice('BENCH_READY '.length)) as ChildReady });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) {
-    return;
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
+  announceReady(ready, () => Promise.all([server.close(), new Promise((resolve) => hook.close(resolve))]));
 }
 
 /** One autocannon run of a case. */
@@ -259,7 +224,7 @@ function freshTokenPaths(ready: ChildReady): () => string {
 
 /** Measures the three cases and returns the Markdown table. */
 export async function run(): Promise<string> {
-  const { child, ready } = await startChild();
+  const { child, ready } = await startReadyChild<ChildReady>(import.meta.url, { AIRWAVE_BENCH_GATE_CHILD: '1' });
   try {
     const cases: Case[] = [
       { label: 'public (PUBLIC policy, gate consulted)', url: ready.urls.public, cost: ready.costs.public },
