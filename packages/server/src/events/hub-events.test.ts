@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Hub, type StreamDescription, silentLogger } from '@airwave/media';
+import { testVideoTrack } from '../testing/tracks.js';
 import { EventBus } from './event-bus.js';
 import type { AnyBusEvent } from './event-map.js';
 import { attachHubEvents } from './hub-events.js';
 
-const description: StreamDescription = {
-  tracks: [
-    {
-      kind: 'video',
-      id: 1,
-      codec: 'h264',
-      timescale: 90_000,
-      config: new Uint8Array([1]),
-      codecString: 'avc1.64001f',
-      width: 1280,
-      height: 720,
-      fps: 30,
-    },
-  ],
-};
+const description: StreamDescription = { tracks: [testVideoTrack] };
 
 function setup(reconnectWindowMs = 0) {
   const bus = new EventBus();

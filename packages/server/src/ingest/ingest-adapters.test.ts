@@ -4,39 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type AudioTrack, Hub, silentLogger, type VideoTrack } from '@airwave/media';
+import { Hub, silentLogger } from '@airwave/media';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
 import { HEARTBEAT_STALE_MS, NodeStatusService } from '../domain/node-status/node-status.service.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../domain/streams/stream-test-support.js';
 import { testBackends } from '../testing/databases.js';
+import { testAudioTrack, testVideoTrack } from '../testing/tracks.js';
 import { DatabaseLifecycleSink } from './lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from './publish-authorizer.js';
-
-const video: VideoTrack = {
-  kind: 'video',
-  id: 1,
-  codec: 'h264',
-  timescale: 90_000,
-  config: new Uint8Array([1, 0x64, 0, 0x1f]),
-  codecString: 'avc1.64001f',
-  width: 1280,
-  height: 720,
-  fps: 30,
-  bitrate: 2_500_000,
-};
-const audio: AudioTrack = {
-  kind: 'audio',
-  id: 2,
-  codec: 'aac',
-  timescale: 48_000,
-  config: new Uint8Array([0x11, 0x90]),
-  codecString: 'mp4a.40.2',
-  sampleRate: 48_000,
-  channels: 2,
-  bitrate: 128_000,
-};
 
 for (const backend of testBackends()) {
   describe(`ingest adapters on ${backend.name}`, () => {
@@ -106,7 +83,7 @@ for (const backend of testBackends()) {
         const grant = await authorizer.authorize(stream.streamKey, 'rtmp');
         assert.ok(grant);
         const publisher = live.publish(grant, 'rtmp');
-        publisher.setDescription({ tracks: [video, audio] });
+        publisher.setDescription({ tracks: [testVideoTrack, testAudioTrack] });
         await sink.flush();
         let now = await t.streams.get(tenant, stream.id);
         assert.equal(now.metrics.status, 'LIVE');
@@ -157,13 +134,13 @@ for (const backend of testBackends()) {
         assert.equal(now.metrics.isLive, false);
 
         const resumed = live.publish(grant, 'rtmp');
-        resumed.setDescription({ tracks: [video, audio] });
+        resumed.setDescription({ tracks: [testVideoTrack, testAudioTrack] });
         await sink.flush();
         now = await t.streams.get(tenant, stream.id);
         assert.equal(now.metrics.status, 'LIVE');
         assert.equal(now.metrics.startedAt?.getTime(), publisher.stream.startedAt.getTime());
 
-        resumed.setDescription({ tracks: [{ ...video, width: 640, height: 360 }] });
+        resumed.setDescription({ tracks: [{ ...testVideoTrack, width: 640, height: 360 }] });
         await sink.flush();
         now = await t.streams.get(tenant, stream.id);
         assert.deepEqual(
