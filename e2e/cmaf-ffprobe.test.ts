@@ -15,8 +15,8 @@ import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import { type EncodedMedia, encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
-import { byType, probeAsync, type Served, serveCmaf, TOKEN } from './cmaf-support.js';
-import { ffmpegMissing } from './support/ffmpeg.js';
+import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
+import { byType, ffmpegMissing, probeStreams } from './support/ffmpeg.js';
 
 const FRAMES = 120;
 
@@ -79,11 +79,11 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
 
   it('LL-HLS: the live playlist probes, and the ended playlist decodes every frame', async () => {
     publish('hls', media.units);
-    const live = await probeAsync(`${served.base}/hls/cmaf/video.m3u8?${TOKEN}`, ['-read_intervals', '%+#1']);
+    const live = await probeStreams(`${served.base}/hls/cmaf/video.m3u8?${TOKEN}`, ['-read_intervals', '%+#1']);
     const liveVideo = byType(live, 'video');
     assert.equal(liveVideo.codec_name, 'h264');
     hub.stop('s-hls', 'test over');
-    const streams = await probeAsync(`${served.base}/hls/cmaf/index.m3u8?${TOKEN}`);
+    const streams = await probeStreams(`${served.base}/hls/cmaf/index.m3u8?${TOKEN}`);
     const video = byType(streams, 'video');
     assert.equal(video.codec_name, 'h264');
     assert.equal(video.width, 640);
@@ -113,7 +113,7 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
       }
       const file = join(dir, `${track}-parts.mp4`);
       writeFileSync(file, Buffer.concat(chunks));
-      const stream = byType(await probeAsync(file), track);
+      const stream = byType(await probeStreams(file), track);
       assert.equal(stream.codec_name, codec);
       if (track === 'video') {
         assert.equal(Number(stream.nb_read_frames), FRAMES);
@@ -129,7 +129,7 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
     const live = await fetchText(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`);
     assert.match(live, /type="dynamic"/);
     hub.stop('s-dash', 'test over');
-    const streams = await probeAsync(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`);
+    const streams = await probeStreams(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`);
     const video = byType(streams, 'video');
     assert.equal(video.codec_name, 'h264');
     assert.equal(video.width, 640);

@@ -12,8 +12,8 @@ import { silentLogger } from '@airwave/media/ports';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
-import { byType, probeAsync, type Served, serveCmaf, TOKEN } from './cmaf-support.js';
-import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
+import { byType, ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
 
 const SECONDS = 6;
@@ -126,14 +126,14 @@ describe('LL-HLS of a live RTMP publish', { skip: ffmpegMissing }, () => {
     }
     assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
     assert.ok(reloads >= 4, `only ${reloads} blocking reloads before the end`);
-    const hls = await probeAsync(`${base}/index.m3u8?${TOKEN}`);
+    const hls = await probeStreams(`${base}/index.m3u8?${TOKEN}`);
     const video = byType(hls, 'video');
     assert.equal(video.codec_name, 'h264');
     assert.equal(video.width, 640);
     assert.equal(video.height, 360);
     assert.equal(Number(video.nb_read_frames), SECONDS * FPS);
     assert.equal(byType(hls, 'audio').codec_name, 'aac');
-    const mpd = await probeAsync(`${base}/index.mpd?${TOKEN}`);
+    const mpd = await probeStreams(`${base}/index.mpd?${TOKEN}`);
     assert.equal(Number(byType(mpd, 'video').nb_read_frames), SECONDS * FPS);
     assert.equal(byType(mpd, 'audio').codec_name, 'aac');
     assert.deepEqual(served.untokened, []);

@@ -1,16 +1,12 @@
 /**
  * Support for the CMAF e2e tests: a bare node:http server answering `/play/<id>/cmaf/<path>` from
- * the LL-HLS and DASH services (as the server's routes do, with a `jwt` uriQuery and CORS) and an
- * asynchronous ffprobe (the server under test lives in the test's own process).
+ * the LL-HLS and DASH services (as the server's routes do, with a `jwt` uriQuery and CORS).
  */
-import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import type { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import type { PlayRequest, PlayResponse } from '@airwave/media/protocols/shared/http-types';
-import type { ProbedStream } from './support/ffmpeg.js';
 
 /** The query every listed URI must carry. */
 export const TOKEN = 'jwt=e2e-token';
@@ -60,29 +56,4 @@ export async function serveCmaf(llhls: LlHlsService, dash: DashService): Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { server, base: `http://127.0.0.1:${port}/play`, untokened };
-}
-
-/** ffprobe with frame counting, run asynchronously: the server answering it lives in this process. */
-export function probeAsync(input: string, extraArgs: readonly string[] = []): Promise<ProbedStream[]> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'ffprobe',
-      ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', ...extraArgs, input],
-      { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new Error(`ffprobe ${input} failed: ${error.message} ${stderr}`));
-          return;
-        }
-        resolve((JSON.parse(stdout) as { streams?: ProbedStream[] }).streams ?? []);
-      },
-    );
-  });
-}
-
-/** The first stream of a type. */
-export function byType(streams: readonly ProbedStream[], type: string): ProbedStream {
-  const found = streams.find((stream) => stream.codec_type === type);
-  assert.ok(found, `no ${type} stream in ${JSON.stringify(streams)}`);
-  return found;
 }

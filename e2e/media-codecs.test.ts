@@ -10,8 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { byType, probeAsync } from './cmaf-support.js';
-import { ffmpegMissing, type ProbedStream } from './support/ffmpeg.js';
+import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 import {
   fetchText,
   type MediaServer,
@@ -47,15 +46,15 @@ async function waitForCmafEnd(stream: MediaStream): Promise<void> {
  */
 async function probeTracks(url: string): Promise<{ video: ProbedStream; audio: ProbedStream }> {
   return {
-    video: byType(await probeAsync(url, ['-select_streams', 'v:0']), 'video'),
-    audio: byType(await probeAsync(url, ['-select_streams', 'a:0']), 'audio'),
+    video: byType(await probeStreams(url, ['-select_streams', 'v:0']), 'video'),
+    audio: byType(await probeStreams(url, ['-select_streams', 'a:0']), 'audio'),
   };
 }
 
 /** Reads two seconds of the live progressive MP4 and returns what ffprobe decodes from it. */
 async function probeLiveMp4(stream: MediaStream) {
   const bytes = await readFor(stream.playUrl('.mp4'), 2000);
-  return withTempFile('live.mp4', [bytes], (path) => probeAsync(path));
+  return withTempFile('live.mp4', [bytes], (path) => probeStreams(path));
 }
 
 describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing }, () => {
@@ -101,7 +100,7 @@ describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing },
       }
       await waitForCmafEnd(media);
       for (const path of ['/hls/index.m3u8', '/cmaf/index.m3u8', '/cmaf/index.mpd']) {
-        const video = byType(await probeAsync(media.playUrl(path)), 'video');
+        const video = byType(await probeStreams(media.playUrl(path)), 'video');
         assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'hevc 640x360', path);
         assert.equal(Number(video.nb_read_frames), seconds * 30, `${path} decodes every frame`);
       }

@@ -13,15 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer } from '@airwave/server/testing/test-server';
-import { byType, probeAsync } from './cmaf-support.js';
-import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { byType, ffmpegMissing, probePackets, probeStreams, publishPattern } from './support/ffmpeg.js';
 import {
   fetchBytes,
   fetchText,
   type MediaServer,
   type MediaStream,
   playlistUris,
-  probePackets,
   readFor,
   startMediaServer,
   streamState,
@@ -219,7 +217,7 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
     const across = await mp4;
     await withTempFile('across.mp4', [across], async (path) => {
       const pts = await videoPts(path);
-      const streamsOf = await probeAsync(path);
+      const streamsOf = await probeStreams(path);
       assert.equal(byType(streamsOf, 'video').codec_name, 'h264');
       const sorted = [...pts].sort((a, b) => a - b);
       const gaps = sorted.slice(1).filter((value, index) => value - (sorted[index] ?? 0) > 0.5);
@@ -258,7 +256,7 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
       const hlsUrl = tls.playUrl('/hls/stream.m3u8');
       const segment = playlistUris(await fetchText(hlsUrl), hlsUrl)[0];
       assert.ok(segment);
-      const video = byType(await probeAsync(segment), 'video');
+      const video = byType(await probeStreams(segment), 'video');
       assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'h264 640x360');
     } finally {
       await publisher.stop();

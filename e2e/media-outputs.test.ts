@@ -8,15 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { byType, probeAsync } from './cmaf-support.js';
-import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { byType, ffmpegMissing, probePackets, probeStreams, publishPattern } from './support/ffmpeg.js';
 import {
   fetchBytes,
   fetchText,
   type MediaServer,
   type MediaStream,
   playlistUris,
-  probePackets,
   readFor,
   startMediaServer,
   tagAttributes,
@@ -86,7 +84,7 @@ async function checkEndedOutputs(stream: MediaStream, seconds: number): Promise<
   const listed = segmentDurations(hlsPlaylist).reduce((sum, duration) => sum + duration, 0);
   assert.ok(Math.abs(listed - seconds) < 0.1, `HLS lists ${listed} s of a ${seconds} s publish:\n${hlsPlaylist}`);
   for (const path of ['/hls/index.m3u8', '/cmaf/index.m3u8', '/cmaf/index.mpd']) {
-    const streams = await probeAsync(stream.playUrl(path));
+    const streams = await probeStreams(stream.playUrl(path));
     const video = byType(streams, 'video');
     assert.equal(`${video.codec_name} ${video.width}x${video.height}`, `h264 ${WIDTH}x${HEIGHT}`, path);
     assert.equal(Number(video.nb_read_frames), frames, `${path} decodes every published frame`);
@@ -229,7 +227,7 @@ describe('playback outputs of the real server', { skip: ffmpegMissing }, () => {
       // Progressive MP4: a few seconds of the live response decode from a keyframe, without gaps.
       const mp4 = await readFor(media.playUrl('.mp4'), 3000);
       await withTempFile('live.mp4', [mp4], async (path) => {
-        const streams = await probeAsync(path);
+        const streams = await probeStreams(path);
         const video = byType(streams, 'video');
         assert.equal(`${video.codec_name} ${video.width}x${video.height}`, `h264 ${WIDTH}x${HEIGHT}`);
         assert.equal(byType(streams, 'audio').codec_name, 'aac');

@@ -14,7 +14,6 @@ import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
-import { probeAsync } from './cmaf-support.js';
 import {
   type CreatedKey,
   type CreatedStream,
@@ -29,7 +28,7 @@ import {
 } from './playback-access-support.js';
 import { registerAccount } from './support/accounts.js';
 import { chromiumMissing, launchChromium, type PlayerPages, playFor, startPlayerPages } from './support/browser.js';
-import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
 import type { Tracked } from './support/processes.js';
 import { waitFor } from './support/processes.js';
 
@@ -255,7 +254,7 @@ describe('the playback gate on every media URL of a live publish', { skip: ffmpe
 
   it('ffprobe reads the signed classic HLS and LL-HLS URLs', async () => {
     for (const path of ['hls/index.m3u8', 'cmaf/index.m3u8']) {
-      const streams = await probeAsync(withToken(`${play}/${path}`, valid), ['-read_intervals', '%+3']);
+      const streams = await probeStreams(withToken(`${play}/${path}`, valid), ['-read_intervals', '%+3']);
       const video = streams.find((entry) => entry.codec_type === 'video');
       assert.equal(video?.codec_name, 'h264', path);
       assert.equal(video?.width, 640, path);

@@ -1,8 +1,10 @@
 /**
  * Real encoders and probes for e2e tests: ffmpeg publishes a lavfi test pattern, ffprobe
- * reports what an output really contains.
+ * reports what an output really contains. ffprobe runs asynchronously: the server under test
+ * lives in the test's own process, so a blocking ffprobe would starve it.
  */
-import { spawnSync } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { hasCommand, spawnTracked, type Tracked } from './processes.js';
 
 /** Why ffmpeg-based tests skip, or false when ffmpeg and ffprobe are present. */
@@ -76,16 +78,55 @@ export interface ProbedStream {
   readonly channels?: number;
 }
 
-/** Runs ffprobe with frame counting on a URL or file; throws with ffprobe's stderr on failure. */
-export function probe(input: string, extraArgs: readonly string[] = []): { streams: ProbedStream[]; stderr: string } {
-  const result = spawnSync(
-    'ffprobe',
-    ['-v', 'error', '-count_frames', '-show_streams', '-of', 'json', ...extraArgs, input],
-    { encoding: 'utf8', timeout: 60_000 },
+/** One packet as ffprobe reports it. */
+export interface ProbedPacket {
+  readonly codec_type: string;
+  readonly stream_index: number;
+  readonly pts_time?: string;
+  readonly dts_time?: string;
+  /** `K__` for a keyframe. */
+  readonly flags: string;
+}
+
+/** Runs ffprobe asynchronously and returns its parsed JSON. */
+export function ffprobeJson<T>(args: readonly string[], input: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'ffprobe',
+      ['-v', 'error', '-of', 'json', ...args, input],
+      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`ffprobe ${input} failed: ${error.message} ${stderr}`));
+          return;
+        }
+        resolve(JSON.parse(stdout) as T);
+      },
+    );
+  });
+}
+
+/** Packets of an input in file order (ffprobe `-show_packets`). */
+export async function probePackets(input: string): Promise<ProbedPacket[]> {
+  const parsed = await ffprobeJson<{ packets?: ProbedPacket[] }>(
+    ['-show_entries', 'packet=codec_type,stream_index,pts_time,dts_time,flags'],
+    input,
   );
-  if (result.status !== 0) {
-    throw new Error(`ffprobe ${input} failed (${result.status}): ${result.stderr}`);
-  }
-  const parsed = JSON.parse(result.stdout) as { streams?: ProbedStream[] };
-  return { streams: parsed.streams ?? [], stderr: result.stderr };
+  return parsed.packets ?? [];
+}
+
+/** Streams of an input with their frames counted (ffprobe `-count_frames -show_streams`). */
+export async function probeStreams(input: string, extraArgs: readonly string[] = []): Promise<ProbedStream[]> {
+  const parsed = await ffprobeJson<{ streams?: ProbedStream[] }>(
+    ['-count_frames', '-show_streams', ...extraArgs],
+    input,
+  );
+  return parsed.streams ?? [];
+}
+
+/** The first stream of a type. */
+export function byType(streams: readonly ProbedStream[], type: string): ProbedStream {
+  const found = streams.find((stream) => stream.codec_type === type);
+  assert.ok(found, `no ${type} stream in ${JSON.stringify(streams)}`);
+  return found;
 }

@@ -1,11 +1,8 @@
 /**
  * Test support for the media e2e tests: the real server with an account and a stream, URLs of
- * its playback outputs, our E-RTMP publisher as a child process, playlist reading, and ffprobe
- * run asynchronously (the server under test lives in the test's own process, so a blocking
- * ffprobe would starve it).
+ * its playback outputs, our E-RTMP publisher as a child process, and playlist reading.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,43 +124,6 @@ export function tagAttributes(text: string, tag: string): Record<string, string>
     attributes[match[1] as string] = (match[2] as string).replace(/^"|"$/g, '');
   }
   return attributes;
-}
-
-/** One packet as ffprobe reports it. */
-export interface ProbedPacket {
-  readonly codec_type: string;
-  readonly stream_index: number;
-  readonly pts_time?: string;
-  readonly dts_time?: string;
-  /** `K__` for a keyframe. */
-  readonly flags: string;
-}
-
-/** Runs ffprobe asynchronously and returns its parsed JSON. */
-export function ffprobeJson<T>(args: readonly string[], input: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'ffprobe',
-      ['-v', 'error', '-of', 'json', ...args, input],
-      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new Error(`ffprobe ${input} failed: ${error.message} ${stderr}`));
-          return;
-        }
-        resolve(JSON.parse(stdout) as T);
-      },
-    );
-  });
-}
-
-/** Packets of an input in file order (ffprobe `-show_packets`). */
-export async function probePackets(input: string): Promise<ProbedPacket[]> {
-  const parsed = await ffprobeJson<{ packets?: ProbedPacket[] }>(
-    ['-show_entries', 'packet=codec_type,stream_index,pts_time,dts_time,flags'],
-    input,
-  );
-  return parsed.packets ?? [];
 }
 
 /** Writes `parts` concatenated to a temporary file, runs `use` on its path and removes it. */
