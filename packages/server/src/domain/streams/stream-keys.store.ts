@@ -2,11 +2,12 @@
  * SQL of stream keys: tenant-scoped listing, creation, deletion and primary-key rotation, and
  * the ingest lookup by key value (active keys only).
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../pagination.js';
 import { keysetCondition, keysetOrder } from './keyset.js';
 import type { IngestMode, StreamKeyRecord } from './stream.js';
+import { primaryKeyRow, tenantStream } from './stream-rows.js';
 import { streamKeysTable, streamsTable } from './stream-tables.js';
 
 /** What an active key resolves to for ingest. */
@@ -25,6 +26,11 @@ export interface NewStreamKey {
   readonly keyValue: string;
   readonly keyName: string;
   readonly createdAt: Date;
+}
+
+/** The keys of one tenant's stream. */
+function keysOf(tenantId: string, streamId: string): SQL | undefined {
+  return and(eq(streamKeysTable.tenantId, tenantId), eq(streamKeysTable.streamId, streamId));
 }
 
 /** Stream key persistence. */
@@ -49,13 +55,7 @@ export class StreamKeysStore {
     const rows = await this.db
       .select({ total: count() })
       .from(streamKeysTable)
-      .where(
-        and(
-          eq(streamKeysTable.tenantId, tenantId),
-          eq(streamKeysTable.streamId, streamId),
-          eq(streamKeysTable.isActive, true),
-        ),
-      );
+      .where(and(keysOf(tenantId, streamId), eq(streamKeysTable.isActive, true)));
     return rows[0]?.total ?? 0;
   }
 
@@ -65,7 +65,7 @@ export class StreamKeysStore {
     streamId: string,
     request: PageRequest,
   ): Promise<{ rows: StreamKeyRecord[]; totalCount: number }> {
-    const scope = and(eq(streamKeysTable.tenantId, tenantId), eq(streamKeysTable.streamId, streamId));
+    const scope = keysOf(tenantId, streamId);
     const [rows, totals] = await Promise.all([
       request.limit === 0
         ? Promise.resolve([])
@@ -85,13 +85,7 @@ export class StreamKeysStore {
     const rows = await this.db
       .select()
       .from(streamKeysTable)
-      .where(
-        and(
-          eq(streamKeysTable.tenantId, tenantId),
-          eq(streamKeysTable.streamId, streamId),
-          eq(streamKeysTable.id, keyId),
-        ),
-      )
+      .where(and(keysOf(tenantId, streamId), eq(streamKeysTable.id, keyId)))
       .limit(1);
     return rows[0];
   }
@@ -100,14 +94,7 @@ export class StreamKeysStore {
   async deleteNonPrimary(tenantId: string, streamId: string, keyId: string): Promise<boolean> {
     const rows = await this.db
       .delete(streamKeysTable)
-      .where(
-        and(
-          eq(streamKeysTable.tenantId, tenantId),
-          eq(streamKeysTable.streamId, streamId),
-          eq(streamKeysTable.id, keyId),
-          eq(streamKeysTable.isPrimary, false),
-        ),
-      )
+      .where(and(keysOf(tenantId, streamId), eq(streamKeysTable.id, keyId), eq(streamKeysTable.isPrimary, false)))
       .returning({ id: streamKeysTable.id });
     return rows.length > 0;
   }
@@ -126,7 +113,7 @@ export class StreamKeysStore {
       const streams = await tx
         .update(streamsTable)
         .set({ updatedAt: now })
-        .where(and(eq(streamsTable.tenantId, tenantId), eq(streamsTable.id, streamId)))
+        .where(tenantStream(tenantId, streamId))
         .returning({ id: streamsTable.id });
       if (streams.length === 0) {
         return false;
@@ -135,16 +122,7 @@ export class StreamKeysStore {
         .update(streamKeysTable)
         .set({ isPrimary: false, isActive: false })
         .where(and(eq(streamKeysTable.streamId, streamId), eq(streamKeysTable.isPrimary, true)));
-      await tx.insert(streamKeysTable).values({
-        id: next.id,
-        tenantId,
-        streamId,
-        keyValue: next.value,
-        keyName: 'primary',
-        isPrimary: true,
-        isActive: true,
-        createdAt: now,
-      });
+      await tx.insert(streamKeysTable).values(primaryKeyRow(tenantId, streamId, next, now));
       return true;
     });
   }

@@ -8,6 +8,7 @@ import type { PageRequest } from '../pagination.js';
 import { keysetCondition, keysetOrder } from './keyset.js';
 import { redactPullUri } from './pull-source.js';
 import type { IngestMode, StreamRecord, StreamStatus } from './stream.js';
+import { primaryKeyRow, tenantStream } from './stream-rows.js';
 import { streamKeysTable, streamsTable } from './stream-tables.js';
 
 /** A new stream row and its first (primary) key. */
@@ -106,26 +107,15 @@ export class StreamsStore {
         createdAt: stream.createdAt,
         updatedAt: stream.createdAt,
       });
-      await tx.insert(streamKeysTable).values({
-        id: stream.primaryKey.id,
-        tenantId: stream.tenantId,
-        streamId: stream.id,
-        keyValue: stream.primaryKey.value,
-        keyName: 'primary',
-        isPrimary: true,
-        isActive: true,
-        createdAt: stream.createdAt,
-      });
+      await tx
+        .insert(streamKeysTable)
+        .values(primaryKeyRow(stream.tenantId, stream.id, stream.primaryKey, stream.createdAt));
     });
   }
 
   /** The tenant's stream, or undefined. */
   async find(tenantId: string, id: string): Promise<StreamRecord | undefined> {
-    const rows = await this.db
-      .select(selection)
-      .from(streamsTable)
-      .where(and(eq(streamsTable.tenantId, tenantId), eq(streamsTable.id, id)))
-      .limit(1);
+    const rows = await this.db.select(selection).from(streamsTable).where(tenantStream(tenantId, id)).limit(1);
     const row = rows[0];
     return row ? toRecord(row) : undefined;
   }
@@ -169,7 +159,7 @@ export class StreamsStore {
     const rows = await this.db
       .update(streamsTable)
       .set({ ...patch, updatedAt: now })
-      .where(and(eq(streamsTable.tenantId, tenantId), eq(streamsTable.id, id)))
+      .where(tenantStream(tenantId, id))
       .returning({ id: streamsTable.id });
     return rows.length > 0;
   }
@@ -178,7 +168,7 @@ export class StreamsStore {
   async delete(tenantId: string, id: string): Promise<boolean> {
     const rows = await this.db
       .delete(streamsTable)
-      .where(and(eq(streamsTable.tenantId, tenantId), eq(streamsTable.id, id)))
+      .where(tenantStream(tenantId, id))
       .returning({ id: streamsTable.id });
     return rows.length > 0;
   }
