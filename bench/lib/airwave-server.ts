@@ -1,8 +1,10 @@
 /**
- * Starts the real Airwave service (`packages/server/src/main/cli.ts start`) as a child process on
- * ephemeral ports with a fresh data directory, and creates streams through its GraphQL API.
+ * Starts the real Airwave service as deployed — the BUILT `packages/server/dist/main/cli.js start`
+ * (built once per benchmark run with `tsc -b`, as `npm run build` does), not through tsx — as a
+ * child process on ephemeral ports with a fresh data directory, and creates streams through its
+ * GraphQL API.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,19 @@ import { fileURLToPath } from 'node:url';
 import { stopChild } from './child-process.js';
 import type { MediaServerProcess } from './peers.js';
 
-const CLI = fileURLToPath(new URL('../../packages/server/src/main/cli.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/server/dist/main/cli.js', import.meta.url));
+let built = false;
+
+/** Runs `npm run build` (`tsc -b packages/media packages/server`, incremental) once per benchmark process. */
+function buildOnce(): void {
+  if (built) {
+    return;
+  }
+  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+  execFileSync(process.execPath, [tsc, '-b', 'packages/media', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
 
 /** A running Airwave child process. */
 export interface AirwaveProcess {
@@ -33,15 +47,16 @@ export interface BenchStream {
 }
 
 /**
- * Starts `cli.ts start` with AIRWAVE_* overrides and resolves once it printed AIRWAVE_READY;
- * `nodeArgs` go to node before the script (e.g. `--cpu-prof` to see where the time goes).
+ * Builds, then starts `dist/main/cli.js start` with AIRWAVE_* overrides and resolves once it printed
+ * AIRWAVE_READY; `nodeArgs` go to node before the script (e.g. `--cpu-prof` to see where the time goes).
  */
 export async function startAirwave(
   env: Record<string, string> = {},
   nodeArgs: readonly string[] = [],
 ): Promise<AirwaveProcess> {
+  buildOnce();
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-media-'));
-  const child = spawn(process.execPath, [...nodeArgs, '--conditions=source', '--import', 'tsx', CLI, 'start'], {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start'], {
     env: {
       ...process.env,
       AIRWAVE_HOST: '127.0.0.1',

@@ -57,16 +57,29 @@ const TFDT_SIZE = FULL_BOX_HEADER_SIZE + 8;
 const TRUN_FIXED_SIZE = FULL_BOX_HEADER_SIZE + 8;
 const MAX_DATA_OFFSET = 0x7fffffff;
 
+/** A validated, sized fragment, ready to be written (planFragment, then writeFragment). */
+export interface FragmentPlan {
+  /** Total bytes of the fragment (styp, moof, mdat). */
+  readonly size: number;
+  readonly sequenceNumber: number;
+  readonly trackFragments: readonly TrackFragment[];
+  readonly stypSize: number;
+  readonly moofSize: number;
+  readonly mdatPayload: number;
+  readonly trunSizes: readonly number[];
+  readonly withOffsets: readonly boolean[];
+}
+
 /**
- * Builds one fragment: (styp +) moof + mdat holding the samples of every track fragment in
- * order. Throws RangeError on values the boxes cannot carry (negative times, sizes that differ
- * from the data, more than 2 GiB of samples).
+ * Validates and sizes one fragment: (styp +) moof + mdat holding the samples of every track
+ * fragment in order. Throws RangeError on values the boxes cannot carry (negative times, sizes
+ * that differ from the data, more than 2 GiB of samples).
  */
-export function buildFragment(
+export function planFragment(
   sequenceNumber: number,
   trackFragments: readonly TrackFragment[],
   options: FragmentOptions = {},
-): Uint8Array {
+): FragmentPlan {
   checkUint32('sequence number', sequenceNumber);
   if (trackFragments.length === 0) {
     throw new RangeError('a fragment needs at least one track fragment');
@@ -81,8 +94,7 @@ export function buildFragment(
     if (!Number.isSafeInteger(traf.baseMediaDecodeTime) || traf.baseMediaDecodeTime < 0) {
       throw new RangeError(`baseMediaDecodeTime must be a non-negative integer, got ${traf.baseMediaDecodeTime}`);
     }
-    const hasOffsets = traf.samples.some((sample) => sample.compositionOffset !== 0);
-    const trunSize = TRUN_FIXED_SIZE + traf.samples.length * (hasOffsets ? 16 : 12);
+    let hasOffsets = false;
     for (const sample of traf.samples) {
       checkUint32('sample duration', sample.duration);
       if (sample.size !== undefined && sample.size !== sample.data.length) {
@@ -91,8 +103,10 @@ export function buildFragment(
       if (!Number.isInteger(sample.compositionOffset) || Math.abs(sample.compositionOffset) > 0x7fffffff) {
         throw new RangeError(`composition offset ${sample.compositionOffset} does not fit 32 bits`);
       }
+      hasOffsets ||= sample.compositionOffset !== 0;
       mdatPayload += sample.data.length;
     }
+    const trunSize = TRUN_FIXED_SIZE + traf.samples.length * (hasOffsets ? 16 : 12);
     trunSizes.push(trunSize);
     withOffsets.push(hasOffsets);
     moofSize += BOX_HEADER_SIZE + TFHD_SIZE + TFDT_SIZE + trunSize;
@@ -100,10 +114,23 @@ export function buildFragment(
   if (moofSize + BOX_HEADER_SIZE + mdatPayload > MAX_DATA_OFFSET) {
     throw new RangeError(`fragment of ${mdatPayload} sample bytes is too large for 32-bit data offsets`);
   }
-  const out = new Uint8Array(stypSize + moofSize + BOX_HEADER_SIZE + mdatPayload);
-  const view = new DataView(out.buffer);
+  const size = stypSize + moofSize + BOX_HEADER_SIZE + mdatPayload;
+  return { size, sequenceNumber, trackFragments, stypSize, moofSize, mdatPayload, trunSizes, withOffsets };
+}
+
+/**
+ * Writes a planned fragment into `out` at `offset` (which must have `plan.size` bytes from there)
+ * and returns the view of it, so a caller can place consecutive fragments in one buffer.
+ */
+export function writeFragment(plan: FragmentPlan, out: Uint8Array, offset = 0): Uint8Array {
+  if (offset < 0 || offset + plan.size > out.byteLength) {
+    throw new RangeError(`a fragment of ${plan.size} bytes does not fit at ${offset} of ${out.byteLength}`);
+  }
+  const { stypSize, moofSize, mdatPayload, trunSizes, withOffsets } = plan;
+  const target = out.subarray(offset, offset + plan.size);
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   let at = 0;
-  if (options.styp) {
+  if (stypSize > 0) {
     at = writeBoxHeader(view, at, stypSize, 'styp');
     view.setUint32(at, fourccValue(SEGMENT_BRANDS.major));
     view.setUint32(at + 4, 0);
@@ -115,11 +142,11 @@ export function buildFragment(
   }
   at = writeBoxHeader(view, at, moofSize, 'moof');
   at = writeFullBoxHeader(view, at, MFHD_SIZE, 'mfhd', 0, 0);
-  view.setUint32(at, sequenceNumber);
+  view.setUint32(at, plan.sequenceNumber);
   at += 4;
   let dataOffset = moofSize + BOX_HEADER_SIZE;
   let dataAt = stypSize + dataOffset;
-  trackFragments.forEach((traf, index) => {
+  plan.trackFragments.forEach((traf, index) => {
     const trunSize = trunSizes[index] ?? 0;
     const hasOffsets = withOffsets[index] ?? false;
     at = writeBoxHeader(view, at, BOX_HEADER_SIZE + TFHD_SIZE + TFDT_SIZE + trunSize, 'traf');
@@ -144,13 +171,27 @@ export function buildFragment(
         view.setInt32(at, sample.compositionOffset);
         at += 4;
       }
-      out.set(sample.data, dataAt);
+      target.set(sample.data, dataAt);
       dataAt += sample.data.length;
       dataOffset += sample.data.length;
     }
   });
   writeBoxHeader(view, at, BOX_HEADER_SIZE + mdatPayload, 'mdat');
-  return out;
+  return target;
+}
+
+/**
+ * Builds one fragment into a new buffer (planFragment + writeFragment). Throws RangeError on
+ * values the boxes cannot carry (negative times, sizes that differ from the data, more than
+ * 2 GiB of samples).
+ */
+export function buildFragment(
+  sequenceNumber: number,
+  trackFragments: readonly TrackFragment[],
+  options: FragmentOptions = {},
+): Uint8Array {
+  const plan = planFragment(sequenceNumber, trackFragments, options);
+  return writeFragment(plan, new Uint8Array(plan.size));
 }
 
 function checkUint32(what: string, value: number): void {

@@ -1,8 +1,9 @@
 /**
  * Transport stream packets of ISO/IEC 13818-1 §2.4.3.2 (Table 2-2) and adaptation fields of
  * §2.4.3.4 (Table 2-6): 188-byte packets with per-PID continuity counters, PCR,
- * random_access_indicator and stuffing, appended to a growable buffer.
+ * random_access_indicator and stuffing, appended to write-once blocks.
  */
+import { concatBytes } from '../../bits/bytes.js';
 import { wrapTimestamp } from './pes.js';
 
 /** Size of every transport stream packet. */
@@ -23,15 +24,38 @@ export interface PacketOptions {
   readonly randomAccess?: boolean;
 }
 
-/** Accumulates transport stream packets. */
+/** Packets per block allocated when no reserve() asked for more. */
+const DEFAULT_BLOCK_PACKETS = 64;
+
+/**
+ * Accumulates transport stream packets in blocks that are written once and never reused, so
+ * take() can hand out views instead of copies; reserve() sizes the next block (e.g. to the
+ * expected segment) so what is taken usually lies in one block.
+ */
 export class TsPacketWriter {
-  private buffer = new Uint8Array(TS_PACKET_SIZE * 64);
+  private buffer = new Uint8Array(TS_PACKET_SIZE * DEFAULT_BLOCK_PACKETS);
+  /** Where the bytes not yet taken start in `buffer`. */
+  private start = 0;
   private length = 0;
+  /** Bytes not yet taken that lie in earlier, full blocks. */
+  private readonly filled: Uint8Array[] = [];
+  private filledBytes = 0;
   private readonly counters = new Map<number, number>();
 
   /** Bytes written since the last take(). */
   get size(): number {
-    return this.length;
+    return this.filledBytes + this.length - this.start;
+  }
+
+  /**
+   * Makes the next `bytes` bytes (rounded up to whole packets) land in one block: starts a new
+   * block of that size unless the current one has the room.
+   */
+  reserve(bytes: number): void {
+    const packets = Math.max(1, Math.ceil(bytes / TS_PACKET_SIZE));
+    if (this.buffer.length - this.length < packets * TS_PACKET_SIZE) {
+      this.startBlock(packets * TS_PACKET_SIZE);
+    }
   }
 
   /**
@@ -53,7 +77,7 @@ export class TsPacketWriter {
       const capacity = minAdaptation > 0 ? PAYLOAD_SIZE - 1 - minAdaptation : PAYLOAD_SIZE;
       const payloadLength = Math.min(remaining, capacity);
       const hasAdaptation = minAdaptation > 0 || payloadLength < PAYLOAD_SIZE;
-      const at = this.reserve();
+      const at = this.nextPacket();
       const out = this.buffer;
       out[at] = SYNC_BYTE;
       out[at + 1] = (first ? 0x40 : 0) | ((pid >>> 8) & 0x1f);
@@ -92,10 +116,19 @@ export class TsPacketWriter {
     }
   }
 
-  /** Returns everything written so far and starts over. */
+  /**
+   * Returns everything written since the last take(): a view of the current block when it all
+   * lies there (the writer never writes those bytes again), else one copy joining the blocks.
+   */
   take(): Uint8Array {
-    const out = this.buffer.slice(0, this.length);
-    this.length = 0;
+    const tail = this.buffer.subarray(this.start, this.length);
+    this.start = this.length;
+    if (this.filled.length === 0) {
+      return tail;
+    }
+    const out = concatBytes([...this.filled, tail]);
+    this.filled.length = 0;
+    this.filledBytes = 0;
     return out;
   }
 
@@ -105,15 +138,24 @@ export class TsPacketWriter {
     return counter;
   }
 
-  private reserve(): number {
-    const at = this.length;
-    if (at + TS_PACKET_SIZE > this.buffer.length) {
-      const grown = new Uint8Array(this.buffer.length * 2);
-      grown.set(this.buffer.subarray(0, at));
-      this.buffer = grown;
+  /** The offset of the next packet, in a new block when the current one is full. */
+  private nextPacket(): number {
+    if (this.length + TS_PACKET_SIZE > this.buffer.length) {
+      this.startBlock(TS_PACKET_SIZE * DEFAULT_BLOCK_PACKETS);
     }
+    const at = this.length;
     this.length = at + TS_PACKET_SIZE;
     return at;
+  }
+
+  private startBlock(size: number): void {
+    if (this.length > this.start) {
+      this.filled.push(this.buffer.subarray(this.start, this.length));
+      this.filledBytes += this.length - this.start;
+    }
+    this.buffer = new Uint8Array(size);
+    this.start = 0;
+    this.length = 0;
   }
 }
 

@@ -100,9 +100,19 @@ export class TsMuxer {
     });
   }
 
-  /** Returns the packets written since the last call and clears them. */
+  /** Returns the packets written since the last call and clears them (a view when they lie in one block). */
   take(): Uint8Array {
     return this.writer.take();
+  }
+
+  /** Bytes written since the last take(). */
+  get size(): number {
+    return this.writer.size;
+  }
+
+  /** Makes the next `bytes` bytes land in one block, so take() can return them without a copy. */
+  reserve(bytes: number): void {
+    this.writer.reserve(bytes);
   }
 }
 

@@ -5,13 +5,15 @@
  */
 import { H264_NAL, nalType as h264NalType, parseAvcC } from '../../codecs/h264.js';
 import { H265_NAL, nalType as h265NalType, parseHvcC } from '../../codecs/h265.js';
-import { toAnnexB, toLengthPrefixed } from '../../codecs/nal.js';
+import { splitLengthPrefixed, toAnnexB, toLengthPrefixed } from '../../codecs/nal.js';
 
 /** H.264 AUD with primary_pic_type 7 (any slice type), H.264 §7.3.2.4. */
 const H264_AUD = Uint8Array.of(0, 0, 0, 1, 0x09, 0xf0);
 /** H.265 AUD with pic_type 2 (I, P and B slices), H.265 §7.3.2.5. */
 const H265_AUD = Uint8Array.of(0, 0, 0, 1, 0x46, 0x01, 0x50);
 const LENGTH_SIZE = 4;
+/** The 4-byte Annex B start code (B.1.1) put before each NAL unit, as toAnnexB does. */
+const START_CODE = Uint8Array.of(0, 0, 0, 1);
 
 /** Converts AVCC/HVCC MediaUnit payloads of one track into Annex B access units. */
 export class AnnexBAccessUnits {
@@ -36,7 +38,8 @@ export class AnnexBAccessUnits {
 
   /**
    * The parts of one Annex B access unit: our AUD (replacing a leading AUD of the unit), the
-   * parameter sets when `key`, then the unit's NAL units with start codes.
+   * parameter sets when `key`, then a start code and a view of each of the unit's NAL units
+   * (the bytes are copied once, into the transport stream packets).
    */
   convert(lengthPrefixed: Uint8Array, key: boolean): Uint8Array[] {
     let body = lengthPrefixed;
@@ -49,7 +52,10 @@ export class AnnexBAccessUnits {
         body = body.subarray(LENGTH_SIZE + firstLength);
       }
     }
-    const annexB = toAnnexB(body);
-    return key ? [this.aud, this.parameterSets, annexB] : [this.aud, annexB];
+    const parts = key ? [this.aud, this.parameterSets] : [this.aud];
+    for (const nal of splitLengthPrefixed(body, LENGTH_SIZE)) {
+      parts.push(START_CODE, nal);
+    }
+    return parts;
   }
 }

@@ -22,6 +22,8 @@ export const DEFAULT_CHUNK_SIZE = 128;
 export const MAX_CHUNK_SIZE = 0xffffff;
 
 const MESSAGE_HEADER_SIZE = [11, 7, 3, 0] as const;
+/** Longest chunk header: 3-byte basic header, 11-byte message header, 4-byte extended timestamp. */
+const MAX_CHUNK_HEADER_BYTES = 18;
 /** A message buffer starts this small and doubles as chunks arrive, so a header alone cannot reserve megabytes. */
 const INITIAL_PAYLOAD_BYTES = 64 * 1024;
 
@@ -59,13 +61,15 @@ export class ChunkReader {
 
   /** Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream. */
   push(chunk: Uint8Array): RtmpMessage[] {
-    let buf = chunk;
-    if (this.pending.byteLength > 0) {
-      buf = concatBytes([this.pending, chunk]);
-      this.pending = new Uint8Array(0);
-    }
     const out: RtmpMessage[] = [];
+    const buf = chunk;
     let at = 0;
+    if (this.pending.byteLength > 0) {
+      at = this.completePendingHeader(chunk, out);
+      if (at < 0) {
+        return out;
+      }
+    }
     while (at < buf.byteLength) {
       const current = this.inChunk;
       if (current) {
@@ -86,13 +90,36 @@ export class ChunkReader {
         break;
       }
       at = next;
-      const started = this.inChunk as { csid: number; state: ChunkStreamState; remaining: number } | undefined;
-      if (started && started.remaining === 0) {
-        this.inChunk = undefined;
-        this.complete(started.csid, started.state, out);
-      }
+      this.completeEmptyChunk(out);
     }
     return out;
+  }
+
+  /**
+   * Finishes a chunk header split across reads: joins the held bytes with only as many new bytes
+   * as a header can need (not the whole read), parses it, and returns the offset in `chunk` after
+   * the header, or -1 when `chunk` still did not complete it (its bytes are then held too).
+   */
+  private completePendingHeader(chunk: Uint8Array, out: RtmpMessage[]): number {
+    const held = this.pending.byteLength;
+    const joined = concatBytes([this.pending, chunk.subarray(0, MAX_CHUNK_HEADER_BYTES)]);
+    this.pending = new Uint8Array(0);
+    const next = this.readHeader(joined, 0);
+    if (next < 0) {
+      this.pending = joined;
+      return -1;
+    }
+    this.completeEmptyChunk(out);
+    return next - held;
+  }
+
+  /** A header just read starts a chunk with no data left to read (a zero-length message): completes it. */
+  private completeEmptyChunk(out: RtmpMessage[]): void {
+    const started = this.inChunk;
+    if (started && started.remaining === 0) {
+      this.inChunk = undefined;
+      this.complete(started.csid, started.state, out);
+    }
   }
 
   /** Parses one chunk header at `p`, updates the chunk stream state; returns the offset after it or -1. */

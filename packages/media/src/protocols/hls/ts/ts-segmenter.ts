@@ -3,7 +3,6 @@
  * segments that start at video keyframes, each beginning with PAT/PMT, keeps a bounded window
  * and measures what the multivariant playlist advertises (bandwidth, frame rate, GOP length).
  */
-import { concatBytes } from '../../../bits/bytes.js';
 import { TsMuxer } from '../../../formats/mpegts/ts-muxer.js';
 import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
@@ -64,13 +63,15 @@ interface OpenSegment {
   readonly startDts: number;
   readonly programDateTime: Date;
   readonly discontinuity: boolean;
-  readonly chunks: Uint8Array[];
-  bytes: number;
+  /** The muxer writing this segment; its bytes are taken once, when the segment closes. */
+  readonly muxer: TsMuxer;
   readonly trackBytes: Map<number, number>;
   videoFrames: number;
 }
 
 const KEYFRAME_INTERVALS_KEPT = 8;
+/** Finished segments whose sizes predict the next one. */
+const SIZE_HISTORY = 3;
 
 /** Segments one live stream into MPEG-TS; attach it to the stream as a synchronous sink. */
 export class TsSegmenter implements StreamSink {
@@ -224,7 +225,7 @@ export class TsSegmenter implements StreamSink {
       const startsHere = timeline.kind === 'video' ? isVideoKey : true;
       const due = startsHere && unit.dts - open.startDts >= this.targetSeconds * timeline.timescale;
       const forced = startsHere && this.pendingDiscontinuity;
-      if (due || forced || open.bytes >= this.maxSegmentBytes) {
+      if (due || forced || open.muxer.size >= this.maxSegmentBytes) {
         this.closeOpenSegment(unit.dts);
       }
     }
@@ -240,12 +241,11 @@ export class TsSegmenter implements StreamSink {
       return;
     }
     try {
-      muxer.writeUnit(unit);
+      current.muxer.writeUnit(unit);
     } catch {
       this.stats.badUnits++;
       return;
     }
-    this.append(current, muxer.take());
     current.trackBytes.set(unit.trackId, (current.trackBytes.get(unit.trackId) ?? 0) + unit.data.byteLength);
     if (onTimeline && timeline.kind === 'video') {
       current.videoFrames++;
@@ -293,25 +293,31 @@ export class TsSegmenter implements StreamSink {
   private startSegment(unit: MediaUnit, muxer: TsMuxer): void {
     const discontinuity = this.pendingDiscontinuity && this.nextSequence > 0;
     this.pendingDiscontinuity = false;
-    const open: OpenSegment = {
+    this.open = {
       startDts: unit.dts,
       programDateTime: new Date(this.now()),
       discontinuity,
-      chunks: [],
-      bytes: 0,
+      muxer,
       trackBytes: new Map(),
       videoFrames: 0,
     };
-    this.open = open;
+    const expected = this.expectedSegmentBytes();
+    if (expected > 0) {
+      muxer.reserve(expected);
+    }
     muxer.writeTables();
-    this.append(open, muxer.take());
   }
 
-  private append(open: OpenSegment, bytes: Uint8Array): void {
-    if (bytes.byteLength > 0) {
-      open.chunks.push(bytes);
-      open.bytes += bytes.byteLength;
+  /**
+   * Room to reserve for the next segment so it is written into one block and kept without a
+   * copy: the largest of the last finished segments plus an eighth, or 0 before the first.
+   */
+  private expectedSegmentBytes(): number {
+    let largest = 0;
+    for (const segment of this.finished.slice(-SIZE_HISTORY)) {
+      largest = Math.max(largest, segment.data.byteLength);
     }
+    return Math.min(this.maxSegmentBytes, Math.ceil(largest * 1.125));
   }
 
   /** Finishes the open segment at `endDts`, or one frame after the last timeline unit. */
@@ -324,7 +330,8 @@ export class TsSegmenter implements StreamSink {
     }
     const end = endDts ?? (this.lastTimelineDts ?? open.startDts) + this.lastTimelineStep;
     const duration = Math.max(0, end - open.startDts) / timeline.timescale;
-    if (open.bytes === 0 || duration <= 0) {
+    const data = open.muxer.take();
+    if (data.byteLength === 0 || duration <= 0) {
       this.pendingDiscontinuity ||= open.discontinuity;
       return;
     }
@@ -332,7 +339,6 @@ export class TsSegmenter implements StreamSink {
     if (open.discontinuity) {
       this.discontinuities++;
     }
-    const data = concatBytes(open.chunks);
     this.finished.push({
       sequence: this.nextSequence++,
       duration,

@@ -4,7 +4,7 @@
  * groups them into segments and keeps a bounded window of complete segments.
  */
 import { bytesEqual, concatBytes } from '../../../bits/bytes.js';
-import { buildFragment, type FragmentSample } from '../../../formats/fmp4/fragment.js';
+import { type FragmentSample, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
@@ -27,6 +27,8 @@ type OpenSegment = Mutable<CmafSegment> & { parts: CmafPart[] };
 
 /** Cuts a follower may have queued before it receives a sample (about 30 s of parts). */
 const MAX_QUEUED_CUTS = 64;
+/** Complete segments whose sizes predict the next one. */
+const SIZE_HISTORY = 3;
 
 /** Segments and parts of one track. */
 export class CmafTrackWriter {
@@ -45,6 +47,9 @@ export class CmafTrackWriter {
   private period: CmafPeriod | undefined;
   private evictedDiscontinuities = 0;
   private longestSegment = 0;
+  /** Write-once buffer the parts are built into, so a segment's parts usually lie back to back. */
+  private block = new Uint8Array(0);
+  private blockUsed = 0;
 
   constructor(
     /** `video` or `audio`: the prefix of every resource of this track. */
@@ -228,12 +233,14 @@ export class CmafTrackWriter {
     const first = taken[0] as TimedSample;
     const last = taken[count - 1] as TimedSample;
     const sequence = this.nextPartSequence;
-    // Built before any state changes, so a sample the boxes cannot carry only loses its own part.
-    const data = buildFragment(
+    const startsSegment = !this.open || this.open.parts.length === 0;
+    // Planned before any state changes, so a sample the boxes cannot carry only loses its own part.
+    const plan = planFragment(
       sequence + 1,
       [{ trackId: this.current.id, baseMediaDecodeTime: first.dts, samples: taken }],
-      { styp: !this.open || this.open.parts.length === 0 },
+      { styp: startsSegment },
     );
+    const data = this.placePart(plan.size, startsSegment, (block, offset) => writeFragment(plan, block, offset));
     const segment = this.open ?? this.openSegmentAt(first);
     this.nextPartSequence++;
     segment.parts.push({
@@ -252,6 +259,33 @@ export class CmafTrackWriter {
       segment.earliestPresentationTime = Math.min(segment.earliestPresentationTime, sample.pts);
     }
     this.changed();
+  }
+
+  /**
+   * Writes a part into the current block, starting a new block when it lacks the room: for the
+   * first part of a segment one sized to the expected segment (the largest of the last complete
+   * ones plus an eighth), so the segment can later be served as one view without a copy.
+   */
+  private placePart(
+    size: number,
+    startsSegment: boolean,
+    write: (block: Uint8Array, offset: number) => Uint8Array,
+  ): Uint8Array {
+    let wanted = size;
+    if (startsSegment) {
+      let largest = 0;
+      for (const segment of this.complete.slice(-SIZE_HISTORY)) {
+        largest = Math.max(largest, segment.bytes);
+      }
+      wanted = Math.max(size, Math.ceil(largest * 1.125));
+    }
+    if (this.block.byteLength - this.blockUsed < wanted) {
+      this.block = new Uint8Array(wanted);
+      this.blockUsed = 0;
+    }
+    const data = write(this.block, this.blockUsed);
+    this.blockUsed += data.byteLength;
+    return data;
   }
 
   private openSegmentAt(first: TimedSample): OpenSegment {
@@ -287,14 +321,7 @@ export class CmafTrackWriter {
       return;
     }
     this.open = undefined;
-    const data = concatBytes(segment.parts.map((part) => part.data));
-    let offset = 0;
-    segment.parts = segment.parts.map((part) => {
-      const view = data.subarray(offset, offset + part.data.byteLength);
-      offset += part.data.byteLength;
-      return { ...part, data: view };
-    });
-    segment.data = data;
+    segment.data = adjacentView(segment.parts) ?? this.joinParts(segment);
     this.complete.push(segment);
     this.longestSegment = Math.max(this.longestSegment, segment.duration / this.current.timescale);
     while (this.complete.length > this.windowSegments) {
@@ -307,6 +334,18 @@ export class CmafTrackWriter {
     this.changed();
   }
 
+  /** Copies parts spread over several blocks into one segment buffer; the parts become views of it. */
+  private joinParts(segment: OpenSegment): Uint8Array {
+    const data = concatBytes(segment.parts.map((part) => part.data));
+    let offset = 0;
+    segment.parts = segment.parts.map((part) => {
+      const view = data.subarray(offset, offset + part.data.byteLength);
+      offset += part.data.byteLength;
+      return { ...part, data: view };
+    });
+    return data;
+  }
+
   private dropUnusedInits(): void {
     const oldest = this.complete[0]?.initVersion ?? this.version;
     for (const version of this.inits.keys()) {
@@ -315,6 +354,22 @@ export class CmafTrackWriter {
       }
     }
   }
+}
+
+/** The parts' bytes as one view when they lie back to back in one buffer (built into one block). */
+function adjacentView(parts: readonly CmafPart[]): Uint8Array | undefined {
+  const first = parts[0];
+  if (!first) {
+    return new Uint8Array(0);
+  }
+  let end = first.data.byteOffset;
+  for (const part of parts) {
+    if (part.data.buffer !== first.data.buffer || part.data.byteOffset !== end) {
+      return undefined;
+    }
+    end += part.data.byteLength;
+  }
+  return new Uint8Array(first.data.buffer, first.data.byteOffset, end - first.data.byteOffset);
 }
 
 function toSample(unit: MediaUnit, duration: number): TimedSample {
