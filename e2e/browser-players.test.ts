@@ -12,14 +12,6 @@ import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { type MediaServer, startMediaServer } from './support/media-server.js';
 import { sleep, type Tracked, waitFor } from './support/processes.js';
 
-/**
- * Known defect, kept visible: the MPD starts the Period after a reconnect at its wall-clock time,
- * so the previous Period ends with a gap as long as the publisher was away; dash.js 5.2 crosses it
- * only after preloading the next Period, and when both tracks finish the old Period in the same
- * MPD update it preloads video only and stalls for good.
- */
-const DASH_ACROSS_PERIODS = 'dash.js stalls at the gap the wall-clock Period@start leaves after a reconnect';
-
 const WIDTH = 640;
 const HEIGHT = 360;
 
@@ -95,7 +87,7 @@ describe('hls.js and dash.js in Chromium play the live stream', { skip: chromium
     const info = (await (await fetch(media.playUrl())).json()) as { startedAt?: string };
     assert.equal(info.startedAt, startedAt, 'the publisher resumed the same live session');
     for (const { player, path, report } of await Promise.all(playing)) {
-      await t.test(`${player} on ${path}`, { todo: player === 'dash' ? DASH_ACROSS_PERIODS : false }, () => {
+      await t.test(`${player} on ${path}`, () => {
         assert.deepEqual(report.errors, [], `${player} reported fatal errors`);
         assert.ok(report.played >= seconds, `${player} played only ${report.played} s of ${path} across the reconnect`);
       });

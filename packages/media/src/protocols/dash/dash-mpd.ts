@@ -1,15 +1,15 @@
 /**
  * The live DASH MPD (ISO/IEC 23009-1, DASH-IF IOP live profile) over the CMAF packager: one
  * AdaptationSet per track with a SegmentTemplate + SegmentTimeline (`$Number$`) listing the same
- * segments LL-HLS lists, one Period per CMAF period (a new one after each publisher reconnect),
- * UTCTiming by direct value. When the stream ends the MPD becomes static with a
- * mediaPresentationDuration over the segments still held.
+ * segments LL-HLS lists, one Period per CMAF period (a new one after each publisher reconnect,
+ * joined to the previous one without a gap: docs/adr/0005), UTCTiming by direct value. When the
+ * stream ends the MPD becomes static with a mediaPresentationDuration over the segments still held.
  */
 
 import { initName, segmentTemplate } from '../shared/cmaf/cmaf-names.js';
 import type { CmafPackager } from '../shared/cmaf/cmaf-packager.js';
 import type { CmafTrackWriter } from '../shared/cmaf/cmaf-track-writer.js';
-import type { CmafPeriod, CmafSegment } from '../shared/cmaf/cmaf-types.js';
+import { type CmafPeriod, type CmafSegment, mediaStartMs } from '../shared/cmaf/cmaf-types.js';
 import { withUriQuery } from '../shared/http-types.js';
 
 /** Inputs of the MPD besides the packager. */
@@ -186,9 +186,14 @@ interface PlacedPeriod {
 }
 
 /**
- * Live: periods start at their wall-clock start relative to availabilityStartTime (fixed, as
- * Period@start must not change between updates). Ended (static): each period starts at its first
- * segment still held, and the first period at 0, so the presentation has no leading gap.
+ * Live: each period's media sits at the wall-clock time it was presented, relative to
+ * availabilityStartTime, so segment availability times hold; its Period@start is where the
+ * previous period's media ends, so periods join without a gap and the time the publisher was away
+ * is missing media at the start of the new period (its first S@t after the Period start), which
+ * players skip as a gap at a Period start. Every value comes from the period's own fields, so it
+ * never changes between updates. Where the media time is shorter than that lead, the lead is cut
+ * so presentationTimeOffset stays >= 0. Ended (static): the same timeline moved so the first
+ * period starts at 0 at its first segment still held.
  */
 function placePeriods(
   periods: readonly CmafPeriod[],
@@ -198,15 +203,23 @@ function placePeriods(
 ): PlacedPeriod[] {
   let offset: number | undefined;
   return periods.map((period) => {
-    const wallStart = (period.startWallMs - origin.startWallMs) / 1000;
+    const mediaAtMs = mediaStartMs(period);
+    const lead = Math.min((mediaAtMs - period.presentationStartMs) / 1000, period.startMediaSeconds);
+    const startSeconds = (mediaAtMs - origin.startWallMs) / 1000 - lead;
+    const mediaStartSeconds = period.startMediaSeconds - lead;
     if (!ended) {
-      return { period, startSeconds: wallStart, mediaStartSeconds: period.startMediaSeconds };
+      return { period, startSeconds, mediaStartSeconds };
+    }
+    if (offset !== undefined) {
+      return { period, startSeconds: startSeconds - offset, mediaStartSeconds };
     }
     const first = leader.segments.find((segment) => segment.period.id === period.id);
-    const held = first ? first.earliestPresentationTime / leader.track.timescale : period.startMediaSeconds;
-    const skip = Math.max(0, held - period.startMediaSeconds);
-    offset ??= wallStart + skip;
-    return { period, startSeconds: wallStart + skip - offset, mediaStartSeconds: period.startMediaSeconds + skip };
+    const held = first
+      ? first.earliestPresentationTime / leader.trackOf(first.initVersion).timescale
+      : mediaStartSeconds;
+    const skip = Math.max(0, held - mediaStartSeconds);
+    offset = startSeconds + skip;
+    return { period, startSeconds: 0, mediaStartSeconds: mediaStartSeconds + skip };
   });
 }
 

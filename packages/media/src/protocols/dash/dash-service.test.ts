@@ -76,14 +76,19 @@ describe('DashService', () => {
     const { service, publisher, hub: current } = setup(10_000);
     writeUnits(publisher, syntheticUnits({ seconds: 4.1 }));
     publisher.close('socket closed');
-    now = T0 + 9_000;
+    now = T0 + 6_000;
     const second = current.publish(grant, 'rtmp');
     second.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
     writeUnits(second, syntheticUnits({ seconds: 4.1 }));
     const live = text(await service.handle(request('index.mpd')));
     assert.match(live, /<Period id="p0" start="PT0S">/);
-    assert.match(live, /<Period id="p1" start="PT9S">/);
-    assert.match(live, /presentationTimeOffset="369000" startNumber="3"/, 'the timeline continues after the re-base');
+    assert.match(live, /<Period id="p1" start="PT4.096S">/, 'p1 starts where the media of p0 ends (audio, 4.096 s)');
+    assert.match(
+      live,
+      /presentationTimeOffset="197640" startNumber="3"[^\n]*\n\s+<SegmentTimeline>\n\s+<S t="369000"/,
+      'the re-based video (4.1 s) is presented at its wall-clock time (6 s): 1.904 s after the Period start',
+    );
+    assert.match(live, /presentationTimeOffset="105408" startNumber="3"/, 'audio mapped the same way');
     current.stop('s1', 'deleted');
     const ended = text(await service.handle(request('index.mpd')));
     assert.doesNotMatch(ended, /minimumUpdatePeriod/);

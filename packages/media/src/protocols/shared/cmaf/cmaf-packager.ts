@@ -10,7 +10,7 @@ import { audioTrackOf, type StreamDescription, type Track, videoTrackOf } from '
 import { ChangeWaiters } from '../change-waiters.js';
 import { type CmafPackagerOptions, type ResolvedCmafOptions, resolveCmafOptions } from './cmaf-options.js';
 import { CmafTrackWriter } from './cmaf-track-writer.js';
-import type { CmafPeriod, CmafTrackName } from './cmaf-types.js';
+import { type CmafPeriod, type CmafTrackName, mediaStartMs } from './cmaf-types.js';
 
 /** What the packager measured over its window. */
 export interface CmafMeasurements {
@@ -336,11 +336,13 @@ export class CmafPackager implements StreamSink {
   }
 
   private beginPeriod(unit: MediaUnit, timescale: number): void {
+    const startWallMs = this.options.now();
     const period: CmafPeriod = {
       id: this.periodCount++,
-      startWallMs: this.options.now(),
+      startWallMs,
       startMediaSeconds: unit.dts / timescale,
       tracks: [...new Set(this.byTrackId.values())].map((writer) => writer.name),
+      presentationStartMs: this.currentPeriod ? this.presentationEndMs(this.currentPeriod) : startWallMs,
     };
     this.currentPeriod = period;
     this.firstPeriod ??= period;
@@ -351,6 +353,20 @@ export class CmafPackager implements StreamSink {
     this.started = true;
     this.segmentStart = unit.dts;
     this.partStart = unit.dts;
+  }
+
+  /** Wall-clock ms at which `period`'s media ends: the earliest end over its tracks' last segments. */
+  private presentationEndMs(period: CmafPeriod): number {
+    let endSeconds: number | undefined;
+    for (const writer of this.writers.values()) {
+      const last = writer.segments.findLast((segment) => segment.period.id === period.id);
+      if (last) {
+        const end = (last.earliestPresentationTime + last.duration) / writer.trackOf(last.initVersion).timescale;
+        endSeconds = Math.min(endSeconds ?? end, end);
+      }
+    }
+    const start = mediaStartMs(period);
+    return endSeconds === undefined ? start : start + Math.max(0, endSeconds - period.startMediaSeconds) * 1000;
   }
 
   private breakTimeline(): void {

@@ -20,6 +20,17 @@ export interface CmafPeriod {
   readonly startMediaSeconds: number;
   /** The tracks the stream declared when the period began: what the period carries. */
   readonly tracks: readonly CmafTrackName[];
+  /**
+   * Where the period begins on the presentation timeline, as wall-clock ms: `startWallMs` for the
+   * first period, else where the previous period's media ends (so periods join without a gap and
+   * an outage becomes missing media at the start of the next one).
+   */
+  readonly presentationStartMs: number;
+}
+
+/** Wall-clock ms at which a period's first media is presented: its start, unless that overlaps the previous period. */
+export function mediaStartMs(period: CmafPeriod): number {
+  return Math.max(period.startWallMs, period.presentationStartMs);
 }
 
 /** One CMAF chunk (moof + mdat, the first of a segment with styp): an LL-HLS part. */
