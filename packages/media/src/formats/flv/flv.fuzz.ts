@@ -1,5 +1,6 @@
 /** Fuzz targets of the FLV tag reader and tag-body parsers (seeds: tags of the E-FLV fixture plus legacy AVC/AAC). */
 import { existsSync, readFileSync } from 'node:fs';
+import { EFLV_FIXTURES } from '../../testing/eflv-fixtures.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
 import { encodeAmf0 } from '../amf0/amf0-encode.js';
 import { Amf0EcmaArray, amf0Object } from '../amf0/amf0-value.js';
@@ -9,7 +10,7 @@ import { parseScriptTag } from './flv-script.js';
 import { FlvTagType, readFlvTags } from './flv-tag.js';
 import { encodeFlvHeader, encodeFlvTag } from './flv-writer.js';
 
-const FIXTURE = '/work/shared/fixtures/eflv/testsrc.flv';
+const FIXTURE = `${EFLV_FIXTURES}/testsrc.flv`;
 
 function seedBodies(): Uint8Array[] {
   const bodies: Uint8Array[] = [

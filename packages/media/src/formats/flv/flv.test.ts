@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ParseError, UnsupportedError } from '../../errors.js';
+import { EFLV_FIXTURES as FIXTURES } from '../../testing/eflv-fixtures.js';
 import { encodeAmf0 } from '../amf0/amf0-encode.js';
 import { Amf0EcmaArray, amf0Object } from '../amf0/amf0-value.js';
 import { parseAudioTag } from './flv-audio.js';
@@ -11,8 +12,6 @@ import { metadataHints, parseScriptTag } from './flv-script.js';
 import { FlvTagReader, FlvTagType, readFlvTags } from './flv-tag.js';
 import { parseVideoTag } from './flv-video.js';
 import { encodeFlvHeader, encodeFlvTag } from './flv-writer.js';
-
-const FIXTURES = '/work/shared/fixtures/eflv';
 
 describe('FLV tags', () => {
   it('writes and reads back a file, whole and one byte at a time', () => {

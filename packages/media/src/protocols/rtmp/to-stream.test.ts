@@ -10,11 +10,10 @@ import { Hub } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
+import { EFLV_FIXTURES as FIXTURES } from '../../testing/eflv-fixtures.js';
 import { encodeTestMedia, ffmpegSkip } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
 import { FlvToStream } from './to-stream.js';
-
-const FIXTURES = '/work/shared/fixtures/eflv';
 
 function harness(streamId: string, descriptionWaitMs?: number) {
   const hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
