@@ -73,7 +73,10 @@ export function isExpectedMediaError(error: unknown): boolean {
   return error instanceof ParseError || error instanceof ProtocolError || error instanceof UnsupportedError;
 }
 
-/** Runs a target for `cases` inputs; returns counts, throws on the first unexpected error. */
+/**
+ * Runs a target for `cases` inputs; returns counts. Throws on the first unexpected error, and when
+ * no input at all was accepted (a target rejecting everything tests nothing).
+ */
 export function runFuzz(target: FuzzTarget, cases: number, seed = 1): { ok: number; rejected: number } {
   const random = prng(seed);
   let ok = 0;
@@ -92,6 +95,9 @@ export function runFuzz(target: FuzzTarget, cases: number, seed = 1): { ok: numb
       }
       rejected++;
     }
+  }
+  if (ok === 0) {
+    throw new Error(`${target.name}: none of ${cases} inputs was accepted; the seeds or the target are broken`);
   }
   return { ok, rejected };
 }
