@@ -10,16 +10,14 @@ import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-p
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import {
-  type CreatedStream,
   createSigningKey,
-  createStream,
   revokeSigningKey,
   setPlaybackPolicy,
   startTestHook,
   type TestHook,
   testPlaybackAccess,
 } from './playback-access-support.js';
-import { createDeveloperToken, registerAccount } from './support/accounts.js';
+import { type CreatedStream, createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { waitFor } from './support/processes.js';
 
 const SECRET = 'e2e-webhook-secret-0123456789abcdef';

@@ -12,15 +12,13 @@ import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/tes
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import {
   type CreatedKey,
-  type CreatedStream,
   createSigningKey,
-  createStream,
   revokeSigningKey,
   setPlaybackPolicy,
   startTestHook,
   type TestHook,
 } from './playback-access-support.js';
-import { registerAccount } from './support/accounts.js';
+import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
 const SECRET = 'multinode-webhook-secret-0123456789';

@@ -1,20 +1,11 @@
 /**
- * Support for the playback access e2e tests: streams, signing keys and policies through the real
- * GraphQL API, and a customer webhook on 127.0.0.1:0 that verifies the HMAC signature and
+ * Support for the playback access e2e tests: signing keys and policies through the real GraphQL API, and a customer webhook on 127.0.0.1:0 that verifies the HMAC signature and
  * answers by mode (allow, deny, hang).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestServer } from '@airwave/server/testing/test-server';
-
-/** A stream as created. */
-export interface CreatedStream {
-  readonly id: string;
-  readonly streamId: string;
-  readonly playbackId: string;
-  readonly streamKey: string;
-}
 
 /** A signing key as created (private PEM included). */
 export interface CreatedKey {
@@ -30,19 +21,6 @@ function must<T>(value: T | null | undefined, what: string, response: unknown): 
     throw new Error(`${what} failed: ${JSON.stringify(response)}`);
   }
   return value;
-}
-
-/** Creates a stream with `createStream`. */
-export async function createStream(server: TestServer, token: string, name = 'protected'): Promise<CreatedStream> {
-  const response = await server.graphql<{ createStream: Partial<CreatedStream> & { __typename: string } }>(
-    `mutation ($input: CreateStreamInput!) {
-      createStream(input: $input) { __typename ... on Stream { id streamId playbackId streamKey } ... on Error { message } }
-    }`,
-    { input: { name } },
-    token,
-  );
-  const stream = response.data?.createStream;
-  return must(stream?.__typename === 'Stream' ? (stream as CreatedStream) : undefined, 'createStream', response);
 }
 
 /** Creates a signing key with `createSigningKey`. */

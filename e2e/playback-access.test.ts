@@ -16,9 +16,7 @@ import { startTestServer, type TestServer } from '@airwave/server/testing/test-s
 import type { Browser } from 'playwright-core';
 import {
   type CreatedKey,
-  type CreatedStream,
   createSigningKey,
-  createStream,
   type PlaybackPlane,
   playbackPlane,
   revokeSigningKey,
@@ -26,7 +24,7 @@ import {
   startTestHook,
   type TestHook,
 } from './playback-access-support.js';
-import { registerAccount } from './support/accounts.js';
+import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
 import { chromiumMissing, launchChromium, type PlayerPages, playFor, startPlayerPages } from './support/browser.js';
 import { ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
 import type { Tracked } from './support/processes.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
-import { registerAccount } from './support/accounts.js';
+import { createStream, registerAccount } from './support/accounts.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
 
@@ -66,13 +66,7 @@ for (const backend of testBackends()) {
     };
 
     it('goes LIVE with the encoder tracks, counts a viewer, and ends OFFLINE', async () => {
-      const created = await server.graphql<{ createStream: { id: string; streamKey: string; playbackId: string } }>(
-        'mutation { createStream(input: { name: "ffmpeg" }) { ... on Stream { id streamKey playbackId } } }',
-        {},
-        token,
-      );
-      const stream = created.data?.createStream;
-      assert.ok(stream);
+      const stream = await createStream(server, token, 'ffmpeg');
       const encoder = publishPattern(await rtmpUrlOf(stream.streamKey), PATTERN);
       try {
         const live = await waitFor('stream LIVE with two tracks', async () => {
@@ -115,13 +109,7 @@ for (const backend of testBackends()) {
     });
 
     it('refuses a rotated-out key and accepts a second active key', async () => {
-      const created = await server.graphql<{ createStream: { id: string; streamKey: string } }>(
-        'mutation { createStream(input: { name: "keys" }) { ... on Stream { id streamKey } } }',
-        {},
-        token,
-      );
-      const stream = created.data?.createStream;
-      assert.ok(stream);
+      const stream = await createStream(server, token, 'keys');
       const rtmpUrl = await rtmpUrlOf(stream.streamKey);
       await server.graphql(
         'mutation ($id: ID!) { refreshStreamKey(id: $id) { __typename } }',

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { VideoTrack } from '@airwave/media';
 import { openDatabase } from '@airwave/server/db/database';
 import { StreamStatusStore } from '@airwave/server/domain/streams/stream-status.store';
 import { createScratchDatabase, testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { testVideoTrack } from '@airwave/server/testing/tracks';
 import { createDeveloperToken, registerAccount } from './support/accounts.js';
 
 const STREAM_FIELDS = `
@@ -47,21 +47,8 @@ type StreamView = Record<string, unknown> & {
   name: string;
   streamKey: string;
   playbackId: string;
-  metrics: { status: string; isLive: boolean; currentViewers: number; trackCount: number };
+  metrics: { status: string; isLive: boolean; currentViewers: number; trackCount: number; nodeId: string | null };
   tracks: Record<string, unknown>[];
-};
-
-const video: VideoTrack = {
-  kind: 'video',
-  id: 1,
-  codec: 'h264',
-  timescale: 90_000,
-  config: new Uint8Array([1, 0x64, 0, 0x1f]),
-  codecString: 'avc1.64001f',
-  width: 1920,
-  height: 1080,
-  fps: 25,
-  bitrate: 4_000_000,
 };
 
 for (const backend of testBackends()) {
@@ -258,7 +245,7 @@ for (const backend of testBackends()) {
       const grant = await ingest.authorizer.authorize(stream.streamKey, 'rtmp');
       assert.ok(grant);
       const publisher = hub.publish(grant, 'rtmp');
-      publisher.setDescription({ tracks: [video] });
+      publisher.setDescription({ tracks: [testVideoTrack] });
       const closeViewer = publisher.stream.viewers.open('viewer-1', 'mp4');
       await ingest.lifecycle.flush();
       const live = (await server.graphql<{ stream: StreamView }>(GET, { id: stream.id }, token)).data?.stream;
@@ -272,10 +259,10 @@ for (const backend of testBackends()) {
           trackType: 'video',
           codec: 'h264',
           codecString: 'avc1.64001f',
-          width: 1920,
-          height: 1080,
-          fps: 25,
-          bitrateKbps: 4000,
+          width: 1280,
+          height: 720,
+          fps: 30,
+          bitrateKbps: 2500,
           channels: null,
           sampleRate: null,
         },
@@ -395,7 +382,7 @@ for (const backend of testBackends()) {
     it('sets OFFLINE a stream this node left LIVE when it stopped without ending it', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'airwave-restart-'));
       const scratch = backend.name === 'postgres' ? await createScratchDatabase() : undefined;
-      const env = scratch ? { DATABASE_URL: scratch.url } : {};
+      const env: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : {};
       try {
         let server = await startTestServer(backend, env, { dataDir });
         const token = (await registerAccount(server, 'restart')).token;

@@ -2,11 +2,10 @@
  * Helpers of the subscription e2e tests: accounts and streams through the real GraphQL API, and a
  * graphql-ws client (graphql-transport-ws over `ws`) that records what one subscription receives.
  */
-import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { createStream, registerAccount } from './support/accounts.js';
 
 /** A signed-up account with one stream. */
 export interface Account {
@@ -20,25 +19,8 @@ export interface Account {
 
 /** Registers a user and creates a stream through POST /graphql. */
 export async function accountWithStream(server: TestServer): Promise<Account> {
-  const email = `u-${randomBytes(6).toString('hex')}@example.com`;
-  const registered = await server.graphql<{ register: { token?: string; message?: string } }>(
-    `mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } ... on ValidationError { message } } }`,
-    { input: { email, password: 'correct horse battery', name: 'Sub Tester' } },
-  );
-  const token = registered.data?.register.token;
-  assert.ok(token, `register failed: ${JSON.stringify(registered)}`);
-  const created = await server.graphql<{
-    createStream: { id?: string; streamId?: string; playbackId?: string; streamKey?: string };
-  }>(
-    `mutation { createStream(input: { name: "events" }) { ... on Stream { id streamId playbackId streamKey } } }`,
-    {},
-    token,
-  );
-  const stream = created.data?.createStream;
-  assert.ok(
-    stream?.id && stream.streamId && stream.playbackId && stream.streamKey,
-    `createStream failed: ${JSON.stringify(created)}`,
-  );
+  const { token } = await registerAccount(server, 'sub');
+  const stream = await createStream(server, token, 'events');
   return {
     token,
     streamId: stream.streamId,
@@ -46,18 +28,6 @@ export async function accountWithStream(server: TestServer): Promise<Account> {
     playbackId: stream.playbackId,
     streamKey: stream.streamKey,
   };
-}
-
-/** Creates a developer token with `permissions` for the signed-in user. */
-export async function developerToken(server: TestServer, sessionToken: string, permissions: string): Promise<string> {
-  const created = await server.graphql<{ createDeveloperToken: { tokenValue?: string } }>(
-    `mutation ($input: CreateDeveloperTokenInput!) { createDeveloperToken(input: $input) { ... on DeveloperToken { tokenValue } } }`,
-    { input: { name: `sub-${permissions}`, permissions } },
-    sessionToken,
-  );
-  const value = created.data?.createDeveloperToken.tokenValue;
-  assert.ok(value, `createDeveloperToken failed: ${JSON.stringify(created)}`);
-  return value;
 }
 
 /** One result of a subscription. */

@@ -9,31 +9,18 @@ import { after, before, describe, it } from 'node:test';
 import type { StreamDescription } from '@airwave/media';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { testVideoTrack } from '@airwave/server/testing/tracks';
 import {
   type Account,
   accountWithStream,
-  developerToken,
   record,
   subscribed,
   unsubscribedAll,
   wsUrl,
 } from './subscriptions-support.js';
+import { createDeveloperToken } from './support/accounts.js';
 
-const description: StreamDescription = {
-  tracks: [
-    {
-      kind: 'video',
-      id: 1,
-      codec: 'h264',
-      timescale: 90_000,
-      config: new Uint8Array([1, 0x64, 0, 0x1f]),
-      codecString: 'avc1.64001f',
-      width: 1280,
-      height: 720,
-      fps: 30,
-    },
-  ],
-};
+const description: StreamDescription = { tracks: [testVideoTrack] };
 
 const LIFECYCLE = `subscription ($id: ID!) {
   liveStreamEvents(streamId: $id) { eventId streamId state status timestamp nodeId reason details }
@@ -120,8 +107,8 @@ for (const backend of testBackends()) {
 
     it('accepts a developer token with streams:read and answers FORBIDDEN without it', async () => {
       await unsubscribedAll(server);
-      const reader = await developerToken(server, alice.token, 'streams:read');
-      const analyticsOnly = await developerToken(server, alice.token, 'analytics:read');
+      const reader = (await createDeveloperToken(server, alice.token, 'streams:read')).value;
+      const analyticsOnly = (await createDeveloperToken(server, alice.token, 'analytics:read')).value;
       const ok = record(wsUrl(server), reader, LIFECYCLE, { id: alice.streamId });
       const refused = record(wsUrl(server), analyticsOnly, LIFECYCLE, { id: alice.streamId });
       await refused.done;

@@ -11,7 +11,8 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createDeveloperToken, registerAccount } from './support/accounts.js';
+import { createSigningKey } from './playback-access-support.js';
+import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 
 /** IDs of one tenant's records, each as [global ID, raw UUID]. */
 interface Fixture {
@@ -209,13 +210,7 @@ function rawOf(globalId: string): string {
 
 async function fixture(server: TestServer, label: string): Promise<Fixture> {
   const { token } = await registerAccount(server, label);
-  const created = await server.graphql<{ createStream: { id: string; streamId: string; playbackId: string } }>(
-    'mutation { createStream(input: { name: "victim stream" }) { ... on Stream { id streamId playbackId } } }',
-    {},
-    token,
-  );
-  const stream = created.data?.createStream;
-  assert.ok(stream?.id, JSON.stringify(created));
+  const stream = await createStream(server, token, 'victim stream');
   const key = await server.graphql<{ createStreamKey: { id: string } }>(
     'mutation ($id: ID!) { createStreamKey(streamId: $id, input: { name: "backup" }) { ... on StreamKey { id } } }',
     { id: stream.id },
@@ -224,13 +219,7 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   const keyId = key.data?.createStreamKey.id;
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
-  const signing = await server.graphql<{ createSigningKey: { signingKey: { id: string } } }>(
-    'mutation { createSigningKey(input: { name: "victim key" }) { ... on CreateSigningKeySuccess { signingKey { id } } } }',
-    {},
-    token,
-  );
-  const signingId = signing.data?.createSigningKey.signingKey.id;
-  assert.ok(signingId, JSON.stringify(signing));
+  const signingId = (await createSigningKey(server, token, 'victim key')).id;
   return {
     token,
     stream: [stream.id, stream.streamId],

@@ -35,34 +35,15 @@ async function childMain(): Promise<void> {
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { encodeTestMedia } = await import('@airwave/media/testing/ffmpeg-media');
+  const { testSourceArgs } = await import('@airwave/media/testing/test-source');
   const { unitsOfPass } = await import('@airwave/media/testing/live-feed');
   const { startTestServer } = await import('@airwave/server/testing/test-server');
   const support = await import('../../e2e/playback-access-support.js');
   const dir = mkdtempSync(join(tmpdir(), 'airwave-bench-gate-'));
-  const media = encodeTestMedia(dir, [
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=320x180:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-pix_fmt',
-    'yuv420p',
-    '-b:v',
-    '200k',
-    '-g',
-    '60',
-    '-c:a',
-    'aac',
-    '-t',
-    '6',
-  ]);
+  const media = encodeTestMedia(
+    dir,
+    testSourceArgs({ seconds: 6, gop: 60, video: ['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '200k'] }),
+  );
   const hookCalls = { count: 0 };
   const hook = createServer((request, response) => {
     hookCalls.count++;
@@ -73,13 +54,13 @@ async function childMain(): Promise<void> {
   const hookPort = (hook.address() as { port: number }).port;
   const server = await startTestServer({ name: 'pglite' }, { AIRWAVE_API_RATE_LIMIT: '0' });
   const plane = support.playbackPlane(server);
-  const { registerAccount } = await import('../../e2e/support/accounts.js');
+  const { createStream, registerAccount } = await import('../../e2e/support/accounts.js');
   const owner = (await registerAccount(server, 'bench')).token;
   const key = await support.createSigningKey(server, owner, 'bench');
   const streams = {
-    public: await support.createStream(server, owner, 'public'),
-    jwt: await support.createStream(server, owner, 'jwt'),
-    webhook: await support.createStream(server, owner, 'webhook'),
+    public: await createStream(server, owner, 'public'),
+    jwt: await createStream(server, owner, 'jwt'),
+    webhook: await createStream(server, owner, 'webhook'),
   };
   await support.setPlaybackPolicy(server, owner, streams.jwt.id, { type: 'JWT', jwt: { allowedKids: [key.kid] } });
   await support.setPlaybackPolicy(server, owner, streams.webhook.id, {

@@ -1,5 +1,5 @@
 /**
- * Test support: accounts and developer tokens through the real GraphQL mutations.
+ * Test support: accounts, developer tokens and streams through the real GraphQL mutations.
  */
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from '@airwave/server/testing/test-server';
@@ -46,4 +46,29 @@ export async function createDeveloperToken(
     throw new Error(`createDeveloperToken failed: ${JSON.stringify(response)}`);
   }
   return { id: result.id, value: result.tokenValue };
+}
+
+/** A stream as `createStream` returned it. */
+export interface CreatedStream {
+  /** Global ID (the argument of `stream(id)`). */
+  readonly id: string;
+  readonly streamId: string;
+  readonly playbackId: string;
+  readonly streamKey: string;
+}
+
+/** Creates a stream named `name` with `createStream` as the holder of `token`. */
+export async function createStream(server: TestServer, token: string, name = 'protected'): Promise<CreatedStream> {
+  const response = await server.graphql<{ createStream: Partial<CreatedStream> & { __typename: string } }>(
+    `mutation ($input: CreateStreamInput!) {
+      createStream(input: $input) { __typename ... on Stream { id streamId playbackId streamKey } ... on Error { message } }
+    }`,
+    { input: { name } },
+    token,
+  );
+  const stream = response.data?.createStream;
+  if (stream?.__typename !== 'Stream') {
+    throw new Error(`createStream failed: ${JSON.stringify(response)}`);
+  }
+  return stream as CreatedStream;
 }

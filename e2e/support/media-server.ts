@@ -1,17 +1,13 @@
 /**
  * Test support for the media e2e tests: the real server with an account and a stream, URLs of
- * its playback outputs, our E-RTMP publisher as a child process, and playlist reading.
+ * its playback outputs, and playlist reading.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
-import { createStream } from '../playback-access-support.js';
-import { registerAccount } from './accounts.js';
-import { spawnTracked, type Tracked } from './processes.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import { createStream, registerAccount } from './accounts.js';
 
 /** One stream of the test account, with its ingest and playback addresses. */
 export interface MediaStream {
@@ -79,17 +75,6 @@ export function streamAddresses(
     rtmpsUrl: rtmps === undefined ? undefined : `rtmps://127.0.0.1:${rtmps}/live/${streamKey}`,
     playUrl: (path = '') => `${server.baseUrl}/play/${playbackId}${path}`,
   };
-}
-
-/** Runs `scripts/publish-flv.ts` (our E-RTMP publisher) with `args`. */
-export function publishFlv(args: readonly string[]): Tracked {
-  return spawnTracked(process.execPath, [
-    '--conditions=source',
-    '--import',
-    'tsx',
-    join(ROOT, 'scripts/publish-flv.ts'),
-    ...args,
-  ]);
 }
 
 /** GETs `url` and returns its body, failing with the body when the status is not 200. */
