@@ -10,12 +10,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { publishFlv } from './support/airwave-cli.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 import {
   fetchText,
   type MediaServer,
   type MediaStream,
-  publishFlv,
   readFor,
   startMediaServer,
   withTempFile,

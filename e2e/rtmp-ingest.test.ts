@@ -30,11 +30,11 @@ import {
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import type { StreamDescription } from '@airwave/media/stream/track';
+import { publishFlv } from './support/airwave-cli.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
 import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
 
 const FIXTURES = '/work/shared/fixtures/eflv';
-const ROOT = new URL('..', import.meta.url).pathname;
 const RECONNECT_WINDOW_MS = 1000;
 
 interface Recorded {
@@ -82,16 +82,6 @@ const url = (key: string) => `rtmp://127.0.0.1:${port}/live/${key}`;
 const video = (id: string) => record(id).units.filter((unit) => unit.trackId === 1);
 const audio = (id: string) => record(id).units.filter((unit) => unit.trackId === 2);
 const lastDescription = (id: string) => record(id).descriptions.at(-1);
-
-function publishFlv(args: string[]) {
-  return spawnTracked(process.execPath, [
-    '--conditions=source',
-    '--import',
-    'tsx',
-    join(ROOT, 'scripts/publish-flv.ts'),
-    ...args,
-  ]);
-}
 
 function assertMonotonic(units: readonly MediaUnit[], what: string): void {
   for (let i = 1; i < units.length; i++) {

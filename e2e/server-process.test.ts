@@ -13,10 +13,9 @@ import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { migrationNames } from '../packages/server/src/db/migrate.js';
 import { createScratchDatabase } from '../packages/server/src/testing/databases.js';
-import { spawnTracked, type Tracked, waitFor } from './support/processes.js';
+import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
+import type { Tracked } from './support/processes.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'packages/server/src/main/cli.ts');
 const START_TIMEOUT_MS = 120_000;
 const dirs: string[] = [];
 
@@ -34,7 +33,7 @@ function tempDir(): string {
 
 /** Starts `airwave start` on ephemeral ports. */
 function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
-  const args = ['--conditions=source', '--import', 'tsx', CLI, 'start', '--host', '127.0.0.1'];
+  const args = ['--host', '127.0.0.1'];
   for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
     args.push(flag, '0');
   }
@@ -48,27 +47,12 @@ function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
       delete env[name];
     }
   }
-  return spawnTracked(process.execPath, args, env);
+  return spawnAirwave(args, env);
 }
 
 /** Waits for the AIRWAVE_READY line and returns the GraphQL URL. */
 async function ready(cli: Tracked): Promise<string> {
-  const line = await waitFor(
-    'AIRWAVE_READY',
-    () => {
-      if (cli.child.exitCode !== null) {
-        throw new Error(`exited ${cli.child.exitCode}: ${cli.stderr()}`);
-      }
-      return (
-        cli
-          .stdout()
-          .split('\n')
-          .find((text) => text.startsWith('AIRWAVE_READY ')) ?? ''
-      );
-    },
-    START_TIMEOUT_MS,
-  );
-  const info = JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number } };
+  const info = await airwaveReady(cli, START_TIMEOUT_MS);
   assert.ok(info.ports.http > 0);
   return `http://127.0.0.1:${info.ports.http}/graphql`;
 }
@@ -110,7 +94,7 @@ describe('the CLI refuses bad configuration', () => {
       [['--htp-port', '1'], /^airwave: unknown flag --htp-port/m],
     ];
     for (const [flags, message] of cases) {
-      const cli = spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start', ...flags]);
+      const cli = spawnAirwave(flags);
       assert.equal(await cli.exited, 2, flags.join(' '));
       assert.match(cli.stderr(), message);
     }

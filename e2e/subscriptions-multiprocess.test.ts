@@ -13,27 +13,13 @@ import { after, before, describe, it } from 'node:test';
 import type { StreamDescription } from '@airwave/media';
 import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { testAudioTrack } from '@airwave/server/testing/tracks';
 import { type Account, accountWithStream, record, subscribed, wsUrl } from './subscriptions-support.js';
-import { spawnTracked, waitFor } from './support/processes.js';
-
-const CLI = new URL('../packages/server/src/main/cli.ts', import.meta.url).pathname;
+import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
 
-const description: StreamDescription = {
-  tracks: [
-    {
-      kind: 'audio',
-      id: 1,
-      codec: 'aac',
-      timescale: 48_000,
-      config: new Uint8Array([0x11, 0x90]),
-      codecString: 'mp4a.40.2',
-      sampleRate: 48_000,
-      channels: 2,
-    },
-  ],
-};
+const description: StreamDescription = { tracks: [testAudioTrack] };
 
 describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => {
   let scratch: ScratchDatabase;
@@ -99,7 +85,7 @@ describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => 
 
   it('a subscriber on `airwave start` in another OS process sees the stream go live and offline here', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'airwave-sub-child-'));
-    const child = spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start'], {
+    const child = spawnAirwave([], {
       ...process.env,
       DATABASE_URL: scratch.url,
       AIRWAVE_HOST: '127.0.0.1',
@@ -111,22 +97,7 @@ describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => 
       AIRWAVE_LOG_LEVEL: 'warn',
     });
     try {
-      const ready = await waitFor(
-        'the child server to start',
-        () => {
-          const line = child
-            .stdout()
-            .split('\n')
-            .find((l) => l.startsWith('AIRWAVE_READY '));
-          if (!line && child.child.exitCode !== null) {
-            throw new Error(`the child server exited: ${child.stderr()}`);
-          }
-          return line
-            ? (JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number }; nodeId: string })
-            : undefined;
-        },
-        60_000,
-      );
+      const ready = await airwaveReady(child, 60_000);
       assert.ok(ready, `the child server did not start: ${child.stderr()}`);
       const sub = record(
         `ws://127.0.0.1:${ready.ports.http}/graphql/ws`,
@@ -148,7 +119,6 @@ describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => 
       await sub.waitFor((r) => r.data?.liveStreamEvents?.state === 'offline', 'a probe in the child process', 60_000);
       probing = false;
       await probe;
-      const before = sub.results.length;
       const publisher = a.running.hub.publish({ streamId: account.streamId, playbackId: account.playbackId }, 'rtmp');
       publisher.setDescription(description);
       const live = await sub.waitFor(

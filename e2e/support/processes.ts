@@ -72,13 +72,13 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws `what`). */
+/** Polls `check` until it returns a truthy value (resolved with it) or `timeoutMs` passes (then throws `what`). */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T> | T,
   timeoutMs = 20_000,
   everyMs = 100,
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -1,0 +1,43 @@
+/**
+ * Airwave's own programs as tracked child processes: the real `airwave start` CLI (and its
+ * AIRWAVE_READY line) and our E-RTMP publisher `scripts/publish-flv.ts`.
+ */
+import { spawnTracked, type Tracked, waitFor } from './processes.js';
+
+const CLI = new URL('../../packages/server/src/main/cli.ts', import.meta.url).pathname;
+const PUBLISH_FLV = new URL('../../scripts/publish-flv.ts', import.meta.url).pathname;
+const READY = 'AIRWAVE_READY ';
+
+/** What `airwave start` prints once it listens. */
+export interface AirwaveReady {
+  readonly ports: { readonly http: number };
+  readonly nodeId: string;
+}
+
+/** Runs `airwave start` (through tsx, `source` condition) with `args` after `start`, tracked. */
+export function spawnAirwave(args: readonly string[], env?: NodeJS.ProcessEnv): Tracked {
+  return spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start', ...args], env);
+}
+
+/** Waits for the AIRWAVE_READY line of `cli` and parses it; throws with its stderr when it exits first. */
+export function airwaveReady(cli: Tracked, timeoutMs: number): Promise<AirwaveReady> {
+  return waitFor(
+    'AIRWAVE_READY',
+    () => {
+      const line = cli
+        .stdout()
+        .split('\n')
+        .find((text) => text.startsWith(READY));
+      if (!line && cli.child.exitCode !== null) {
+        throw new Error(`airwave start exited ${cli.child.exitCode}: ${cli.stderr()}`);
+      }
+      return line ? (JSON.parse(line.slice(READY.length)) as AirwaveReady) : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Runs `scripts/publish-flv.ts` (our E-RTMP publisher) with `args`. */
+export function publishFlv(args: readonly string[]): Tracked {
+  return spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', PUBLISH_FLV, ...args]);
+}
