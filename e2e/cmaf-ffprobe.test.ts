@@ -15,8 +15,9 @@ import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import { type EncodedMedia, encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
+import { lavfiInputs } from '@airwave/media/testing/test-source';
 import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
-import { byType, ffmpegMissing, probeStreams } from './support/ffmpeg.js';
+import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 
 const FRAMES = 120;
 
@@ -42,8 +43,7 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'airwave-cmaf-'));
     media = encodeTestMedia(dir, [
-      ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30'],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
+      ...lavfiInputs('640x360', 48_000),
       ...['-c:v', 'libx264', '-bf', '2', '-g', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-t', '4'],
     ]);
     audioFrames = media.units.filter((unit) => unit.trackId === 2).length;
@@ -69,6 +69,18 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
     return publisher;
   }
 
+  /** The whole source came through: every video frame (H.264 640x360) and the AAC frames within two. */
+  function assertWholeSource(streams: readonly ProbedStream[]): void {
+    const video = byType(streams, 'video');
+    assert.equal(video.codec_name, 'h264');
+    assert.equal(video.width, 640);
+    assert.equal(video.height, 360);
+    assert.equal(Number(video.nb_read_frames), FRAMES);
+    const audio = byType(streams, 'audio');
+    assert.equal(audio.codec_name, 'aac');
+    assert.ok(Math.abs(Number(audio.nb_read_frames) - audioFrames) <= 2, `${audio.nb_read_frames} of ${audioFrames}`);
+  }
+
   it('the source has the frames the checks expect', () => {
     assert.equal(media.units.filter((unit) => unit.trackId === 1).length, FRAMES);
     assert.ok(
@@ -84,15 +96,8 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
     assert.equal(liveVideo.codec_name, 'h264');
     hub.stop('s-hls', 'test over');
     const streams = await probeStreams(`${served.base}/hls/cmaf/index.m3u8?${TOKEN}`);
-    const video = byType(streams, 'video');
-    assert.equal(video.codec_name, 'h264');
-    assert.equal(video.width, 640);
-    assert.equal(video.height, 360);
-    assert.equal(Number(video.nb_read_frames), FRAMES);
-    const audio = byType(streams, 'audio');
-    assert.equal(audio.codec_name, 'aac');
-    assert.equal(audio.sample_rate, '48000');
-    assert.ok(Math.abs(Number(audio.nb_read_frames) - audioFrames) <= 2, `${audio.nb_read_frames} of ${audioFrames}`);
+    assertWholeSource(streams);
+    assert.equal(byType(streams, 'audio').sample_rate, '48000');
     assert.deepEqual(served.untokened, [], 'every listed URI carried the token');
   });
 
@@ -129,15 +134,7 @@ describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
     const live = await fetchText(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`);
     assert.match(live, /type="dynamic"/);
     hub.stop('s-dash', 'test over');
-    const streams = await probeStreams(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`);
-    const video = byType(streams, 'video');
-    assert.equal(video.codec_name, 'h264');
-    assert.equal(video.width, 640);
-    assert.equal(video.height, 360);
-    assert.equal(Number(video.nb_read_frames), FRAMES);
-    const audio = byType(streams, 'audio');
-    assert.equal(audio.codec_name, 'aac');
-    assert.ok(Math.abs(Number(audio.nb_read_frames) - audioFrames) <= 2, `${audio.nb_read_frames} of ${audioFrames}`);
+    assertWholeSource(await probeStreams(`${served.base}/dash/cmaf/index.mpd?${TOKEN}`));
     assert.deepEqual(served.untokened, []);
   });
 });
