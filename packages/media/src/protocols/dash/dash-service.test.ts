@@ -97,6 +97,19 @@ describe('DashService', () => {
     assert.match(ended, /mediaPresentationDuration="PT\d+(\.\d+)?S"/);
   });
 
+  it('cuts the lead of a new period to its media time when the outage was longer', async () => {
+    const { service, publisher, hub: current } = setup(10_000);
+    writeUnits(publisher, syntheticUnits({ seconds: 4.1 }));
+    publisher.close('socket closed');
+    now = T0 + 9_000;
+    const second = current.publish(grant, 'rtmp');
+    second.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
+    writeUnits(second, syntheticUnits({ seconds: 4.1 }));
+    const live = text(await service.handle(request('index.mpd')));
+    assert.match(live, /<Period id="p1" start="PT4.9S">/, 'the media (from 4.1 s) still at its wall-clock time, 9 s');
+    assert.match(live, /presentationTimeOffset="0" startNumber="3"/);
+  });
+
   it('lists a new period only once every track it carries has a segment in it', async () => {
     const { service, publisher, hub: current } = setup(10_000);
     writeUnits(publisher, syntheticUnits({ seconds: 4.1 }));
