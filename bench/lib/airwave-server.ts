@@ -15,6 +15,8 @@ import type { MediaServerProcess } from './peers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../packages/server/dist/main/cli.js', import.meta.url));
+/** `AIRWAVE_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the server in any section. */
+const EXTRA_NODE_ARGS = (process.env.AIRWAVE_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
 let built = false;
 
 /** Runs `npm run build` (`tsc -b packages/media packages/server`, incremental) once per benchmark process. */
@@ -56,7 +58,7 @@ export async function startAirwave(
 ): Promise<AirwaveProcess> {
   buildOnce();
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-media-'));
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...EXTRA_NODE_ARGS, CLI, 'start'], {
     env: {
       ...process.env,
       AIRWAVE_HOST: '127.0.0.1',

@@ -136,7 +136,14 @@ async function serve(
   }
   request.raw.socket.setTimeout(0);
   const controller = new AbortController();
-  reply.raw.once('close', () => controller.abort());
+  // Aborting builds a DOMException (costly per request): only a waiting service or a streamed
+  // body still listens once the response is ready, so a finished in-memory answer skips it.
+  let listening = true;
+  reply.raw.once('close', () => {
+    if (listening) {
+      controller.abort();
+    }
+  });
   const playRequest: PlayRequest = {
     playbackId,
     path,
@@ -152,6 +159,7 @@ async function serve(
     request.log.error({ err: error, playbackId, protocol, path }, 'playback service failed');
     return sendError(reply, 500, 'internal', 'the playback service failed');
   }
+  listening = typeof response.body !== 'string' && !(response.body instanceof Uint8Array);
   countEgress(deps.hub.getByPlaybackId(playbackId), response.body);
   return sendResponse(reply, response);
 }
