@@ -7,6 +7,7 @@
 import { type Principal, requirePrincipal } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
+import { PromiseCache } from '../playback-access/promise-cache.js';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { streamIdOf } from '../streams/streams.service.js';
 import type { PlaybackPoliciesStore } from './playback-policies.store.js';
@@ -73,11 +74,6 @@ interface PendingView {
   reject(error: unknown): void;
 }
 
-interface CachedPolicy {
-  readonly value: Promise<ResolvedPolicy | undefined>;
-  readonly fetchedAt: number;
-}
-
 /** The read view of a policy. */
 export function policyView(policy: PlaybackPolicy): PlaybackPolicyView {
   return {
@@ -92,7 +88,11 @@ export function policyView(policy: PlaybackPolicy): PlaybackPolicyView {
 
 /** Sets and reads playback policies; answers the gate's lookups from a cache. */
 export class PlaybackPoliciesService {
-  private readonly cache = new Map<string, CachedPolicy>();
+  private readonly cache = new PromiseCache<string, ResolvedPolicy | undefined>(
+    POLICY_CACHE_TTL_MS,
+    POLICY_CACHE_MAX,
+    () => this.now(),
+  );
   private readonly changeListeners: ((change: PolicyChange) => void)[] = [];
   private readonly now: () => number;
   private pendingViews: Map<string, Map<string, PendingView[]>> | undefined;
@@ -124,7 +124,7 @@ export class PlaybackPoliciesService {
     const next = await this.validate(caller.tenantId, input, current);
     const policy = await this.deps.store.upsert(caller.tenantId, id, next, new Date(this.now()));
     const resolved: ResolvedPolicy = { streamId: id, tenantId: caller.tenantId, playbackId, policy };
-    this.cache.set(playbackId, { value: Promise.resolve(resolved), fetchedAt: this.now() });
+    this.cache.set(playbackId, resolved);
     this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
     return id;
   }
@@ -180,22 +180,7 @@ export class PlaybackPoliciesService {
    * cache of POLICY_CACHE_TTL_MS shared by concurrent requests; unknown IDs are cached too.
    */
   resolve(playbackId: string): Promise<ResolvedPolicy | undefined> {
-    const now = this.now();
-    const cached = this.cache.get(playbackId);
-    if (cached && now - cached.fetchedAt < POLICY_CACHE_TTL_MS) {
-      return cached.value;
-    }
-    if (this.cache.size >= POLICY_CACHE_MAX) {
-      this.cache.clear();
-    }
-    const entry: CachedPolicy = { value: this.deps.store.byPlaybackId(playbackId), fetchedAt: now };
-    this.cache.set(playbackId, entry);
-    entry.value.catch(() => {
-      if (this.cache.get(playbackId) === entry) {
-        this.cache.delete(playbackId);
-      }
-    });
-    return entry.value;
+    return this.cache.get(playbackId, () => this.deps.store.byPlaybackId(playbackId));
   }
 
   private async validate(

@@ -9,6 +9,7 @@ import { type Principal, requirePrincipal } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { type Connection, encodeCursor, type PageInput, toConnection, toPageRequest } from '../pagination.js';
+import { PromiseCache } from '../playback-access/promise-cache.js';
 import type { SigningKeyRow, SigningKeyStatusFilter, SigningKeysStore } from './signing-keys.store.js';
 
 /** The only algorithm signing keys use. */
@@ -65,11 +66,6 @@ export interface KeyRevocation {
   readonly local: boolean;
 }
 
-interface CachedTenantKeys {
-  readonly keys: Promise<ReadonlyMap<string, VerificationKey>>;
-  readonly fetchedAt: number;
-}
-
 function toView(row: SigningKeyRow): SigningKeyView {
   return {
     id: row.id,
@@ -87,7 +83,11 @@ function toView(row: SigningKeyRow): SigningKeyView {
 /** Creates, lists and revokes signing keys, and serves kid lookups to the gate from a cache. */
 export class SigningKeysService {
   /** Each tenant's keys by kid: a kid of no key costs no query, however many are tried. */
-  private readonly cache = new Map<string, CachedTenantKeys>();
+  private readonly cache = new PromiseCache<string, ReadonlyMap<string, VerificationKey>>(
+    KEY_CACHE_TTL_MS,
+    KEY_CACHE_MAX,
+    () => this.now(),
+  );
   /** Parsed public keys by key id, kept across reloads. */
   private readonly publicKeys = new Map<string, KeyObject>();
   /** When this process last wrote lastUsedAt, by key id. */
@@ -202,22 +202,7 @@ export class SigningKeysService {
    * kept for KEY_CACHE_TTL_MS; changes made here or announced by another process drop them at once.
    */
   async verificationKey(tenantId: string, kid: string): Promise<VerificationKey | undefined> {
-    const now = this.now();
-    let cached = this.cache.get(tenantId);
-    if (!cached || now - cached.fetchedAt >= KEY_CACHE_TTL_MS) {
-      if (this.cache.size >= KEY_CACHE_MAX) {
-        this.cache.clear();
-      }
-      const entry: CachedTenantKeys = { keys: this.loadTenant(tenantId), fetchedAt: now };
-      this.cache.set(tenantId, entry);
-      entry.keys.catch(() => {
-        if (this.cache.get(tenantId) === entry) {
-          this.cache.delete(tenantId);
-        }
-      });
-      cached = entry;
-    }
-    return (await cached.keys).get(kid);
+    return (await this.cache.get(tenantId, () => this.loadTenant(tenantId))).get(kid);
   }
 
   /** Records that a key verified a token (written at most once a minute per key, never awaited). */
