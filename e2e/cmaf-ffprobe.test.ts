@@ -18,20 +18,9 @@ import { type EncodedMedia, encodeTestMedia } from '@airwave/media/testing/ffmpe
 import { lavfiInputs } from '@airwave/media/testing/test-source';
 import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
+import { fetchBytes, fetchText } from './support/http.js';
 
 const FRAMES = 120;
-
-async function fetchText(url: string): Promise<string> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, url);
-  return response.text();
-}
-
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, url);
-  return new Uint8Array(await response.arrayBuffer());
-}
 
 describe('CMAF delivery decoded by ffprobe', { skip: ffmpegMissing }, () => {
   let dir = '';

@@ -12,14 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { publishFlv } from './support/airwave-cli.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
-import {
-  fetchText,
-  type MediaServer,
-  type MediaStream,
-  readFor,
-  startMediaServer,
-  withTempFile,
-} from './support/media-server.js';
+import { fetchText, readFor } from './support/http.js';
+import { type MediaServer, type MediaStream, startMediaServer, withTempFile } from './support/media-server.js';
 import { waitFor } from './support/processes.js';
 
 const FIXTURES = '/work/shared/fixtures/eflv';

@@ -14,15 +14,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer } from '@airwave/server/testing/test-server';
 import { byType, ffmpegMissing, probePackets, probeStreams, publishPattern } from './support/ffmpeg.js';
+import { fetchBytes, fetchText, playlistUris, readFor } from './support/http.js';
 import {
-  fetchBytes,
-  fetchText,
+  lastHlsSequence,
   type MediaServer,
-  type MediaStream,
-  playlistUris,
-  readFor,
   startMediaServer,
   streamState,
+  waitForSegments,
   withTempFile,
 } from './support/media-server.js';
 import { hasCommand, sleep, type Tracked, waitFor } from './support/processes.js';
@@ -43,13 +41,6 @@ async function waitForStatus(
     timeoutMs,
     100,
   );
-}
-
-/** Media sequence number of the newest segment of the classic HLS playlist. */
-async function lastHlsSequence(media: MediaServer): Promise<number> {
-  const playlist = await fetchText(media.playUrl('/hls/stream.m3u8'));
-  const first = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist)?.[1]);
-  return first + (playlist.match(/#EXTINF/g) ?? []).length - 1;
 }
 
 /** Presentation times (seconds) of the video packets of an input, in file order. */
@@ -279,16 +270,3 @@ describe('stream lifecycle through the real server', { skip: ffmpegMissing }, ()
     assert.equal(state.metrics.isLive, false);
   });
 });
-
-/** Waits until classic HLS lists `count` segments. */
-async function waitForSegments(media: MediaStream, count: number): Promise<void> {
-  await waitFor(
-    `${count} HLS segments`,
-    async () => {
-      const response = await fetch(media.playUrl('/hls/stream.m3u8'));
-      return response.status === 200 && ((await response.text()).match(/#EXTINF/g) ?? []).length >= count;
-    },
-    30_000,
-    200,
-  );
-}

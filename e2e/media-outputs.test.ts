@@ -9,15 +9,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { byType, ffmpegMissing, probePackets, probeStreams, publishPattern } from './support/ffmpeg.js';
+import { fetchBytes, fetchText, playlistUris, readFor, segmentDurations, tagAttributes } from './support/http.js';
 import {
-  fetchBytes,
-  fetchText,
   type MediaServer,
   type MediaStream,
-  playlistUris,
-  readFor,
   startMediaServer,
-  tagAttributes,
+  waitForSegments,
   withTempFile,
 } from './support/media-server.js';
 import { waitFor } from './support/processes.js';
@@ -35,30 +32,12 @@ async function head(url: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: response.status, headers: response.headers };
 }
 
-/** Segments a media playlist lists (EXTINF lines), with their durations. */
-function segmentDurations(playlist: string): number[] {
-  return [...playlist.matchAll(/#EXTINF:([\d.]+),/g)].map((match) => Number(match[1]));
-}
-
 /** The first video packet of an input is a keyframe. */
 async function assertStartsOnKeyframe(input: string, what: string): Promise<void> {
   const packets = await probePackets(input);
   const first = packets.find((packet) => packet.codec_type === 'video');
   assert.ok(first, `${what} holds no video packet`);
   assert.ok(first.flags.startsWith('K'), `${what} starts with a non-key video packet (${first.flags})`);
-}
-
-/** Waits until classic HLS lists `count` segments. */
-async function waitForSegments(stream: MediaStream, count: number, timeoutMs = 30_000): Promise<void> {
-  await waitFor(
-    `${count} HLS segments`,
-    async () => {
-      const response = await fetch(stream.playUrl('/hls/stream.m3u8'));
-      return response.status === 200 && segmentDurations(await response.text()).length >= count;
-    },
-    timeoutMs,
-    200,
-  );
 }
 
 /** Waits until both playlists of the stream carry EXT-X-ENDLIST (the publish ended). */

@@ -9,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { fetchText } from './support/http.js';
 import {
-  fetchText,
+  lastHlsSequence,
   type MediaServer,
   type MediaStream,
   startMediaServer,
@@ -23,17 +24,10 @@ const HLS_WINDOW = 6;
 /** Complete segments listed by LL-HLS and DASH (default window). */
 const CMAF_WINDOW = 10;
 
-/** Media sequence number of the newest classic HLS segment. */
-async function lastSequence(stream: MediaStream): Promise<number> {
-  const playlist = await fetchText(stream.playUrl('/hls/stream.m3u8'));
-  const first = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist)?.[1]);
-  return first + (playlist.match(/#EXTINF/g) ?? []).length - 1;
-}
-
 /** Waits until the HLS of `stream` lists a segment newer than the newest one now. */
 async function assertAdvances(stream: MediaStream, what: string): Promise<void> {
-  const sequence = await lastSequence(stream);
-  await waitFor(`HLS advancing after ${what}`, async () => (await lastSequence(stream)) > sequence, 15_000, 250);
+  const sequence = await lastHlsSequence(stream);
+  await waitFor(`HLS advancing after ${what}`, async () => (await lastHlsSequence(stream)) > sequence, 15_000, 250);
 }
 
 /** Resolves when the server closes `socket` (what it sends is read and dropped, so the end is seen). */

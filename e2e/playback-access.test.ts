@@ -27,6 +27,7 @@ import {
 import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
 import { chromiumMissing, launchChromium, type PlayerPages, playFor, startPlayerPages } from './support/browser.js';
 import { ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
+import { fetchText } from './support/http.js';
 import type { Tracked } from './support/processes.js';
 import { waitFor } from './support/processes.js';
 
@@ -68,12 +69,6 @@ function playlistUris(text: string, base: string): string[] {
   return uris;
 }
 
-async function text(url: string): Promise<string> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, `${url} answered ${response.status}: ${await response.clone().text()}`);
-  return response.text();
-}
-
 describe('the playback gate on every media URL of a live publish', { skip: ffmpegMissing }, () => {
   let server: TestServer;
   let plane: PlaybackPlane;
@@ -99,14 +94,14 @@ describe('the playback gate on every media URL of a live publish', { skip: ffmpe
   /** Walks the playlists with the valid token and returns every protected URL (token removed). */
   async function collectUrls(): Promise<MediaUrls> {
     const hlsMulti = withToken(`${play}/hls/index.m3u8`, valid);
-    const hlsMediaUrl = playlistUris(await text(hlsMulti), hlsMulti)[0];
+    const hlsMediaUrl = playlistUris(await fetchText(hlsMulti), hlsMulti)[0];
     assert.ok(hlsMediaUrl, 'the HLS multivariant playlist lists a media playlist');
-    const hlsSegment = playlistUris(await text(hlsMediaUrl), hlsMediaUrl).at(-1);
+    const hlsSegment = playlistUris(await fetchText(hlsMediaUrl), hlsMediaUrl).at(-1);
     assert.ok(hlsSegment, 'the HLS media playlist lists a segment');
     const cmafMulti = withToken(`${play}/cmaf/index.m3u8`, valid);
-    const cmafMediaUrl = playlistUris(await text(cmafMulti), cmafMulti).find((uri) => uri.includes('video'));
+    const cmafMediaUrl = playlistUris(await fetchText(cmafMulti), cmafMulti).find((uri) => uri.includes('video'));
     assert.ok(cmafMediaUrl, 'the LL-HLS multivariant playlist lists the video playlist');
-    const media = await text(cmafMediaUrl);
+    const media = await fetchText(cmafMediaUrl);
     const init = /#EXT-X-MAP:URI="([^"]+)"/.exec(media)?.[1];
     const part = [...media.matchAll(/#EXT-X-PART:.*URI="([^"]+)"/g)].at(-1)?.[1];
     const segment = media
@@ -238,7 +233,7 @@ describe('the playback gate on every media URL of a live publish', { skip: ffmpe
         assert.equal(new URL(uri).searchParams.get('jwt'), valid, `${playlist} lists ${uri} without the token`);
       }
     }
-    const mpd = await text(withToken(`${play}/cmaf/index.mpd`, valid));
+    const mpd = await fetchText(withToken(`${play}/cmaf/index.mpd`, valid));
     const templates = [...mpd.matchAll(/(?:media|initialization)="([^"]+)"/g)].map((match) => match[1] ?? '');
     assert.ok(templates.length >= 2, 'the MPD has segment templates');
     for (const template of templates) {
@@ -317,8 +312,8 @@ describe('the playback gate on every media URL of a live publish', { skip: ffmpe
       const before = hook.calls.length;
       const urls = await (async () => {
         const multi = `${play}/hls/index.m3u8`;
-        const mediaUrl = playlistUris(await text(multi), multi)[0] ?? '';
-        const segment = playlistUris(await text(mediaUrl), mediaUrl).at(-1) ?? '';
+        const mediaUrl = playlistUris(await fetchText(multi), multi)[0] ?? '';
+        const segment = playlistUris(await fetchText(mediaUrl), mediaUrl).at(-1) ?? '';
         return [multi, mediaUrl, segment, `${play}/cmaf/index.mpd`, `${play}/cmaf/index.m3u8`];
       })();
       for (const url of urls) {

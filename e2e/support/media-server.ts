@@ -1,6 +1,6 @@
 /**
  * Test support for the media e2e tests: the real server with an account and a stream, URLs of
- * its playback outputs, and playlist reading.
+ * its playback outputs, waiting for HLS segments, and its stream state through GraphQL.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream, registerAccount } from './accounts.js';
+import { fetchText, segmentDurations } from './http.js';
+import { waitFor } from './processes.js';
 
 /** One stream of the test account, with its ingest and playback addresses. */
 export interface MediaStream {
@@ -77,38 +79,24 @@ export function streamAddresses(
   };
 }
 
-/** GETs `url` and returns its body, failing with the body when the status is not 200. */
-export async function fetchText(url: string, init: RequestInit = {}): Promise<string> {
-  const response = await fetch(url, init);
-  const body = await response.text();
-  assert.equal(response.status, 200, `${url} answered ${response.status}: ${body}`);
-  return body;
+/** Media sequence number of the newest segment of the classic HLS playlist. */
+export async function lastHlsSequence(stream: MediaStream): Promise<number> {
+  const playlist = await fetchText(stream.playUrl('/hls/stream.m3u8'));
+  const first = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist)?.[1]);
+  return first + segmentDurations(playlist).length - 1;
 }
 
-/** GETs `url` and returns its bytes, failing when the status is not 200. */
-export async function fetchBytes(url: string): Promise<Uint8Array> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, `${url} answered ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-/** URI lines of a playlist (not tags), resolved against its URL. */
-export function playlistUris(text: string, base: string): string[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => new URL(line, base).toString());
-}
-
-/** The attributes of the first line starting with `tag` (e.g. `#EXT-X-STREAM-INF:`), parsed. */
-export function tagAttributes(text: string, tag: string): Record<string, string> {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(tag));
-  assert.ok(line, `no ${tag} in\n${text}`);
-  const attributes: Record<string, string> = {};
-  for (const match of line.slice(tag.length).matchAll(/([A-Z0-9-]+)=("[^"]*"|[^,]*)/g)) {
-    attributes[match[1] as string] = (match[2] as string).replace(/^"|"$/g, '');
-  }
-  return attributes;
+/** Waits until classic HLS lists `count` segments. */
+export async function waitForSegments(stream: MediaStream, count: number, timeoutMs = 30_000): Promise<void> {
+  await waitFor(
+    `${count} HLS segments`,
+    async () => {
+      const response = await fetch(stream.playUrl('/hls/stream.m3u8'));
+      return response.status === 200 && segmentDurations(await response.text()).length >= count;
+    },
+    timeoutMs,
+    200,
+  );
 }
 
 /** Writes `parts` concatenated to a temporary file, runs `use` on its path and removes it. */
@@ -125,33 +113,6 @@ export async function withTempFile<T>(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Reads a live (endless) HTTP body for `ms` milliseconds and returns what arrived. */
-export async function readFor(url: string, ms: number, init: RequestInit = {}): Promise<Uint8Array> {
-  const controller = new AbortController();
-  const response = await fetch(url, { ...init, signal: controller.signal });
-  assert.equal(response.status, 200, `${url} answered ${response.status}`);
-  const chunks: Uint8Array[] = [];
-  const timer = setTimeout(() => controller.abort(), ms);
-  try {
-    const reader = response.body?.getReader();
-    assert.ok(reader, `${url} has no body`);
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        break;
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (!controller.signal.aborted) {
-      throw error;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The `stream(id)` fields the media tests read. */
