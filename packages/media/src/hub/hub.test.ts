@@ -4,6 +4,7 @@ import { silentLogger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription } from '../stream/track.js';
 import { AlreadyPublishingError, Hub } from './hub.js';
+import { RESUME_GAP_SECONDS } from './live-stream.js';
 
 const description: StreamDescription = {
   tracks: [
@@ -62,7 +63,7 @@ describe('Hub', () => {
     second.stream.attach({ onUnit: (u) => seen.push(u) }, false);
     second.setDescription(description);
     second.write(video(0, true));
-    assert.equal(seen[0]?.dts, 6000, 'timestamps continue one frame after the last');
+    assert.equal(seen[0]?.dts, 6000 + RESUME_GAP_SECONDS * 90_000, 'timestamps continue after the last frame');
     assert.equal(seen[0]?.discontinuity, true);
     hub.stop('s1', 'test over');
     assert.deepEqual(statuses, ['LIVE', 'RECONNECTING', 'LIVE', 'OFFLINE']);
@@ -130,5 +131,33 @@ describe('Hub', () => {
     assert.equal((await reader.next())?.dts, 3000);
     assert.equal(await reader.next(), null);
     assert.equal(publisher.stream.readerCount, 0);
+  });
+
+  it('re-bases every track by the same amount after a reconnect, so audio stays in sync with video', () => {
+    const hub = new Hub({ log: silentLogger, reconnectWindowMs: 10_000 });
+    const audio = (dts: number): MediaUnit => ({ trackId: 2, dts, pts: dts, key: true, data: new Uint8Array(10) });
+    const first = hub.publish(grant, 'rtmp');
+    first.setDescription(description);
+    first.write(video(0, true));
+    first.write(audio(0));
+    first.write(video(90_000));
+    first.write(audio(24_000));
+    first.close('dropped');
+    const second = hub.publish(grant, 'rtmp');
+    const seen: MediaUnit[] = [];
+    second.stream.attach({ onUnit: (u) => seen.push(u) }, false);
+    second.write(audio(4_800));
+    second.write(video(9_000, true));
+    const [a, v] = seen;
+    assert.equal(a?.discontinuity, true);
+    assert.equal(v?.discontinuity, true);
+    const audioSeconds = (a?.dts ?? 0) / 48_000;
+    const videoSeconds = (v?.dts ?? 0) / 90_000;
+    assert.ok(
+      Math.abs(audioSeconds - videoSeconds) < 1e-3,
+      `audio ${audioSeconds} s and video ${videoSeconds} s coincide`,
+    );
+    assert.ok(videoSeconds > 1 + 1 / 30, 'the timeline continues after the last video frame');
+    hub.close();
   });
 });

@@ -23,6 +23,12 @@ export interface StreamSink {
   onEnd?(reason: string): void;
 }
 
+/**
+ * Gap left in the timeline after a publisher reconnect, so the new publisher's first units of every
+ * track (interleaved within about this much) land after the last ones of the old publisher.
+ */
+export const RESUME_GAP_SECONDS = 0.1;
+
 /** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
 export const GOP_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -50,6 +56,8 @@ export class LiveStream {
   private videoTrackId: number | undefined;
   private ended: string | undefined;
   private interrupted = false;
+  /** After a reconnect: where the shared timeline continues, applied at the first new unit. */
+  private resumeAtSeconds: number | undefined;
 
   constructor(
     /** Stream UUID. */
@@ -105,6 +113,13 @@ export class LiveStream {
       return;
     }
     const guard = this.guards.get(unit.trackId);
+    if (guard && this.resumeAtSeconds !== undefined) {
+      const offsetSeconds = this.resumeAtSeconds - unit.dts / guard.timescale;
+      this.resumeAtSeconds = undefined;
+      for (const each of this.guards.values()) {
+        each.resume(offsetSeconds);
+      }
+    }
     if (!guard) {
       this.stats.droppedTimestamps++;
       return;
@@ -184,6 +199,10 @@ export class LiveStream {
   /** A publisher returned inside the reconnect window. */
   resume(): void {
     this.interrupted = false;
+    const due = [...this.guards.values()]
+      .map((guard) => guard.expectedNextSeconds())
+      .filter((seconds): seconds is number => seconds !== undefined);
+    this.resumeAtSeconds = due.length > 0 ? Math.max(...due) + RESUME_GAP_SECONDS : undefined;
     for (const guard of this.guards.values()) {
       guard.resume();
     }

@@ -22,18 +22,30 @@ export class TimestampGuard {
   private lastDts: number | undefined;
   private lastStep: number;
   private pendingResume = false;
+  private resumeOffset: number | undefined;
 
   /** `timescale` is the track's clock rate; `typicalStep` a frame duration used when re-basing. */
   constructor(
-    private readonly timescale: number,
+    /** The track's clock rate (ticks per second). */
+    readonly timescale: number,
     typicalStep: number,
   ) {
     this.lastStep = typicalStep;
   }
 
-  /** Marks a publisher reconnect: the next unit continues the timeline one step after the last. */
-  resume(): void {
+  /** Seconds at which this track's next unit is due (last dts plus one step), or undefined before any unit. */
+  expectedNextSeconds(): number | undefined {
+    return this.lastDts === undefined ? undefined : (this.lastDts + this.lastStep) / this.timescale;
+  }
+
+  /**
+   * Marks a publisher reconnect. With `offsetSeconds` (the same for every track of the stream, so
+   * audio and video stay in sync) the new publisher's timestamps are shifted by it; without, the
+   * next unit continues this track one step after its last. Either way it carries `discontinuity`.
+   */
+  resume(offsetSeconds?: number): void {
     this.pendingResume = true;
+    this.resumeOffset = offsetSeconds === undefined ? undefined : Math.round(offsetSeconds * this.timescale);
   }
 
   /** Returns the unit with normalised timestamps, or a drop decision. */
@@ -46,6 +58,11 @@ export class TimestampGuard {
     }
     if (this.pendingResume) {
       this.pendingResume = false;
+      if (this.resumeOffset !== undefined && unit.dts + this.resumeOffset > last) {
+        this.offset = this.resumeOffset;
+        const resumed = this.pass(unit, unit.dts + this.offset);
+        return { action: 'rebase', unit: { ...resumed.unit, discontinuity: true }, reason: 'publisher reconnected' };
+      }
       return this.rebase(unit, last, 'publisher reconnected', true);
     }
     const step = dts - last;
@@ -64,7 +81,7 @@ export class TimestampGuard {
     return this.pass(unit, dts);
   }
 
-  private pass(unit: MediaUnit, dts: number): GuardVerdict {
+  private pass(unit: MediaUnit, dts: number): { action: 'pass'; unit: MediaUnit } {
     this.lastDts = dts;
     if (this.offset === 0) {
       return { action: 'pass', unit };
