@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StreamDescription } from '@airwave/media';
 import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
-import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { localServerEnv, startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { testAudioTrack } from '@airwave/server/testing/tracks';
 import { type Account, accountWithStream, record, subscribed, wsUrl } from './subscriptions-support.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
@@ -88,12 +88,7 @@ describe('subscriptions across two servers sharing PostgreSQL', { skip }, () => 
     const child = spawnAirwave([], {
       ...process.env,
       DATABASE_URL: scratch.url,
-      AIRWAVE_HOST: '127.0.0.1',
-      AIRWAVE_HTTP_PORT: '0',
-      AIRWAVE_RTMP_PORT: '0',
-      AIRWAVE_RTMPS_PORT: '0',
-      AIRWAVE_SRT_PORT: '0',
-      AIRWAVE_DATA_DIR: dataDir,
+      ...localServerEnv(dataDir),
       AIRWAVE_LOG_LEVEL: 'warn',
     });
     try {

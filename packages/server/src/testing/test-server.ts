@@ -32,6 +32,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** AIRWAVE_* settings of a server on 127.0.0.1 with every listener on an ephemeral port and its data in `dataDir`. */
+export function localServerEnv(dataDir: string): Record<string, string> {
+  return {
+    AIRWAVE_HOST: '127.0.0.1',
+    AIRWAVE_HTTP_PORT: '0',
+    AIRWAVE_RTMP_PORT: '0',
+    AIRWAVE_RTMPS_PORT: '0',
+    AIRWAVE_SRT_PORT: '0',
+    AIRWAVE_DATA_DIR: dataDir,
+  };
+}
+
 /** Starts a server on `backend`; `env` adds or overrides AIRWAVE_* settings. */
 export async function startTestServer(
   backend: TestBackend = { name: 'pglite' },
@@ -42,12 +54,7 @@ export async function startTestServer(
   const scratch: ScratchDatabase | undefined =
     backend.name === 'postgres' && !env.DATABASE_URL ? await createScratchDatabase() : undefined;
   const config = loadConfig({
-    AIRWAVE_HOST: '127.0.0.1',
-    AIRWAVE_HTTP_PORT: '0',
-    AIRWAVE_RTMP_PORT: '0',
-    AIRWAVE_RTMPS_PORT: '0',
-    AIRWAVE_SRT_PORT: '0',
-    AIRWAVE_DATA_DIR: dataDir,
+    ...localServerEnv(dataDir),
     AIRWAVE_LOG_LEVEL: process.env.AIRWAVE_TEST_LOG_LEVEL ?? 'silent',
     AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: 'true',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
