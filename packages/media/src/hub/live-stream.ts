@@ -23,12 +23,6 @@ export interface StreamSink {
   onEnd?(reason: string): void;
 }
 
-/**
- * Gap left in the timeline after a publisher reconnect, so the new publisher's first units of every
- * track (interleaved within about this much) land after the last ones of the old publisher.
- */
-export const RESUME_GAP_SECONDS = 0.1;
-
 /** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
 export const GOP_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -202,7 +196,7 @@ export class LiveStream {
     const due = [...this.guards.values()]
       .map((guard) => guard.expectedNextSeconds())
       .filter((seconds): seconds is number => seconds !== undefined);
-    this.resumeAtSeconds = due.length > 0 ? Math.max(...due) + RESUME_GAP_SECONDS : undefined;
+    this.resumeAtSeconds = due.length > 0 ? Math.max(...due) : undefined;
     for (const guard of this.guards.values()) {
       guard.resume();
     }
