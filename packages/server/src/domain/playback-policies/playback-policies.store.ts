@@ -4,6 +4,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { tenantStream } from '../streams/stream-rows.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import { playbackPoliciesTable } from './playback-policies.tables.js';
 import { type PlaybackPolicy, type PlaybackPolicyType, PUBLIC_POLICY, type ResolvedPolicy } from './playback-policy.js';
@@ -35,7 +36,7 @@ export class PlaybackPoliciesStore {
     const rows = await this.db
       .select({ playbackId: streamsTable.playbackId })
       .from(streamsTable)
-      .where(and(eq(streamsTable.id, streamId), eq(streamsTable.tenantId, tenantId)))
+      .where(tenantStream(tenantId, streamId))
       .limit(1);
     return rows[0]?.playbackId;
   }
