@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '@airwave/server/testing/test-s
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createSigningKey } from './playback-access-support.js';
+import { wsUrl } from './subscriptions-support.js';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 
 /** IDs of one tenant's records, each as [global ID, raw UUID]. */
@@ -171,7 +172,7 @@ async function subscribeOnce(
   variables: Record<string, unknown>,
 ): Promise<{ data?: unknown; errors?: readonly { extensions?: Record<string, unknown>; message: string }[] }> {
   const client = createClient({
-    url: `${server.baseUrl.replace(/^http/, 'ws')}/graphql/ws`,
+    url: wsUrl(server),
     webSocketImpl: WebSocket,
     connectionParams: { authToken: token },
     retryAttempts: 0,

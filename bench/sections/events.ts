@@ -14,6 +14,8 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { decodeJwt } from 'jose';
+import { wsUrl } from '../../e2e/subscriptions-support.js';
+import { createStream, registerAccount } from '../../e2e/support/accounts.js';
 import { stopChild } from '../lib/child-process.js';
 import { percentile } from '../lib/percentile.js';
 
@@ -131,7 +133,7 @@ async function measure(options: {
 }): Promise<CaseResult> {
   const perStream = new Map<string, number>();
   const plan: ChildPlan = {
-    url: `${options.subscribeOn.baseUrl.replace(/^http/, 'ws')}/graphql/ws`,
+    url: wsUrl(options.subscribeOn),
     token: options.token,
     streams: Array.from({ length: SUBSCRIPTIONS }, (_, i) => {
       const streamId = options.streams[i % options.streams.length] as string;
@@ -195,27 +197,10 @@ async function measure(options: {
 }
 
 async function signUp(server: TestServer, streams: number) {
-  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const registered = await server.graphql<{ register: { token?: string } }>(
-    `mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }`,
-    { input: { email, password: 'bench password 123', name: 'bench' } },
-  );
-  const token = registered.data?.register.token;
-  if (!token) {
-    throw new Error(`register failed: ${JSON.stringify(registered)}`);
-  }
+  const { token } = await registerAccount(server, 'bench');
   const ids: string[] = [];
   for (let i = 0; i < streams; i++) {
-    const created = await server.graphql<{ createStream: { streamId?: string } }>(
-      `mutation { createStream(input: { name: "bench-${i}" }) { ... on Stream { streamId } } }`,
-      {},
-      token,
-    );
-    const id = created.data?.createStream.streamId;
-    if (!id) {
-      throw new Error(`createStream failed: ${JSON.stringify(created)}`);
-    }
-    ids.push(id);
+    ids.push((await createStream(server, token, `bench-${i}`)).streamId);
   }
   const tenantId = decodeJwt(token).tenant;
   if (typeof tenantId !== 'string') {
