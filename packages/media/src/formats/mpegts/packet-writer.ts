@@ -102,7 +102,7 @@ export class TsPacketWriter {
       while (toCopy > 0) {
         const part = parts[partIndex] as Uint8Array;
         const chunk = Math.min(toCopy, part.length - partOffset);
-        out.set(part.subarray(partOffset, partOffset + chunk), offset);
+        copyInto(out, offset, part, partOffset, chunk);
         offset += chunk;
         toCopy -= chunk;
         partOffset += chunk;
@@ -156,6 +156,20 @@ export class TsPacketWriter {
     this.buffer = new Uint8Array(size);
     this.start = 0;
     this.length = 0;
+  }
+}
+
+/**
+ * Copies `count` bytes of `source` from `from` to `target` at `at`; a whole part goes through
+ * set(), a packet's share of a larger one byte by byte, so no view is allocated per packet.
+ */
+function copyInto(target: Uint8Array, at: number, source: Uint8Array, from: number, count: number): void {
+  if (from === 0 && count === source.length) {
+    target.set(source, at);
+    return;
+  }
+  for (let i = 0; i < count; i++) {
+    target[at + i] = source[from + i] as number;
   }
 }
 
