@@ -16,7 +16,7 @@ import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import { type EncodedMedia, encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
 import { lavfiInputs } from '@airwave/media/testing/test-source';
-import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
+import { type Served, serveCmaf, TOKEN } from './support/cmaf-server.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 import { fetchBytes, fetchText } from './support/http.js';
 

@@ -12,7 +12,7 @@ import { silentLogger } from '@airwave/media/ports';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
-import { type Served, serveCmaf, TOKEN } from './cmaf-support.js';
+import { type Served, serveCmaf, TOKEN } from './support/cmaf-server.js';
 import { byType, ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
 

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { type CreatedStream, createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import {
   createSigningKey,
   revokeSigningKey,
@@ -16,8 +17,7 @@ import {
   startTestHook,
   type TestHook,
   testPlaybackAccess,
-} from './playback-access-support.js';
-import { type CreatedStream, createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
+} from './support/playback-access.js';
 import { waitFor } from './support/processes.js';
 
 const SECRET = 'e2e-webhook-secret-0123456789abcdef';

@@ -10,6 +10,7 @@ import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-p
 import type { EventName } from '@airwave/server/events/event-map';
 import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
 import {
   type CreatedKey,
   createSigningKey,
@@ -17,8 +18,7 @@ import {
   setPlaybackPolicy,
   startTestHook,
   type TestHook,
-} from './playback-access-support.js';
-import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
+} from './support/playback-access.js';
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
 const SECRET = 'multinode-webhook-secret-0123456789';

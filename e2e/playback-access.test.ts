@@ -14,6 +14,10 @@ import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
+import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
+import { chromiumMissing, launchChromium, type PlayerPages, playFor, startPlayerPages } from './support/browser.js';
+import { ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
+import { fetchText } from './support/http.js';
 import {
   type CreatedKey,
   createSigningKey,
@@ -23,11 +27,7 @@ import {
   setPlaybackPolicy,
   startTestHook,
   type TestHook,
-} from './playback-access-support.js';
-import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
-import { chromiumMissing, launchChromium, type PlayerPages, playFor, startPlayerPages } from './support/browser.js';
-import { ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
-import { fetchText } from './support/http.js';
+} from './support/playback-access.js';
 import type { Tracked } from './support/processes.js';
 import { waitFor } from './support/processes.js';
 

@@ -8,8 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
-import { type Account, accountWithStream, record, subscribed, wsUrl } from './subscriptions-support.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { type Account, accountWithStream, record, subscribed, wsUrl } from './support/subscriptions.js';
 
 const LIFECYCLE = `subscription ($id: ID!) {
   liveStreamEvents(streamId: $id) { streamId state status timestamp details }

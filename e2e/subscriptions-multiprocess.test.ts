@@ -14,8 +14,8 @@ import type { StreamDescription } from '@airwave/media';
 import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { localServerEnv, startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { testAudioTrack } from '@airwave/server/testing/tracks';
-import { type Account, accountWithStream, record, subscribed, wsUrl } from './subscriptions-support.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
+import { type Account, accountWithStream, record, subscribed, wsUrl } from './support/subscriptions.js';
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
 

@@ -10,6 +10,7 @@ import type { StreamDescription } from '@airwave/media';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { testVideoTrack } from '@airwave/server/testing/tracks';
+import { createDeveloperToken } from './support/accounts.js';
 import {
   type Account,
   accountWithStream,
@@ -17,8 +18,7 @@ import {
   subscribed,
   unsubscribedAll,
   wsUrl,
-} from './subscriptions-support.js';
-import { createDeveloperToken } from './support/accounts.js';
+} from './support/subscriptions.js';
 
 const description: StreamDescription = { tracks: [testVideoTrack] };
 

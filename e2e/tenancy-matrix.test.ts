@@ -11,9 +11,9 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createSigningKey } from './playback-access-support.js';
-import { wsUrl } from './subscriptions-support.js';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
+import { createSigningKey } from './support/playback-access.js';
+import { wsUrl } from './support/subscriptions.js';
 
 /** IDs of one tenant's records, each as [global ID, raw UUID]. */
 interface Fixture {

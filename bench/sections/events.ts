@@ -14,8 +14,8 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { decodeJwt } from 'jose';
-import { wsUrl } from '../../e2e/subscriptions-support.js';
 import { createStream, registerAccount } from '../../e2e/support/accounts.js';
+import { wsUrl } from '../../e2e/support/subscriptions.js';
 import { stopChild } from '../lib/child-process.js';
 import { percentile } from '../lib/percentile.js';
 

@@ -38,7 +38,7 @@ async function childMain(): Promise<void> {
   const { testSourceArgs } = await import('@airwave/media/testing/test-source');
   const { unitsOfPass } = await import('@airwave/media/testing/live-feed');
   const { startTestServer } = await import('@airwave/server/testing/test-server');
-  const support = await import('../../e2e/playback-access-support.js');
+  const support = await import('../../e2e/support/playback-access.js');
   const dir = mkdtempSync(join(tmpdir(), 'airwave-bench-gate-'));
   const media = encodeTestMedia(
     dir,

@@ -5,7 +5,7 @@
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createStream, registerAccount } from './support/accounts.js';
+import { createStream, registerAccount } from './accounts.js';
 
 /** A signed-up account with one stream. */
 export interface Account {
