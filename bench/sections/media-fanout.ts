@@ -13,10 +13,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { stopChild } from '../lib/child-process.js';
+import { withLivePublish } from '../lib/live-publish.js';
 import { benchMedia } from '../lib/media-file.js';
-import { startPacedPublisher } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { type CpuWindow, sampleWindow } from '../lib/proc-stats.js';
 
@@ -204,19 +203,10 @@ function p50p99(values: readonly number[]): string {
 /** Runs both phases and returns the Markdown table. */
 export async function run(): Promise<string> {
   const { flv } = benchMedia();
-  const server = await startAirwave();
-  const stalled: Socket[] = [];
-  let loader: ChildProcess | undefined;
-  try {
-    const [stream] = await createStreams(server, 1);
-    if (!stream) {
-      throw new Error('no stream created');
-    }
-    const publisher = await startPacedPublisher(stream.rtmpUrl, flv);
+  return withLivePublish(flv, async ({ server, stream, publisher, base }) => {
+    const stalled: Socket[] = [];
+    let loader: ChildProcess | undefined;
     try {
-      const base = `${server.baseUrl}/play/${stream.playbackId}`;
-      const { waitForLlHls } = await import('../lib/llhls-viewer.js');
-      await waitForLlHls(`${base}/cmaf/video.m3u8`, Date.now() + 30_000);
       const windowMs = WINDOW_S * 1000;
       const settleMs = SETTLE_S * 1000;
       const startAt = Date.now() + 2000;
@@ -337,17 +327,14 @@ export async function run(): Promise<string> {
           `${LLHLS_VIEWERS} viewers × 2 parts/s need ${needed.toFixed(0)} % of one core. Slow viewers: ${ratio(FIRST_VIEWERS)}; ${ratio(LLHLS_VIEWERS)}.`,
       ].join('\n');
     } finally {
-      await publisher.stop();
+      for (const socket of stalled) {
+        socket.destroy();
+      }
+      if (loader) {
+        await stopChild(loader);
+      }
     }
-  } finally {
-    for (const socket of stalled) {
-      socket.destroy();
-    }
-    if (loader) {
-      await stopChild(loader);
-    }
-    await server.stop();
-  }
+  });
 }
 
 if (process.env.AIRWAVE_BENCH_FANOUT_CHILD) {

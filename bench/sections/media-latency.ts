@@ -9,12 +9,11 @@
  * sub-millisecond resolution in this one process.
  */
 import { cpus, loadavg } from 'node:os';
-import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { fragmentTiming, sampleTimes, type TrafTiming } from '../lib/fmp4-timing.js';
-import { waitForLlHls } from '../lib/llhls-viewer.js';
+import { withLivePublish } from '../lib/live-publish.js';
 import { benchMedia } from '../lib/media-file.js';
 import { readLiveMp4 } from '../lib/mp4-viewer.js';
-import { startPacedPublisher, wallNow } from '../lib/paced-publisher.js';
+import { wallNow } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { sampleWindow } from '../lib/proc-stats.js';
 
@@ -162,72 +161,58 @@ function row(output: string, measured: string, values: readonly number[], target
 /** Runs the measurement and returns the Markdown table. */
 export async function run(): Promise<string> {
   const { flv } = benchMedia();
-  const server = await startAirwave();
-  try {
-    const [stream] = await createStreams(server, 1);
-    if (!stream) {
-      throw new Error('no stream created');
-    }
-    const publisher = await startPacedPublisher(stream.rtmpUrl, flv);
-    try {
-      const base = `${server.baseUrl}/play/${stream.playbackId}`;
-      const playlist = await waitForLlHls(`${base}/cmaf/video.m3u8`, Date.now() + 30_000);
-      const partTarget = Number(/PART-TARGET=([\d.]+)/.exec(playlist)?.[1] ?? Number.NaN) * 1000;
-      const notBefore = wallNow();
-      const until = Date.now() + MEASURE_S * 1000;
-      const [parts, segments, mp4, cpu] = await Promise.all([
-        readParts(base, playlist, until),
-        readSegments(base, playlist, until),
-        readMp4(`${base}.mp4`, until),
-        sampleWindow({ server: () => [server.pid] }, MEASURE_S - 1),
-      ]);
-      const load = loadavg()[0] ?? 0;
-      const sent = publisher.videoSent;
-      const partLatency = latencies(parts, sent, 0, notBefore);
-      const segmentLatency = latencies(segments, sent, 0, notBefore);
-      const origin = mp4Origin(mp4.fragments, sent, publisher.keyframes);
-      const mp4Latency =
-        origin === undefined ? undefined : latencies(mp4.fragments, sent, origin, Math.max(notBefore, mp4.startedAt));
-      const partMs = meanDurationMs(parts);
-      const segmentMs = meanDurationMs(segments);
-      const fragmentMs = meanDurationMs(mp4.fragments.slice(1));
-      const unmatched = partLatency.unmatched + segmentLatency.unmatched;
-      return [
-        `One stream, ${MEASURE_S} s after the first part appeared. Our RTMP publisher sends the benchmark file's FLV tags ` +
-          `at their own pace (720p30, ~3 Mb/s) and stamps each video frame when it is written to the socket; the ` +
-          `clients (same process, so one clock) stamp the moment a part / segment / fragment has fully arrived and map ` +
-          `its tfdt + trun decode times back to the frames sent. Latency of a frame = arrival of the first ` +
-          `part/segment/fragment holding it − its send time, so the first frame of a part waits the whole part ` +
-          `(a part can only close when the frame after it arrives). "closing frame" rows measure from the send of the ` +
-          `frame that completed the part (first frame of the next one) — the server's own delay. LL-HLS: requests of ` +
-          `the preload-hinted part (PART-TARGET ${ms(partTarget)} ms, parts of ${ms(partMs)} ms on average), held by the ` +
-          `server until complete; DASH: requests of the open CMAF segment (the \`$Number$\` file, ${ms(segmentMs)} ms on ` +
-          `average), held until complete; MP4: ` +
-          `\`/play/<id>.mp4\` read as it streams (~${ms(fragmentMs)} ms fragments). Server CPU ${(cpu.percent.server ?? 0).toFixed(1)} % of ` +
-          `one core; its event loop waited for a CPU ${(cpu.waitPercent.server ?? 0).toFixed(0)} % of the time ` +
-          `(run-queue delay); machine busy ${cpu.machinePercent.toFixed(0)} % of ${cpus().length * 100} %, load1 at the ` +
-          `end ${load.toFixed(1)} (cores shared with other engineers' jobs).${unmatched > 0 ? ` ${unmatched} samples matched no sent frame.` : ''}`,
-        '',
-        '| output | measured | frames | p50 ms | p99 ms | max ms |',
-        '|---|---|---:|---:|---:|---:|',
-        row('LL-HLS part', 'every frame', partLatency.frames, partMs + 50),
-        row('LL-HLS part', 'closing frame', partLatency.closing, undefined),
-        row('DASH segment', 'every frame', segmentLatency.frames, segmentMs + 50),
-        row('DASH segment', 'closing frame', segmentLatency.closing, undefined),
-        ...(mp4Latency
-          ? [
-              row('MP4 fragment', 'every frame', mp4Latency.frames, fragmentMs + 50),
-              row('MP4 fragment', 'closing frame', mp4Latency.closing, undefined),
-            ]
-          : ['| MP4 fragment | could not map the fragment timeline to the frames sent | | | | |']),
-        '',
-        'Targets: p99 of every frame within the mean part / segment / fragment duration + 50 ms (the issue sets it for ' +
-          'LL-HLS parts; the same rule is shown for the other outputs).',
-      ].join('\n');
-    } finally {
-      await publisher.stop();
-    }
-  } finally {
-    await server.stop();
-  }
+  return withLivePublish(flv, async ({ server, publisher, base, playlist }) => {
+    const partTarget = Number(/PART-TARGET=([\d.]+)/.exec(playlist)?.[1] ?? Number.NaN) * 1000;
+    const notBefore = wallNow();
+    const until = Date.now() + MEASURE_S * 1000;
+    const [parts, segments, mp4, cpu] = await Promise.all([
+      readParts(base, playlist, until),
+      readSegments(base, playlist, until),
+      readMp4(`${base}.mp4`, until),
+      sampleWindow({ server: () => [server.pid] }, MEASURE_S - 1),
+    ]);
+    const load = loadavg()[0] ?? 0;
+    const sent = publisher.videoSent;
+    const partLatency = latencies(parts, sent, 0, notBefore);
+    const segmentLatency = latencies(segments, sent, 0, notBefore);
+    const origin = mp4Origin(mp4.fragments, sent, publisher.keyframes);
+    const mp4Latency =
+      origin === undefined ? undefined : latencies(mp4.fragments, sent, origin, Math.max(notBefore, mp4.startedAt));
+    const partMs = meanDurationMs(parts);
+    const segmentMs = meanDurationMs(segments);
+    const fragmentMs = meanDurationMs(mp4.fragments.slice(1));
+    const unmatched = partLatency.unmatched + segmentLatency.unmatched;
+    return [
+      `One stream, ${MEASURE_S} s after the first part appeared. Our RTMP publisher sends the benchmark file's FLV tags ` +
+        `at their own pace (720p30, ~3 Mb/s) and stamps each video frame when it is written to the socket; the ` +
+        `clients (same process, so one clock) stamp the moment a part / segment / fragment has fully arrived and map ` +
+        `its tfdt + trun decode times back to the frames sent. Latency of a frame = arrival of the first ` +
+        `part/segment/fragment holding it − its send time, so the first frame of a part waits the whole part ` +
+        `(a part can only close when the frame after it arrives). "closing frame" rows measure from the send of the ` +
+        `frame that completed the part (first frame of the next one) — the server's own delay. LL-HLS: requests of ` +
+        `the preload-hinted part (PART-TARGET ${ms(partTarget)} ms, parts of ${ms(partMs)} ms on average), held by the ` +
+        `server until complete; DASH: requests of the open CMAF segment (the \`$Number$\` file, ${ms(segmentMs)} ms on ` +
+        `average), held until complete; MP4: ` +
+        `\`/play/<id>.mp4\` read as it streams (~${ms(fragmentMs)} ms fragments). Server CPU ${(cpu.percent.server ?? 0).toFixed(1)} % of ` +
+        `one core; its event loop waited for a CPU ${(cpu.waitPercent.server ?? 0).toFixed(0)} % of the time ` +
+        `(run-queue delay); machine busy ${cpu.machinePercent.toFixed(0)} % of ${cpus().length * 100} %, load1 at the ` +
+        `end ${load.toFixed(1)} (cores shared with other engineers' jobs).${unmatched > 0 ? ` ${unmatched} samples matched no sent frame.` : ''}`,
+      '',
+      '| output | measured | frames | p50 ms | p99 ms | max ms |',
+      '|---|---|---:|---:|---:|---:|',
+      row('LL-HLS part', 'every frame', partLatency.frames, partMs + 50),
+      row('LL-HLS part', 'closing frame', partLatency.closing, undefined),
+      row('DASH segment', 'every frame', segmentLatency.frames, segmentMs + 50),
+      row('DASH segment', 'closing frame', segmentLatency.closing, undefined),
+      ...(mp4Latency
+        ? [
+            row('MP4 fragment', 'every frame', mp4Latency.frames, fragmentMs + 50),
+            row('MP4 fragment', 'closing frame', mp4Latency.closing, undefined),
+          ]
+        : ['| MP4 fragment | could not map the fragment timeline to the frames sent | | | | |']),
+      '',
+      'Targets: p99 of every frame within the mean part / segment / fragment duration + 50 ms (the issue sets it for ' +
+        'LL-HLS parts; the same rule is shown for the other outputs).',
+    ].join('\n');
+  });
 }
