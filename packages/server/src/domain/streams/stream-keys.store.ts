@@ -28,6 +28,14 @@ export interface NewStreamKey {
   readonly createdAt: Date;
 }
 
+/** The columns of a KeyGrant (a key joined with its stream). */
+const grantColumns = {
+  streamId: streamKeysTable.streamId,
+  playbackId: streamsTable.playbackId,
+  tenantId: streamKeysTable.tenantId,
+  keyId: streamKeysTable.id,
+};
+
 /** The keys of one tenant's stream. */
 function keysOf(tenantId: string, streamId: string): SQL | undefined {
   return and(eq(streamKeysTable.tenantId, tenantId), eq(streamKeysTable.streamId, streamId));
@@ -144,12 +152,7 @@ export class StreamKeysStore {
           eq(streamsTable.ingestMode, mode),
         ),
       )
-      .returning({
-        streamId: streamKeysTable.streamId,
-        playbackId: streamsTable.playbackId,
-        tenantId: streamKeysTable.tenantId,
-        keyId: streamKeysTable.id,
-      });
+      .returning(grantColumns);
     return rows[0];
   }
 
@@ -157,10 +160,7 @@ export class StreamKeysStore {
   async findActiveKey(keyValue: string): Promise<(KeyGrant & { record: boolean; name: string }) | undefined> {
     const rows = await this.db
       .select({
-        streamId: streamKeysTable.streamId,
-        playbackId: streamsTable.playbackId,
-        tenantId: streamKeysTable.tenantId,
-        keyId: streamKeysTable.id,
+        ...grantColumns,
         record: streamsTable.record,
         name: streamsTable.name,
       })

@@ -47,6 +47,15 @@ export function streamIdOf(id: string, field = 'id'): string {
   return raw;
 }
 
+/** The error for a pull source given to a stream that does not pull. */
+function pullSourceOnPush(): ValidationError {
+  return new ValidationError(
+    'input.pullSource',
+    'push_mode',
+    'input.pullSource is only accepted when ingestMode is PULL',
+  );
+}
+
 /** Streams of a tenant. */
 export class StreamsService {
   constructor(private readonly deps: StreamsServiceDeps) {}
@@ -61,11 +70,7 @@ export class StreamsService {
     if (ingestMode === 'PULL') {
       pull = await this.pullSource(input.pullSource?.sourceUri);
     } else if (input.pullSource) {
-      throw new ValidationError(
-        'input.pullSource',
-        'push_mode',
-        'input.pullSource is only accepted when ingestMode is PULL',
-      );
+      throw pullSourceOnPush();
     }
     if ((await this.deps.streams.countForTenant(tenantId)) >= MAX_STREAMS_PER_TENANT) {
       throw new ValidationError('input', 'limit', `a tenant may have at most ${MAX_STREAMS_PER_TENANT} streams`);
@@ -135,11 +140,7 @@ export class StreamsService {
     }
     if (input.pullSource) {
       if (current.ingestMode !== 'PULL') {
-        throw new ValidationError(
-          'input.pullSource',
-          'push_mode',
-          'input.pullSource is only accepted when ingestMode is PULL',
-        );
+        throw pullSourceOnPush();
       }
       if (input.pullSource.sourceUri != null) {
         const pull = await this.pullSource(input.pullSource.sourceUri);
