@@ -160,17 +160,12 @@ export class TsPacketWriter {
 }
 
 /**
- * Copies `count` bytes of `source` from `from` to `target` at `at`; a whole part goes through
- * set(), a packet's share of a larger one byte by byte, so no view is allocated per packet.
+ * Copies `count` bytes of `source` from `from` to `target` at `at`: a whole part (AUD, PES and
+ * ADTS headers, short NAL units) without a view; a packet's share of a larger part through a
+ * view, as set() of a view (native copy) is several times faster than a byte loop.
  */
 function copyInto(target: Uint8Array, at: number, source: Uint8Array, from: number, count: number): void {
-  if (from === 0 && count === source.length) {
-    target.set(source, at);
-    return;
-  }
-  for (let i = 0; i < count; i++) {
-    target[at + i] = source[from + i] as number;
-  }
+  target.set(from === 0 && count === source.length ? source : source.subarray(from, from + count), at);
 }
 
 /** program_clock_reference_base (33 bits), 6 reserved bits, extension (9 bits, here 0). */
