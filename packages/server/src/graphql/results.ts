@@ -82,29 +82,13 @@ export async function unionResult<Name extends string, T extends object, E exten
   typename: Name,
   errors: readonly E[],
   run: () => Promise<T>,
-): Promise<Tagged<T, Name> | Extract<ErrorMember, { __typename: E }>>;
-/** Untyped form, kept until every module passes the error members its union lists. */
-export async function unionResult<T extends object>(
-  typename: string,
-  run: () => Promise<T>,
-): Promise<Tagged<T> | ErrorMember>;
-/** Both forms: the typed one filters error members by `errors`. */
-export async function unionResult<T extends object>(
-  typename: string,
-  errorsOrRun: readonly ErrorTypename[] | (() => Promise<T>),
-  typedRun?: () => Promise<T>,
-): Promise<Tagged<T> | ErrorMember> {
-  const errors = typeof errorsOrRun === 'function' ? undefined : errorsOrRun;
-  const run = typeof errorsOrRun === 'function' ? errorsOrRun : typedRun;
-  if (run === undefined) {
-    throw new TypeError('unionResult needs a function to run');
-  }
+): Promise<Tagged<T, Name> | Extract<ErrorMember, { __typename: E }>> {
   try {
     const value = await run();
     return { ...value, __typename: typename };
   } catch (error) {
     const member = errorMember(error);
-    if (errors !== undefined && !isMemberOf(member, errors)) {
+    if (!isMemberOf(member, errors)) {
       throw error;
     }
     return member;

@@ -5,42 +5,13 @@
  */
 import { requirePrincipal } from '../../auth/principal.js';
 import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
-import type { Connection, PageInput } from '../../domain/pagination.js';
-import type { AccessDecision, TestAccessInput } from '../../domain/playback-access/playback-access.service.js';
-import type { PlaybackPolicyInput } from '../../domain/playback-policies/playback-policy.js';
-import type { SigningKeyStatus, SigningKeyView } from '../../domain/signing-keys/signing-keys.service.js';
-import type { GraphQLContext } from '../context.js';
+import type { AccessDecision } from '../../domain/playback-access/playback-access.service.js';
+import type { PlaybackAccessDecision, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
-import { streamToGraphQL } from './streams.js';
 
-type Ctx = GraphQLContext;
-
-function keyToGraphQL(key: SigningKeyView): Record<string, unknown> {
-  return {
-    id: toGlobalId('SigningKey', key.id),
-    kid: key.kid,
-    name: key.name,
-    algorithm: key.algorithm,
-    publicKeyPem: key.publicKeyPem,
-    status: key.status,
-    createdAt: key.createdAt.toISOString(),
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-  };
-}
-
-function connectionToGraphQL(connection: Connection<SigningKeyView>): Record<string, unknown> {
-  const nodes = connection.nodes.map(keyToGraphQL);
-  return {
-    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
-    nodes,
-    pageInfo: connection.pageInfo,
-    totalCount: connection.totalCount,
-  };
-}
-
-function decisionToGraphQL(decision: AccessDecision): Record<string, unknown> {
+/** The decision without the verified token (which only the media routes carry on). */
+function decisionToGraphQL(decision: AccessDecision): PlaybackAccessDecision {
   return {
     allowed: decision.allowed,
     policyType: decision.policyType,
@@ -208,45 +179,42 @@ export const playbackAccessModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      signingKey: async (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
-        keyToGraphQL(await ctx.services.signingKeys.get(ctx.principal, fromGlobalId('SigningKey', id))),
-      signingKeysConnection: async (
-        _root: unknown,
-        { page, status }: { page?: PageInput | null; status?: SigningKeyStatus | null },
-        ctx: Ctx,
-      ) => connectionToGraphQL(await ctx.services.signingKeys.list(ctx.principal, page, status ?? undefined)),
+      signingKey: (_root, { id }, ctx) => ctx.services.signingKeys.get(ctx.principal, fromGlobalId('SigningKey', id)),
+      signingKeysConnection: (_root, { page, status }, ctx) =>
+        ctx.services.signingKeys.list(ctx.principal, page, status ?? undefined),
     },
     Mutation: {
-      createSigningKey: (_root: unknown, { input }: { input: { name: string } }, ctx: Ctx) =>
-        unionResult('CreateSigningKeySuccess', async () => {
-          const created = await ctx.services.signingKeys.create(ctx.principal, input);
-          return { signingKey: keyToGraphQL(created.signingKey), privateKeyPem: created.privateKeyPem };
-        }),
-      revokeSigningKey: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
-        unionResult('DeleteSuccess', async () => {
+      createSigningKey: (_root, { input }, ctx) =>
+        unionResult('CreateSigningKeySuccess', ['ValidationError', 'AuthError', 'RateLimitError'], () =>
+          ctx.services.signingKeys.create(ctx.principal, input),
+        ),
+      revokeSigningKey: (_root, { id }, ctx) =>
+        unionResult('DeleteSuccess', ['NotFoundError', 'ValidationError', 'AuthError'], async () => {
           const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
           return { success: true, deletedId: toGlobalId('SigningKey', revoked.id) };
         }),
-      setPlaybackPolicy: (
-        _root: unknown,
-        { input }: { input: { streamId: string; policy: PlaybackPolicyInput } },
-        ctx: Ctx,
-      ) =>
-        unionResult('Stream', async () => {
+      setPlaybackPolicy: (_root, { input }, ctx) =>
+        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const streamId = await ctx.services.playbackPolicies.set(ctx.principal, input.streamId, input.policy);
           const principal = requirePrincipal(ctx.principal);
-          return streamToGraphQL(await ctx.services.streams.get(principal.tenantId, streamId));
+          return ctx.services.streams.get(principal.tenantId, streamId);
         }),
-      testPlaybackAccess: (_root: unknown, { input }: { input: TestAccessInput }, ctx: Ctx) =>
-        unionResult('PlaybackAccessDecision', async () =>
+      testPlaybackAccess: (_root, { input }, ctx) =>
+        unionResult('PlaybackAccessDecision', ['ValidationError', 'NotFoundError', 'AuthError'], async () =>
           decisionToGraphQL(await ctx.services.playbackAccess.test(ctx.principal, input)),
         ),
     },
+    SigningKey: {
+      id: (key) => toGlobalId('SigningKey', key.id),
+      createdAt: (key) => key.createdAt.toISOString(),
+      revokedAt: (key) => key.revokedAt?.toISOString() ?? null,
+      lastUsedAt: (key) => key.lastUsedAt?.toISOString() ?? null,
+    },
     Stream: {
-      playbackPolicy: async (stream: { streamId: string }, _args: unknown, ctx: Ctx) => {
+      playbackPolicy: (stream, _args, ctx) => {
         const principal = requirePrincipal(ctx.principal);
-        return ctx.services.playbackPolicies.viewForStream(principal.tenantId, stream.streamId);
+        return ctx.services.playbackPolicies.viewForStream(principal.tenantId, stream.id);
       },
     },
-  },
+  } satisfies Resolvers,
 };

@@ -4,13 +4,19 @@
  */
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
-import type { Connection, PageInput } from '../../domain/pagination.js';
-import type { CreateStreamInput, StreamRecord, TrackInfo, UpdateStreamInput } from '../../domain/streams/stream.js';
-import type { GraphQLContext } from '../context.js';
+import type { StreamRecord, TrackInfo } from '../../domain/streams/stream.js';
+import type {
+  PullSourceView,
+  Resolvers,
+  Stream,
+  StreamMetrics,
+  StreamResolvers,
+  StreamTrack,
+} from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 
-function trackToGraphQL(track: TrackInfo): Record<string, unknown> {
+function trackToGraphQL(track: TrackInfo): StreamTrack {
   return {
     trackId: track.id,
     trackType: track.kind,
@@ -25,52 +31,53 @@ function trackToGraphQL(track: TrackInfo): Record<string, unknown> {
   };
 }
 
-/** Maps a stream record to its GraphQL object. */
-export function streamToGraphQL(stream: StreamRecord): Record<string, unknown> {
-  return {
-    id: toGlobalId('Stream', stream.id),
-    streamId: stream.id,
-    name: stream.name,
-    description: stream.description,
-    streamKey: stream.streamKey,
-    playbackId: stream.playbackId,
-    record: stream.record,
-    ingestMode: stream.ingestMode,
-    pullSource: stream.pullSource
+/** Stream fields whose GraphQL value is derived from the record (the others are read as they are). */
+const streamFields = {
+  id: (stream: StreamRecord): string => toGlobalId('Stream', stream.id),
+  streamId: (stream: StreamRecord): string => stream.id,
+  pullSource: (stream: StreamRecord): PullSourceView | null =>
+    stream.pullSource
       ? {
           sourceUriRedacted: stream.pullSource.sourceUriRedacted,
           class: stream.pullSource.class,
           enabled: stream.pullSource.enabled,
         }
       : null,
-    sourceLocation: stream.sourceLocation,
-    createdAt: stream.createdAt.toISOString(),
-    updatedAt: stream.updatedAt.toISOString(),
-    metrics: {
-      status: stream.metrics.status,
-      isLive: stream.metrics.isLive,
-      currentViewers: stream.metrics.currentViewers,
-      startedAt: stream.metrics.startedAt?.toISOString() ?? null,
-      updatedAt: stream.metrics.updatedAt?.toISOString() ?? null,
-      nodeId: stream.metrics.nodeId,
-      trackCount: stream.tracks.length,
-    },
-    tracks: stream.tracks.map(trackToGraphQL),
-    pushTargets: [],
-  };
-}
+  createdAt: (stream: StreamRecord): string => stream.createdAt.toISOString(),
+  updatedAt: (stream: StreamRecord): string => stream.updatedAt.toISOString(),
+  metrics: (stream: StreamRecord): StreamMetrics => ({
+    status: stream.metrics.status,
+    isLive: stream.metrics.isLive,
+    currentViewers: stream.metrics.currentViewers,
+    startedAt: stream.metrics.startedAt?.toISOString() ?? null,
+    updatedAt: stream.metrics.updatedAt?.toISOString() ?? null,
+    nodeId: stream.metrics.nodeId,
+    trackCount: stream.tracks.length,
+  }),
+  tracks: (stream: StreamRecord): readonly StreamTrack[] => stream.tracks.map(trackToGraphQL),
+  pushTargets: (): readonly [] => [],
+} satisfies StreamResolvers;
 
-function connectionToGraphQL(connection: Connection<StreamRecord>): Record<string, unknown> {
-  const nodes = connection.nodes.map(streamToGraphQL);
+/** A stream record as the whole GraphQL object (every field but playbackPolicy); the API bench's bare route answers it. */
+export function streamToGraphQL(stream: StreamRecord): Omit<Stream, 'playbackPolicy'> {
   return {
-    edges: connection.edges.map((edge, index) => ({ cursor: edge.cursor, node: nodes[index] })),
-    nodes,
-    pageInfo: connection.pageInfo,
-    totalCount: connection.totalCount,
+    id: streamFields.id(stream),
+    streamId: streamFields.streamId(stream),
+    name: stream.name,
+    description: stream.description,
+    streamKey: stream.streamKey,
+    playbackId: stream.playbackId,
+    record: stream.record,
+    ingestMode: stream.ingestMode,
+    pullSource: streamFields.pullSource(stream),
+    sourceLocation: stream.sourceLocation,
+    createdAt: streamFields.createdAt(stream),
+    updatedAt: streamFields.updatedAt(stream),
+    metrics: streamFields.metrics(stream),
+    tracks: streamFields.tracks(stream),
+    pushTargets: streamFields.pushTargets(),
   };
 }
-
-type Ctx = GraphQLContext;
 
 /** The streams schema module. */
 export const streamsModule: GraphQLModule = {
@@ -225,41 +232,38 @@ export const streamsModule: GraphQLModule = {
   `,
   resolvers: {
     Query: {
-      stream: async (_root: unknown, { id }: { id: string }, ctx: Ctx) => {
+      stream: (_root, { id }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
-        return streamToGraphQL(await ctx.services.streams.get(principal.tenantId, id));
+        return ctx.services.streams.get(principal.tenantId, id);
       },
-      streamsConnection: async (
-        _root: unknown,
-        { page, search }: { page?: PageInput | null; search?: string | null },
-        ctx: Ctx,
-      ) => {
+      streamsConnection: (_root, { page, search }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
-        return connectionToGraphQL(await ctx.services.streams.list(principal.tenantId, page, search));
+        return ctx.services.streams.list(principal.tenantId, page, search);
       },
     },
     Mutation: {
-      createStream: (_root: unknown, { input }: { input: CreateStreamInput }, ctx: Ctx) =>
-        unionResult('Stream', async () => {
+      createStream: (_root, { input }, ctx) =>
+        unionResult('Stream', ['ValidationError', 'AuthError'], () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return streamToGraphQL(await ctx.services.streams.create(principal.tenantId, input));
+          return ctx.services.streams.create(principal.tenantId, input);
         }),
-      updateStream: (_root: unknown, { id, input }: { id: string; input: UpdateStreamInput }, ctx: Ctx) =>
-        unionResult('Stream', async () => {
+      updateStream: (_root, { id, input }, ctx) =>
+        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return streamToGraphQL(await ctx.services.streams.update(principal.tenantId, id, input));
+          return ctx.services.streams.update(principal.tenantId, id, input);
         }),
-      deleteStream: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
-        unionResult('DeleteSuccess', async () => {
+      deleteStream: (_root, { id }, ctx) =>
+        unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           const deleted = await ctx.services.streams.delete(principal.tenantId, id);
           return { success: true, deletedId: toGlobalId('Stream', deleted) };
         }),
-      refreshStreamKey: (_root: unknown, { id }: { id: string }, ctx: Ctx) =>
-        unionResult('Stream', async () => {
+      refreshStreamKey: (_root, { id }, ctx) =>
+        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return streamToGraphQL(await ctx.services.streams.refreshKey(principal.tenantId, id));
+          return ctx.services.streams.refreshKey(principal.tenantId, id);
         }),
     },
-  },
+    Stream: streamFields,
+  } satisfies Resolvers,
 };
