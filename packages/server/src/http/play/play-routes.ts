@@ -167,11 +167,32 @@ async function serve(
 /** Sends a service's answer with the playback CORS headers. */
 function sendResponse(reply: FastifyReply, response: PlayResponse): FastifyReply {
   const body = response.body;
-  return reply
-    .code(response.status)
-    .headers(response.headers)
-    .headers(PLAY_CORS_HEADERS)
-    .send(body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : body);
+  let payload: Buffer | PlayResponse['body'] = body;
+  if (body instanceof Uint8Array) {
+    payload = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  } else if (typeof body === 'string' && response.headers['content-type'] !== undefined) {
+    payload = encodedOnce(body);
+  }
+  return reply.code(response.status).headers(response.headers).headers(PLAY_CORS_HEADERS).send(payload);
+}
+
+/** Playlists and manifests encoded lately: every viewer released by the same part gets the same string. */
+const encodedBodies = new Map<string, Buffer>();
+/** Most bodies kept encoded; past it the map starts over. */
+const ENCODED_BODIES_MAX = 64;
+
+/** The UTF-8 bytes of a text body, encoded once for all the viewers it is sent to. */
+function encodedOnce(body: string): Buffer {
+  const known = encodedBodies.get(body);
+  if (known) {
+    return known;
+  }
+  const encoded = Buffer.from(body, 'utf8');
+  if (encodedBodies.size >= ENCODED_BODIES_MAX) {
+    encodedBodies.clear();
+  }
+  encodedBodies.set(body, encoded);
+  return encoded;
 }
 
 /** Adds what a response delivers to its stream's egress counter (streamed bodies as they flow). */
