@@ -17,8 +17,10 @@ export interface IngestEndpointView {
   readonly baseUrl: string;
   readonly rtmpUrl: string;
   readonly rtmpsUrl: string | null;
-  readonly srtUrl: string;
-  readonly whipUrl: string;
+  /** Null: this build has no SRT listener yet (no URL is handed out that nothing serves). */
+  readonly srtUrl: null;
+  /** Null: this build has no WHIP endpoint yet. */
+  readonly whipUrl: null;
   readonly region: string | null;
   readonly loadScore: number;
   readonly kind: 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC';
@@ -118,8 +120,8 @@ export class PublicInfoService {
         baseUrl: node.baseUrl,
         rtmpUrl: `rtmp://${host}:${node.rtmpPort}/live/${key}`,
         rtmpsUrl: node.rtmpsPort === undefined ? null : `rtmps://${host}:${node.rtmpsPort}/live/${key}`,
-        srtUrl: `srt://${host}:${node.srtPort}?streamid=${key}`,
-        whipUrl: `${node.baseUrl}/webrtc/${key}`,
+        srtUrl: null,
+        whipUrl: null,
         region: null,
         loadScore: this.loadScore(),
         kind: 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC',

@@ -217,9 +217,9 @@ export type IngestEndpoint = {
   readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
   /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
-  /** srt://host:port?streamid=<streamKey> */
+  /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
-  /** <baseUrl>/webrtc/<streamKey> (WHIP) */
+  /** <baseUrl>/webrtc/<streamKey> (WHIP) once this node serves WHIP; null until then. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
 };
 

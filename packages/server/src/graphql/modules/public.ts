@@ -24,9 +24,9 @@ export const publicModule: GraphQLModule = {
       rtmpUrl: String
       "rtmps://host:port/live/<streamKey> when RTMPS is configured."
       rtmpsUrl: String
-      "srt://host:port?streamid=<streamKey>"
+      "srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then."
       srtUrl: String
-      "<baseUrl>/webrtc/<streamKey> (WHIP)"
+      "<baseUrl>/webrtc/<streamKey> (WHIP) once this node serves WHIP; null until then."
       whipUrl: String
       region: String
       "Lower is less loaded (live streams on the node)."
