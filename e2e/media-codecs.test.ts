@@ -10,13 +10,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 import { fetchText, readFor } from './support/http.js';
 import { type MediaServer, type MediaStream, startMediaServer, withTempFile } from './support/media-server.js';
 import { waitFor } from './support/processes.js';
-
-const FIXTURES = '/work/shared/fixtures/eflv';
 
 interface PlayJson {
   status: string;
@@ -104,7 +103,7 @@ describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing },
   });
 
   it('AV1 + Opus E-FLV: /play lists the tracks, fMP4 outputs decode as av1/opus, classic HLS is unavailable', {
-    skip: existsSync(join(FIXTURES, 'testsrc.flv')) ? false : `${FIXTURES}/testsrc.flv absent`,
+    skip: eflvFixturesMissing,
   }, async () => {
     const stream = await media.addStream('av1');
     const publisher = publishFlv(['--url', stream.rtmpUrl, '--file', join(FIXTURES, 'testsrc.flv'), '--realtime']);

@@ -30,11 +30,11 @@ import {
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import type { StreamDescription } from '@airwave/media/stream/track';
+import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
 import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
 
-const FIXTURES = '/work/shared/fixtures/eflv';
 const RECONNECT_WINDOW_MS = 1000;
 
 interface Recorded {
@@ -167,7 +167,7 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     ['bbb', 960, 540, 2, 897, 1501],
   ] as const) {
     it(`takes the AV1 + Opus E-FLV ${name}.flv from our E-RTMP publisher`, {
-      skip: existsSync(FIXTURES) ? false : `${FIXTURES} absent`,
+      skip: eflvFixturesMissing,
     }, async () => {
       const key = `good-eflv-${name}`;
       const child = publishFlv(['--url', url(key), '--file', join(FIXTURES, `${name}.flv`)]);
@@ -257,7 +257,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     await first.stop();
   });
 
-  it('resumes the same live stream on a reconnect inside the window and ends it outside', async () => {
+  it('resumes the same live stream on a reconnect inside the window and ends it outside', {
+    skip: eflvFixturesMissing,
+  }, async () => {
     const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 120);
     const send = async (key: string, offsetMs: number) => {
       const publisher = new RtmpPublisher();
@@ -288,7 +290,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     assert.notEqual(hub.getByStreamId('good-reconnect'), firstStream);
   });
 
-  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', async () => {
+  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', {
+    skip: eflvFixturesMissing,
+  }, async () => {
     const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv')));
     const badBefore = server.stats.badPackets;
     const publisher = new RtmpPublisher();
@@ -474,7 +478,9 @@ describe('RTMPS ingest', { skip: ffmpegMissing || (hasCommand('openssl') ? false
     assert.equal(video('good-tls').length, 60);
   });
 
-  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', async () => {
+  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', {
+    skip: eflvFixturesMissing,
+  }, async () => {
     const publisher = new RtmpPublisher();
     await publisher.connect(`rtmps://127.0.0.1:${tlsPort}/live/good-tls-client`, {
       tls: { rejectUnauthorized: false },
