@@ -79,6 +79,18 @@ const CREATE_TOKEN = `mutation($input: CreateDeveloperTokenInput!) {
   createDeveloperToken(input: $input) { __typename ... on DeveloperToken { id tokenValue } }
 }`;
 const LIST_TOKENS = '{ developerTokensConnection { totalCount nodes { id tokenName status } } }';
+const CREATE_STREAM = `mutation($input: CreateStreamInput!) {
+  createStream(input: $input) { __typename ... on Stream { id streamId streamKey } }
+}`;
+const CREATE_STREAM_KEY = `mutation($id: ID!) {
+  createStreamKey(streamId: $id, input: { name: "backup" }) { __typename ... on StreamKey { id keyValue } }
+}`;
+const REFRESH_STREAM_KEY = `mutation($id: ID!) { refreshStreamKey(id: $id) { __typename ... on Stream { streamKey } } }`;
+const STREAM_AND_KEYS = `query($id: ID!) {
+  stream(id: $id) { streamId name streamKey }
+  streamKeysConnection(streamId: $id) { nodes { keyValue keyName isActive } }
+}`;
+const RESOLVE_INGEST = 'query($key: String!) { resolveIngestEndpoint(streamKey: $key) { metadata { streamId } } }';
 
 interface AuthResult {
   __typename: string;
@@ -134,7 +146,7 @@ describe('the CLI on a PGlite data directory', () => {
     }
   });
 
-  test('a restart after kill -9 keeps every confirmed account, session and developer token', async () => {
+  test('a restart after kill -9 keeps every confirmed account, session, developer token, stream and stream key', async () => {
     const dataDir = tempDir();
     const first = startCli({ dataDir });
     let url = await ready(first);
@@ -150,6 +162,34 @@ describe('the CLI on a PGlite data directory', () => {
       )
     ).createDeveloperToken;
     assert.equal(created.__typename, 'DeveloperToken');
+    const stream = (
+      await graphql<{ createStream: { __typename: string; id: string; streamId: string; streamKey: string } }>(
+        url,
+        CREATE_STREAM,
+        { input: { name: 'durable stream' } },
+        registered.token,
+      )
+    ).createStream;
+    assert.equal(stream.__typename, 'Stream');
+    const backup = (
+      await graphql<{ createStreamKey: { __typename: string; id: string; keyValue: string } }>(
+        url,
+        CREATE_STREAM_KEY,
+        { id: stream.id },
+        registered.token,
+      )
+    ).createStreamKey;
+    assert.equal(backup.__typename, 'StreamKey');
+    const refreshed = (
+      await graphql<{ refreshStreamKey: { __typename: string; streamKey: string } }>(
+        url,
+        REFRESH_STREAM_KEY,
+        { id: stream.id },
+        registered.token,
+      )
+    ).refreshStreamKey;
+    assert.equal(refreshed.__typename, 'Stream');
+    assert.notEqual(refreshed.streamKey, stream.streamKey);
 
     first.child.kill('SIGKILL');
     await first.exited;
@@ -171,6 +211,38 @@ describe('the CLI on a PGlite data directory', () => {
       assert.equal(viaToken.developerTokensConnection.totalCount, 1, 'the developer token still authenticates');
       const oldSession = await graphql<{ me: { id: string } }>(url, '{ me { id } }', {}, registered.token);
       assert.equal(oldSession.me.id, registered.user?.id, 'the session secret is stored: old sessions stay valid');
+
+      const kept = await graphql<{
+        stream: { streamId: string; name: string; streamKey: string } | null;
+        streamKeysConnection: { nodes: { keyValue: string; keyName: string; isActive: boolean }[] };
+      }>(url, STREAM_AND_KEYS, { id: stream.id }, login.token);
+      assert.deepEqual(kept.stream, {
+        streamId: stream.streamId,
+        name: 'durable stream',
+        streamKey: refreshed.streamKey,
+      });
+      const activeKeys = kept.streamKeysConnection.nodes
+        .filter((key) => key.isActive)
+        .map((key) => key.keyValue)
+        .sort();
+      assert.deepEqual(activeKeys, [refreshed.streamKey, backup.keyValue].sort(), 'both active keys survive');
+      for (const key of [refreshed.streamKey, backup.keyValue]) {
+        const found = await graphql<{ resolveIngestEndpoint: { metadata: { streamId: string } } }>(
+          url,
+          RESOLVE_INGEST,
+          {
+            key,
+          },
+        );
+        assert.equal(found.resolveIngestEndpoint.metadata.streamId, stream.streamId);
+      }
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: RESOLVE_INGEST, variables: { key: stream.streamKey } }),
+      });
+      const refusal = (await refused.json()) as { errors?: { extensions?: { code?: string } }[] };
+      assert.equal(refusal.errors?.[0]?.extensions?.code, 'NOT_FOUND', 'the rotated-out key stays refused');
     } finally {
       await second.stop();
     }
