@@ -141,7 +141,7 @@ export async function run(): Promise<string> {
       `\`ffmpeg -re -stream_loop -1 -i file -c copy -f flv rtmp://…\` per stream. Servers run one after the other; ` +
       `streams are added in steps (${STEPS.join(' → ')}), each step measured over ${WINDOW_S} s after ${WARMUP_S} s of ` +
       `warm-up. CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
-      `Airwave: the \`cli.ts start\` Node process), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
+      `Airwave: the built \`dist/main/cli.js start\` Node process), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
       `the window. Airwave packages every stream into TS-HLS and CMAF (LL-HLS parts + DASH) with no viewer; nginx-rtmp ` +
       `writes HLS + DASH files (2 s fragments); Node-Media-Server only relays RTMP/FLV. After each window one stream's ` +
       `outputs are fetched (Airwave playlists, nginx files, NMS HTTP-FLV) — "outputs checked" means they were there.`,

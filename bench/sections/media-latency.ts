@@ -5,7 +5,7 @@
  * them — an LL-HLS client requesting the preload-hinted part (held by the server until the part
  * is complete), a DASH client requesting the open segment (held until complete) and a progressive
  * MP4 reader. Each client reads the decode times out of tfdt/trun and maps them back to the RTMP
- * timestamps sent. Airwave runs in a child process (`cli.ts start`); times are wall-clock with
+ * timestamps sent. Airwave runs in a child process (the built `dist/main/cli.js start`); times are wall-clock with
  * sub-millisecond resolution in this one process.
  */
 import { cpus, loadavg } from 'node:os';
