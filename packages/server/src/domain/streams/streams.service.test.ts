@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { testBackends } from '../../testing/databases.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { toGlobalId } from '../ids.js';
+import { PAGE_DEFAULT } from '../pagination.js';
 import { MAX_ACTIVE_KEYS_PER_STREAM } from './stream-keys.service.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from './stream-test-support.js';
 
@@ -206,6 +207,27 @@ for (const backend of testBackends()) {
       await assert.rejects(t.streams.list(own, { first: 501 }), validation('page.first', 'range'));
       await assert.rejects(t.streams.list(own, { after: 'garbage' }), validation('page.after', 'cursor'));
       assert.equal((await t.streams.list(own, { first: 0 })).nodes.length, 0);
+    });
+
+    it(`pages ${PAGE_DEFAULT} streams when no page is given, with hasNextPage when more exist`, async () => {
+      assert.equal(PAGE_DEFAULT, 50, 'DESIGN §5: page.first defaults to 50');
+      const own = await t.tenant('default page');
+      for (let i = 0; i <= PAGE_DEFAULT; i++) {
+        await t.streams.create(own, { name: `d${i}` });
+      }
+      for (const page of [undefined, null, {}]) {
+        const listed = await t.streams.list(own, page);
+        assert.equal(listed.nodes.length, PAGE_DEFAULT, JSON.stringify(page));
+        assert.equal(listed.totalCount, PAGE_DEFAULT + 1);
+        assert.equal(listed.pageInfo.hasNextPage, true);
+        assert.equal(listed.nodes[0]?.name, `d${PAGE_DEFAULT}`, 'newest first');
+        const rest = await t.streams.list(own, { after: listed.pageInfo.endCursor });
+        assert.deepEqual(
+          rest.nodes.map((s) => s.name),
+          ['d0'],
+        );
+        assert.equal(rest.pageInfo.hasNextPage, false);
+      }
     });
 
     it('deletes a stream with its keys and asks the media plane to stop it', async () => {
