@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { tenants, users } from '../../domain/accounts/accounts.tables.js';
 import { createScratchDatabase, type ScratchDatabase, testBackends } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 
@@ -63,6 +64,7 @@ for (const backend of testBackends()) {
     });
 
     test('register creates a tenant and its first user, signs in, and sets the session cookie', async () => {
+      const tenantsBefore = await server.running.database.db.select().from(tenants);
       const { response, result } = await register(server, 'Alice@Example.com', 'correct horse', ' Alice ');
       assert.equal(result?.__typename, 'AuthPayload');
       assert.match(result?.token ?? '', /^[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -83,12 +85,13 @@ for (const backend of testBackends()) {
         result?.token,
       );
       assert.deepEqual(me.data?.me, { id: result?.user?.id, email: 'Alice@Example.com', name: 'Alice' });
-      const tenants = await server.running.database.pglite?.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM tenants',
-      );
-      if (tenants) {
-        assert.ok((tenants.rows[0]?.n ?? 0) >= 1);
-      }
+      const db = server.running.database.db;
+      const tenantsAfter = await db.select().from(tenants);
+      assert.equal(tenantsAfter.length, tenantsBefore.length + 1, 'register adds exactly one tenant');
+      const user = (await db.select().from(users)).find((row) => row.email === 'Alice@Example.com');
+      const created = tenantsAfter.find((tenant) => tenant.id === user?.tenantId);
+      assert.ok(created, "the user's tenant row exists");
+      assert.ok(!tenantsBefore.some((tenant) => tenant.id === created.id), 'the tenant is new');
     });
 
     test('register validates email, password length and uniqueness (ignoring case)', async () => {
