@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { silentLogger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription } from '../stream/track.js';
+import { CapturingLogger } from '../testing/capturing-logger.js';
 import { AlreadyPublishingError, Hub } from './hub.js';
 
 const description: StreamDescription = {
@@ -115,6 +116,52 @@ describe('Hub', () => {
     assert.deepEqual(seen, [90_000, 93_000, 96_000]);
     assert.equal(publisher.stream.stats.droppedTimestamps, 1);
     assert.equal(publisher.stream.stats.rebased, 1);
+    hub.close();
+  });
+
+  it('logs each dropped backward timestamp (first of every 100) and each re-base with its reason, per stream', () => {
+    const log = new CapturingLogger();
+    const hub = new Hub({ log });
+    const publisher = hub.publish(grant, 'rtmp');
+    publisher.setDescription(description);
+    const other = hub.publish({ streamId: 's2', playbackId: 'p2' }, 'rtmp');
+    other.setDescription(description);
+    const otherSeen: number[] = [];
+    other.stream.attach({ onUnit: (u) => otherSeen.push(u.dts) });
+    publisher.write(video(90_000, true));
+    publisher.write(video(93_000));
+    other.write(video(0, true));
+    const mark = log.records.length;
+    publisher.write(video(92_000));
+    other.write(video(3000));
+    const dropped = log.since(mark);
+    assert.equal(dropped.length, 1, JSON.stringify(dropped));
+    assert.deepEqual(dropped[0], {
+      level: 'warn',
+      msg: 'dts 92000 is before previous 93000',
+      fields: { streamId: 's1', trackId: 1, dropped: 1 },
+    });
+    for (let i = 0; i < 99; i++) {
+      publisher.write(video(92_500));
+    }
+    assert.equal(log.since(mark).length, 1, 'drops 2..100 are counted, not logged');
+    publisher.write(video(92_500));
+    assert.equal(publisher.stream.stats.droppedTimestamps, 101);
+    assert.deepEqual(log.since(mark)[1]?.fields, { streamId: 's1', trackId: 1, dropped: 101 });
+
+    const jump = log.records.length;
+    publisher.write(video(93_000 + 90_000 * 60));
+    const rebased = log.since(jump);
+    assert.equal(rebased.length, 1, JSON.stringify(rebased));
+    assert.deepEqual(rebased[0], {
+      level: 'info',
+      msg: 're-based timestamps: timestamp jumped 60.000 s ahead',
+      fields: { streamId: 's1', trackId: 1 },
+    });
+    assert.equal(publisher.stream.stats.rebased, 1);
+    other.write(video(6000));
+    assert.deepEqual(otherSeen, [0, 3000, 6000], 'the other stream goes on untouched');
+    assert.equal(other.stream.stats.droppedTimestamps, 0);
     hub.close();
   });
 
