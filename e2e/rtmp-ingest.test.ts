@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import {
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import type { MediaUnit } from '@airwave/media/stream/media-unit';
 import type { StreamDescription } from '@airwave/media/stream/track';
+import { CapturingLogger, type LogRecord } from '@airwave/media/testing/capturing-logger';
 import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
@@ -76,6 +77,7 @@ hub.addOutput((stream) => {
   return { close: detach };
 });
 
+const rtmpLog = new CapturingLogger();
 let server: RtmpServer;
 let port = 0;
 const url = (key: string) => `rtmp://127.0.0.1:${port}/live/${key}`;
@@ -91,6 +93,17 @@ function assertMonotonic(units: readonly MediaUnit[], what: string): void {
   }
 }
 
+/** Asserts that `records` hold exactly one 'RTMP session closed' warning, whose reason matches `reason`. */
+function assertClosedWithReason(records: readonly LogRecord[], reason: RegExp): void {
+  const closes = records.filter((record) => record.msg === 'RTMP session closed');
+  assert.equal(closes.length, 1, JSON.stringify(records));
+  const close = closes[0];
+  assert.equal(close?.level, 'warn', JSON.stringify(close));
+  assert.equal(close?.fields.component, 'rtmp');
+  assert.equal(close?.fields.remote, '127.0.0.1');
+  assert.match(String(close?.fields.reason), reason);
+}
+
 function closedSocket(socket: Socket): Promise<void> {
   return new Promise((resolve) => {
     if (socket.destroyed) {
@@ -103,7 +116,7 @@ function closedSocket(socket: Socket): Promise<void> {
 
 describe('RTMP ingest', { skip: ffmpegMissing }, () => {
   before(async () => {
-    server = new RtmpServer({ hub, authorizer, log: silentLogger, handshakeTimeoutMs: 2000, idleTimeoutMs: 4000 });
+    server = new RtmpServer({ hub, authorizer, log: rtmpLog, handshakeTimeoutMs: 2000, idleTimeoutMs: 4000 });
     port = await server.listen(0, '127.0.0.1');
   });
   after(async () => {
@@ -388,16 +401,19 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     }
   });
 
-  it('closes a garbage handshake, a malformed chunk stream and an idle connection, while ffmpeg keeps publishing', async () => {
+  it('closes a garbage handshake, a malformed chunk stream and an idle connection, each with a logged reason, while ffmpeg keeps publishing', async () => {
     const stats = { ...server.stats };
     const ffmpeg = spawnTracked('ffmpeg', patternArgs(url('good-robust'), { seconds: 6 }));
     await waitFor('publisher live', () => video('good-robust').length > 10);
 
+    let mark = rtmpLog.records.length;
     const http = connect(port, '127.0.0.1');
     http.on('error', () => {});
     http.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     await closedSocket(http);
+    assertClosedWithReason(rtmpLog.since(mark), /^bad handshake: \S/);
 
+    mark = rtmpLog.records.length;
     const broken = connect(port, '127.0.0.1');
     broken.on('error', () => {});
     const handshake = new ClientHandshake();
@@ -413,7 +429,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
       });
     });
     await closedSocket(broken);
+    assertClosedWithReason(rtmpLog.since(mark), /^protocol error: \S/);
 
+    mark = rtmpLog.records.length;
     const oversized = connect(port, '127.0.0.1');
     oversized.on('error', () => {});
     const handshake2 = new ClientHandshake();
@@ -426,10 +444,13 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
       }
     });
     await closedSocket(oversized);
+    assertClosedWithReason(rtmpLog.since(mark), /^protocol error: \S/);
 
+    mark = rtmpLog.records.length;
     const silent = connect(port, '127.0.0.1');
     silent.on('error', () => {});
     await closedSocket(silent);
+    assertClosedWithReason(rtmpLog.since(mark), /^handshake not finished within 2000 ms$/);
 
     assert.ok(server.stats.handshakeFailures >= stats.handshakeFailures + 1, 'garbage handshake counted');
     assert.ok(server.stats.protocolErrors >= stats.protocolErrors + 2, 'malformed chunk streams counted');
