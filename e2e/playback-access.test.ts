@@ -335,6 +335,26 @@ describe('the playback gate on every media URL of a live publish', { skip: ffmpe
       assert.equal(hook.calls.length - before, 2, 'another session is asked on its own');
     });
 
+    it('tells two viewers with the same IP and user agent apart by ?session=, one hook call each', async () => {
+      await webhook('allow');
+      const sameBrowser = { headers: { 'user-agent': 'SameBrowser/1.0' } };
+      const before = hook.calls.length;
+      assert.equal((await attempt(`${play}/hls/index.m3u8?session=viewer-a`, sameBrowser)).status, 200);
+      assert.equal((await attempt(`${play}/hls/index.m3u8?session=viewer-b`, sameBrowser)).status, 200);
+      assert.equal(hook.calls.length - before, 2, 'each session value is asked on its own');
+      assert.equal((await attempt(`${play}/hls/index.m3u8?session=viewer-a`, sameBrowser)).status, 200);
+      assert.equal((await attempt(`${play}/cmaf/index.mpd?session=viewer-b`, sameBrowser)).status, 200);
+      assert.equal(hook.calls.length - before, 2, 'each session keeps its own cached allow');
+      const [first, second] = hook.calls.slice(before);
+      assert.ok(first && second);
+      assert.equal(first.body.viewerIp, '127.0.0.1');
+      assert.equal(second.body.viewerIp, '127.0.0.1');
+      assert.match(String(first.body.requestUrl), /session=viewer-a/);
+      assert.match(String(second.body.requestUrl), /session=viewer-b/);
+      assert.equal(typeof first.body.sessionId, 'string');
+      assert.notEqual(first.body.sessionId, second.body.sessionId, 'the viewers get distinct session ids');
+    });
+
     it('denies with webhook-deny-403 at once after the policy changes', async () => {
       hook.mode('deny', 'deny');
       await webhook('deny');
