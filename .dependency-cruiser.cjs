@@ -52,7 +52,7 @@ module.exports = {
       name: 'hub-imports-stream',
       severity: 'error',
       from: { path: `${media}hub/` },
-      to: { path: `${media}(?!hub/|stream/|errors\\.ts|ports\\.ts)` },
+      to: { path: `${media}(?!hub/|stream/|testing/|errors\\.ts|ports\\.ts)` },
     },
     {
       name: 'protocol-never-imports-another-protocol',
