@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { GraphQLError } from 'graphql';
 import mercurius from 'mercurius';
 import { redactToken } from '../auth/playback-gate/playback-gate.js';
@@ -58,6 +64,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         }),
       },
     },
+    // Media requests (playlists, parts, segments) are too many to log one by one; failures still log.
+    logController: new LogController({ disableRequestLogging: (request) => request.url.startsWith('/play/') }),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
