@@ -1,27 +1,32 @@
 #!/usr/bin/env -S node --conditions=source --import tsx
 /**
  * Publishes media to an RTMP(S) server with our own E-RTMP publisher, for what ffmpeg 5.1 cannot
- * send (E-FLV AV1/Opus files, HEVC). Usage:
+ * send (E-FLV AV1/Opus files, HEVC, VP9, E-RTMP avc1/mp4a). Usage:
  *   publish-flv --url rtmp://host:1935/live/<key> --file in.flv [--realtime] [--loop]
- *   publish-flv --url rtmp://host:1935/live/<key> --hevc-annexb in.hevc --fps 30 [--realtime] [--loop]
- * `--insecure` accepts a self-signed certificate for rtmps://. The Annex B input must have no
- * B-frames (raw H.265 carries no timestamps; frames are sent in decode order at --fps).
+ *   publish-flv --url rtmp://host:1935/live/<key> --h264-annexb in.h264 --fps 30 [--aac-adts in.aac] [--realtime]
+ *   publish-flv --url rtmp://host:1935/live/<key> --hevc-annexb in.hevc --fps 30 [--aac-adts in.aac] [--realtime]
+ *   publish-flv --url rtmp://host:1935/live/<key> --vp9-ivf in.ivf [--aac-adts in.aac] [--realtime] [--loop]
+ * Encoder outputs are sent as E-RTMP v2 tags (avc1/hvc1/vp09, mp4a), interleaved by timestamp.
+ * `--insecure` accepts a self-signed certificate for rtmps://. Annex B input must have no
+ * B-frames (raw H.264/H.265 carries no timestamps; frames are sent in decode order at --fps).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildHvcC, describeHvcC, H265_NAL, isKeyframeNal, nalType } from '@airwave/media/codecs/h265';
-import { splitAnnexB, toLengthPrefixed } from '@airwave/media/codecs/nal';
-import { encodeAmf0 } from '@airwave/media/formats/amf0/amf0-encode';
-import { Amf0EcmaArray, amf0Object } from '@airwave/media/formats/amf0/amf0-value';
-import { buildVideoTag } from '@airwave/media/formats/flv/flv-build';
 import { type FlvTag, FlvTagType, readFlvTags } from '@airwave/media/formats/flv/flv-tag';
+import { adtsToTrack } from '@airwave/media/protocols/rtmp/adts-to-flv';
+import { h264AnnexBToTrack, h265AnnexBToTrack } from '@airwave/media/protocols/rtmp/annexb-to-flv';
 import { RtmpPublisher } from '@airwave/media/protocols/rtmp/client';
+import { type EncodedTrack, toFlvTags } from '@airwave/media/protocols/rtmp/encoded-track';
+import { vp9IvfToTrack } from '@airwave/media/protocols/rtmp/ivf-to-flv';
 
 const { values } = parseArgs({
   options: {
     url: { type: 'string' },
     file: { type: 'string' },
+    'h264-annexb': { type: 'string' },
     'hevc-annexb': { type: 'string' },
+    'vp9-ivf': { type: 'string' },
+    'aac-adts': { type: 'string' },
     fps: { type: 'string', default: '30' },
     realtime: { type: 'boolean', default: false },
     loop: { type: 'boolean', default: false },
@@ -29,74 +34,36 @@ const { values } = parseArgs({
   },
 });
 
-/** `hvc1` as the number E-RTMP onMetaData uses for videocodecid. */
-const HVC1_FOURCC = 0x68766331;
-
 function usage(message: string): never {
   console.error(`publish-flv: ${message}`);
   console.error(
-    'usage: publish-flv --url rtmp://host:port/live/<key> (--file in.flv | --hevc-annexb in.hevc --fps 30) [--realtime] [--loop] [--insecure]',
+    'usage: publish-flv --url rtmp://host:port/live/<key> (--file in.flv | [--h264-annexb in.h264 | --hevc-annexb in.hevc | --vp9-ivf in.ivf] [--aac-adts in.aac] [--fps 30]) [--realtime] [--loop] [--insecure]',
   );
   process.exit(2);
 }
 
-/** Groups H.265 Annex B NAL units into access units (H.265 §7.4.2.4.4) and wraps them as E-RTMP hvc1 tags. */
-function hevcTags(bytes: Uint8Array, fps: number): FlvTag[] {
-  const vps: Uint8Array[] = [];
-  const sps: Uint8Array[] = [];
-  const pps: Uint8Array[] = [];
-  const units: { nals: Uint8Array[]; key: boolean }[] = [];
-  let current: { nals: Uint8Array[]; key: boolean; vcl: boolean } | undefined;
-  for (const nal of splitAnnexB(bytes)) {
-    const type = nalType(nal);
-    const vcl = type < 32;
-    const firstSlice = vcl && ((nal[2] ?? 0) & 0x80) !== 0;
-    const startsAu =
-      (vcl && firstSlice) || type === H265_NAL.aud || (type >= 32 && type <= 34) || type === H265_NAL.prefixSei;
-    if (!current || (current.vcl && startsAu)) {
-      current = { nals: [], key: false, vcl: false };
-      units.push(current);
-    }
-    if (type === H265_NAL.vps || type === H265_NAL.sps || type === H265_NAL.pps) {
-      const list = type === H265_NAL.vps ? vps : type === H265_NAL.sps ? sps : pps;
-      if (list.length === 0) {
-        list.push(nal);
-      }
-      continue;
-    }
-    if (type === H265_NAL.aud) {
-      continue;
-    }
-    current.nals.push(nal);
-    current.vcl ||= vcl;
-    current.key ||= vcl && isKeyframeNal(type);
+/** The E-RTMP tags of the encoder outputs named on the command line, interleaved by timestamp. */
+function encodedTags(): FlvTag[] {
+  const fps = Number(values.fps);
+  const tracks: EncodedTrack[] = [];
+  const videos = [values['h264-annexb'], values['hevc-annexb'], values['vp9-ivf']].filter((path) => path !== undefined);
+  if (videos.length > 1) {
+    usage('give at most one of --h264-annexb, --hevc-annexb, --vp9-ivf');
   }
-  if (vps.length === 0 || sps.length === 0 || pps.length === 0) {
-    usage('the H.265 stream has no VPS/SPS/PPS');
+  if (values['h264-annexb']) {
+    tracks.push(h264AnnexBToTrack(readFileSync(values['h264-annexb']), fps));
+  } else if (values['hevc-annexb']) {
+    tracks.push(h265AnnexBToTrack(readFileSync(values['hevc-annexb']), fps));
+  } else if (values['vp9-ivf']) {
+    tracks.push(vp9IvfToTrack(readFileSync(values['vp9-ivf'])));
   }
-  const config = buildHvcC(vps, sps, pps);
-  const description = describeHvcC(config);
-  const metadata = new Amf0EcmaArray(
-    amf0Object({ width: description.width, height: description.height, framerate: fps, videocodecid: HVC1_FOURCC }),
-  );
-  const tags: FlvTag[] = [
-    { type: FlvTagType.script, timestampMs: 0, data: encodeAmf0('onMetaData', metadata) },
-    {
-      type: FlvTagType.video,
-      timestampMs: 0,
-      data: buildVideoTag({ codec: 'h265', packetType: 'config', key: true, data: config }),
-    },
-  ];
-  units
-    .filter((unit) => unit.nals.length > 0)
-    .forEach((unit, index) => {
-      tags.push({
-        type: FlvTagType.video,
-        timestampMs: Math.round((index * 1000) / fps),
-        data: buildVideoTag({ codec: 'h265', packetType: 'frame', key: unit.key, data: toLengthPrefixed(unit.nals) }),
-      });
-    });
-  return tags;
+  if (values['aac-adts']) {
+    tracks.push(adtsToTrack(readFileSync(values['aac-adts'])));
+  }
+  if (tracks.length === 0) {
+    usage('--file, --h264-annexb, --hevc-annexb, --vp9-ivf or --aac-adts is required');
+  }
+  return toFlvTags(tracks);
 }
 
 async function main(): Promise<void> {
@@ -106,14 +73,8 @@ async function main(): Promise<void> {
   let tags: FlvTag[];
   if (values.file) {
     tags = readFlvTags(readFileSync(values.file));
-  } else if (values['hevc-annexb']) {
-    const fps = Number(values.fps);
-    if (!(fps > 0 && fps <= 240)) {
-      usage('--fps must be between 0 and 240');
-    }
-    tags = hevcTags(readFileSync(values['hevc-annexb']), fps);
   } else {
-    usage('--file or --hevc-annexb is required');
+    tags = encodedTags();
   }
   const media = tags.filter((tag) => tag.type !== FlvTagType.script);
   const last = media[media.length - 1]?.timestampMs ?? 0;

@@ -228,3 +228,45 @@ export function describeVpcC(record: Uint8Array, keyFrame?: Uint8Array): Vp9Desc
 export function isKeyframe(frame: Uint8Array): boolean {
   return parseFrameSize(frame) !== undefined;
 }
+
+/** VP9 levels (VP9 Bitstream spec Annex A): level × 10, max luma sample rate, max luma picture size. */
+const VP9_LEVELS: readonly (readonly [number, number, number])[] = [
+  [10, 829_440, 36_864],
+  [11, 2_764_800, 73_728],
+  [20, 4_608_000, 122_880],
+  [21, 9_216_000, 245_760],
+  [30, 20_736_000, 552_960],
+  [31, 36_864_000, 983_040],
+  [40, 83_558_400, 2_228_224],
+  [41, 160_432_128, 2_228_224],
+  [50, 311_951_360, 8_912_896],
+  [51, 588_251_136, 8_912_896],
+  [52, 1_176_502_272, 8_912_896],
+  [60, 1_176_502_272, 35_651_584],
+  [61, 2_353_004_544, 35_651_584],
+  [62, 4_706_009_088, 35_651_584],
+];
+
+/** The lowest VP9 level (vpcC form, e.g. 31 for 3.1) whose limits a picture size and frame rate fit. */
+export function vp9LevelFor(width: number, height: number, fps: number): number {
+  const picture = width * height;
+  const rate = picture * fps;
+  const level = VP9_LEVELS.find(([, maxRate, maxPicture]) => picture <= maxPicture && rate <= maxRate);
+  return level ? level[0] : 62;
+}
+
+/** vpcC colour fields for a VP9 key frame's color_space (VP9 spec §7.2.2; ISO/IEC 23091-2 code points). */
+export function vpcCFieldsFromFrame(frame: Vp9FrameInfo, level: number): VpcCFields {
+  const matrix = [2, 6, 1, 6, 7, 9, 2, 0][frame.colorSpace] ?? 2;
+  const chroma = frame.subsamplingX === 1 ? (frame.subsamplingY === 1 ? 1 : 2) : 3;
+  return {
+    profile: frame.profile,
+    level,
+    bitDepth: frame.bitDepth,
+    chromaSubsampling: chroma,
+    videoFullRange: frame.fullRange,
+    colourPrimaries: frame.colorSpace === 7 ? 1 : 2,
+    transferCharacteristics: frame.colorSpace === 7 ? 13 : 2,
+    matrixCoefficients: matrix,
+  };
+}

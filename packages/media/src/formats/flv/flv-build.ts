@@ -21,6 +21,8 @@ export interface AudioTagInput {
   readonly codec: AudioCodec;
   readonly packetType: Exclude<FlvPacketType, 'metadata'>;
   readonly data: Uint8Array;
+  /** Use legacy SoundFormat 10 for AAC instead of the mp4a FourCC. Default true for AAC. */
+  readonly legacy?: boolean;
 }
 
 function fourCcBytes(text: string): number[] {
@@ -63,9 +65,9 @@ export function buildVideoTag(input: VideoTagInput): Uint8Array {
   return join([0x80 | (frameType << 4) | packetType, ...fourCcBytes(VIDEO_FOURCC[input.codec]), ...extra], input.data);
 }
 
-/** Serialises an audio packet as a tag body (AAC legacy form, Opus as ExAudioTagHeader). */
+/** Serialises an audio packet as a tag body (AAC legacy form unless `legacy: false`, Opus as ExAudioTagHeader). */
 export function buildAudioTag(input: AudioTagInput): Uint8Array {
-  if (input.codec === 'aac' && input.packetType !== 'end') {
+  if (input.codec === 'aac' && input.packetType !== 'end' && input.legacy !== false) {
     return join([0xaf, input.packetType === 'config' ? 0 : 1], input.data);
   }
   const packetType =
