@@ -9,7 +9,7 @@ import { describeAvcC } from '../../codecs/h264.js';
 import { describeHvcC } from '../../codecs/h265.js';
 import { splitAnnexB, splitLengthPrefixed } from '../../codecs/nal.js';
 import { ffmpeg } from '../../codecs/test-support.js';
-import { describeVpcC } from '../../codecs/vp9.js';
+import { describeVpcC, vp9LevelFor } from '../../codecs/vp9.js';
 import { decodeAmf0 } from '../../formats/amf0/amf0-decode.js';
 import { parseMediaTag } from '../../formats/flv/flv-media.js';
 import type { FlvPacket } from '../../formats/flv/flv-packet.js';
@@ -198,5 +198,13 @@ describe('encoder output as E-RTMP tags', { skip: ffmpegMissing }, () => {
     assert.throws(() => h264AnnexBToTrack(new Uint8Array(0), 0), /frame rate 0/);
     assert.throws(() => adtsToTrack(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /ADTS sync word/);
     assert.throws(() => vp9IvfToTrack(new Uint8Array(40)), /DKIF/);
+  });
+
+  it('vp9LevelFor picks the lowest level whose picture size and sample rate fit', () => {
+    assert.equal(vp9LevelFor(320, 240, 30), 20);
+    assert.equal(vp9LevelFor(640, 360, 30), 21);
+    assert.equal(vp9LevelFor(1280, 720, 30), 31);
+    assert.equal(vp9LevelFor(1920, 1080, 60), 41);
+    assert.equal(vp9LevelFor(7680, 4320, 120), 62);
   });
 });
