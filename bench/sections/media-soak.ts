@@ -5,7 +5,9 @@
  * viewer, then with no viewer; every SAMPLE_S of wall time the server's heap used and
  * ArrayBuffer bytes after a full GC (through its inspector, see bench/lib/heap-probe.ts) and its
  * RSS are sampled, and the slope over the second half of the run is given per media hour. The
- * same fast push into nginx-rtmp (HLS + DASH) gives its RSS for comparison.
+ * same fast push into nginx-rtmp (HLS + DASH) gives its RSS for comparison. Durations (wall s):
+ * BENCH_SOAK_S (with viewers, 180), BENCH_SOAK_BARE_S (no viewer, 120), BENCH_SOAK_PEER_S (nginx-rtmp,
+ * 60, 0 skips it); BENCH_SOAK_READRATE=<n> paces ffmpeg with `-readrate <n>` instead of full speed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent } from 'node:http';
