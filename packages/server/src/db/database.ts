@@ -15,6 +15,24 @@ import { applyMigrations, type ExecRaw } from './migrate.js';
 /** The Drizzle handle every store uses. */
 export type Db = PgDatabase<PgQueryResultHKT>;
 
+/**
+ * PostgreSQL's buffer pool inside PGlite. Its default, 128 MB, is allocated and touched in the WASM
+ * heap at start (~145 MiB of resident memory measured); this control-plane database (accounts,
+ * streams, keys) is a few MB, so 16 MB caches all of it (wal_buffers follows at 1/32, 512 kB).
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+/** Drizzle handles of embedded (single-process) databases, see `isEmbedded`. */
+const embedded = new WeakSet<Db>();
+
+/**
+ * Whether `db` is embedded PGlite: one process holds its data directory (lock file), so no other
+ * node can share it — cross-node work (heartbeats, relays) has nobody to serve there.
+ */
+export function isEmbedded(db: Db): boolean {
+  return embedded.has(db);
+}
+
 /** An open database with its driver-level handles. */
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
@@ -75,10 +93,14 @@ async function openPglite(dataDir: string, lock: boolean): Promise<Database> {
   try {
     const dir = join(dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
-    const client = await PGlite.create(dir);
+    const client = await PGlite.create(dir, {
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
+    const db = drizzlePglite(client) as unknown as Db;
+    embedded.add(db);
     return {
       kind: 'pglite',
-      db: drizzlePglite(client) as unknown as Db,
+      db,
       execRaw: async (text) => {
         await client.exec(text);
       },

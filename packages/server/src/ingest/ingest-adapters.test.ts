@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import { Hub, silentLogger } from '@airwave/media';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
-import { HEARTBEAT_STALE_MS, NodeStatusService } from '../domain/node-status/node-status.service.js';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_STALE_MS, NodeStatusService } from '../domain/node-status/node-status.service.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../domain/streams/stream-test-support.js';
 import { testBackends } from '../testing/databases.js';
@@ -215,6 +215,39 @@ for (const backend of testBackends()) {
       } finally {
         await service.stop();
       }
+    });
+
+    it('beats only where other nodes share the database, and lists itself as fresh while running either way', async () => {
+      const nodes = new MediaNodesStore(t.database.db);
+      assert.equal(nodes.shared, backend.name === 'postgres', 'PGlite has one process per data directory');
+      const own = randomUUID();
+      const startedAt = new Date();
+      // Timers are mocked so that one heartbeat interval can be stepped through without waiting.
+      mock.timers.enable({ apis: ['setInterval'] });
+      const service = new NodeStatusService(nodes, silentLogger);
+      try {
+        assert.equal(service.heartbeats, nodes.shared);
+        await service.start({ nodeId: own, baseUrl: 'http://own', version: '1', startedAt });
+        const stale = new Date(Date.now() - HEARTBEAT_STALE_MS - 1_000);
+        await nodes.heartbeat(own, stale);
+        mock.timers.tick(HEARTBEAT_INTERVAL_MS);
+        await service.stop();
+        const stored = (await nodes.listFresh(new Date(0))).find((node) => node.id === own);
+        assert.equal(stored?.heartbeatAt.getTime() !== stale.getTime(), service.heartbeats, 'a heartbeat was written');
+      } finally {
+        mock.timers.reset();
+        await service.stop();
+      }
+
+      const quiet = new NodeStatusService(nodes, silentLogger, { heartbeats: false });
+      await quiet.start({ nodeId: own, baseUrl: 'http://own', version: '1', startedAt });
+      try {
+        await nodes.heartbeat(own, new Date(Date.now() - HEARTBEAT_STALE_MS - 1_000));
+        assert.ok((await quiet.freshNodes()).some((node) => node.id === own), 'running node is fresh');
+      } finally {
+        await quiet.stop();
+      }
+      assert.ok(!(await quiet.freshNodes()).some((node) => node.id === own), 'stopped node with a stale heartbeat');
     });
   });
 }

@@ -3,7 +3,7 @@
  * (a restart) or by a node whose heartbeat went stale (a crash elsewhere).
  */
 import { and, eq, gte, isNull, ne, notInArray, or } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
+import { type Db, isEmbedded } from '../../db/database.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import { mediaNodesTable } from './media-nodes-table.js';
 
@@ -18,7 +18,12 @@ export interface MediaNodeRow {
 
 /** Media node persistence. */
 export class MediaNodesStore {
-  constructor(private readonly db: Db) {}
+  /** Whether other nodes can use this database (PostgreSQL); embedded PGlite has one process. */
+  readonly shared: boolean;
+
+  constructor(private readonly db: Db) {
+    this.shared = !isEmbedded(db);
+  }
 
   /** Registers (or re-registers) a node with a fresh heartbeat. */
   async upsert(node: MediaNodeRow): Promise<void> {
