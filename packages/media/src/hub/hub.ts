@@ -26,6 +26,8 @@ export interface HubOptions {
   readonly reconnectWindowMs?: number;
   /** Request-based viewer sessions expire after this long without a request (default 30 s). */
   readonly viewerIdleMs?: number;
+  /** Wall clock stamped on the units streams keep in their history (default Date.now; tests). */
+  readonly now?: () => number;
 }
 
 /** Thrown when a stream already has an active publisher. */
@@ -103,6 +105,7 @@ export class Hub {
         grant.playbackId,
         this.options.log.child({ streamId: grant.streamId }),
         this.options.viewerIdleMs,
+        this.options.now,
       );
       entry = { stream, outputs: [], publisher: undefined, timer: undefined, status: undefined };
       this.entries.set(grant.streamId, entry);

@@ -1,14 +1,17 @@
 /**
- * One live stream: the publisher's description, the last GOP for late joiners, and fan-out to
- * readers. Synchronous readers (packagers) run inline and must not block; queued readers
- * (network viewers) have bounded queues and drop to the next keyframe when slow.
+ * One live stream: the publisher's description, the last GOP for late joiners, a bounded history
+ * of recent GOPs for packagers created on demand, and fan-out to readers. Synchronous readers
+ * (packagers) run inline and must not block; queued readers (network viewers) have bounded queues
+ * and drop to the next keyframe when slow.
  */
 import { ProtocolError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription, Track } from '../stream/track.js';
 import { QueuedReader, type ReaderLimits } from './reader.js';
+import type { ReplayClock } from './replay-clock.js';
 import { TimestampGuard } from './timestamp-guard.js';
+import { type HistoryLimits, UnitHistory } from './unit-history.js';
 import { ViewerSessions } from './viewer-sessions.js';
 
 /** Callbacks of a synchronous reader (a packager or recorder running in the event loop). */
@@ -52,6 +55,8 @@ export class LiveStream {
   private interrupted = false;
   /** After a reconnect: where the shared timeline continues, applied at the first new unit. */
   private resumeAtSeconds: number | undefined;
+  /** Recent GOPs, kept once an on-demand output asked for them (`retainHistory`). */
+  private history: UnitHistory | undefined;
 
   constructor(
     /** Stream UUID. */
@@ -60,6 +65,8 @@ export class LiveStream {
     readonly playbackId: string,
     private readonly log: Logger,
     viewerIdleMs?: number,
+    /** Wall clock stamped on history units (their arrival time). */
+    private readonly now: () => number = Date.now,
   ) {
     this.viewers = new ViewerSessions(viewerIdleMs);
   }
@@ -96,6 +103,7 @@ export class LiveStream {
     }
     this.gop = [];
     this.gopBytes = 0;
+    this.history?.describe(description, this.now());
     for (const sink of this.sinks) {
       sink.onDescription?.(description);
     }
@@ -134,6 +142,9 @@ export class LiveStream {
     this.stats.units++;
     this.stats.bytesIn += accepted.data.byteLength;
     this.remember(accepted);
+    if (this.history) {
+      this.record(this.history, accepted, guard.timescale);
+    }
     for (const sink of this.sinks) {
       sink.onUnit(accepted);
     }
@@ -153,6 +164,44 @@ export class LiveStream {
         }
       }
     }
+    if (this.ended) {
+      sink.onEnd?.(this.ended);
+    }
+    return () => this.sinks.delete(sink);
+  }
+
+  /**
+   * Keeps a history of at least `limits` (widened when several outputs ask) from now on, so
+   * that `prime` can bring a late packager up to date. Costs memory only, no packaging.
+   */
+  retainHistory(limits: HistoryLimits): void {
+    if (this.history) {
+      this.history.widen(limits);
+    } else {
+      this.history = new UnitHistory(limits);
+      if (this.currentDescription) {
+        this.history.describe(this.currentDescription, this.now());
+      }
+    }
+  }
+
+  /** Payload bytes and whole GOPs the history holds (0 without one). */
+  get historySize(): { readonly bytes: number; readonly gops: number } {
+    return { bytes: this.history?.byteLength ?? 0, gops: this.history?.gopCount ?? 0 };
+  }
+
+  /**
+   * Adds a synchronous reader primed from the history: the description in force at its start,
+   * then every unit, description change and publisher drop since, in order, with `clock` pinned
+   * to each one's arrival time; then live units. Without a history it is `attach`.
+   */
+  prime(sink: StreamSink, clock?: ReplayClock): () => void {
+    const history = this.history;
+    if (!history) {
+      return this.attach(sink);
+    }
+    this.sinks.add(sink);
+    history.replay(sink, (at) => clock?.pin(at));
     if (this.ended) {
       sink.onEnd?.(this.ended);
     }
@@ -185,6 +234,7 @@ export class LiveStream {
   /** The publisher dropped: readers stay, timestamps will be re-based on resume. */
   interrupt(): void {
     this.interrupted = true;
+    this.history?.interrupt(this.now());
     for (const sink of this.sinks) {
       sink.onInterrupted?.();
     }
@@ -202,7 +252,10 @@ export class LiveStream {
     }
   }
 
-  /** Ends the stream: every reader and sink is told; queued readers drain what they hold, then end. */
+  /**
+   * Ends the stream: every reader and sink is told; queued readers drain what they hold, then end.
+   * The history stays, so a packager primed during an ended grace period shows the stream's end.
+   */
   end(reason: string): void {
     if (this.ended) {
       return;
@@ -218,6 +271,11 @@ export class LiveStream {
     this.viewers.clear();
     this.gop = [];
     this.gopBytes = 0;
+  }
+
+  private record(history: UnitHistory, unit: MediaUnit, timescale: number): void {
+    const onTimeline = this.videoTrackId === undefined || unit.trackId === this.videoTrackId;
+    history.push(unit, onTimeline && unit.key, onTimeline ? unit.dts / timescale : undefined, this.now());
   }
 
   private remember(unit: MediaUnit): void {

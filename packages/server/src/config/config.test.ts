@@ -96,3 +96,13 @@ test('every problem is listed at once; other rules are explained', () => {
     /AIRWAVE_API_RATE_LIMIT/,
   );
 });
+
+test('packaging is on demand with a 60 s idle time unless told otherwise, and refuses unknown modes', () => {
+  const defaults = loadConfig({}, []);
+  assert.equal(defaults.packaging, 'on-demand');
+  assert.equal(defaults.packagerIdleMs, 60_000);
+  const always = loadConfig({ AIRWAVE_PACKAGING: 'always' }, ['--packager-idle-seconds', '5']);
+  assert.equal(always.packaging, 'always');
+  assert.equal(always.packagerIdleMs, 5_000);
+  assert.match(errorOf(() => loadConfig({ AIRWAVE_PACKAGING: 'lazy' }, [])), /AIRWAVE_PACKAGING/);
+});

@@ -27,6 +27,8 @@ const schema = z.object({
     .optional(),
   AIRWAVE_RECONNECT_WINDOW_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   AIRWAVE_VIEWER_IDLE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  AIRWAVE_PACKAGING: z.enum(['on-demand', 'always']).default('on-demand'),
+  AIRWAVE_PACKAGER_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -52,6 +54,10 @@ export interface Config {
   readonly reconnectWindowMs: number;
   /** An HLS/DASH viewer stops counting after this long without a request. */
   readonly viewerIdleMs: number;
+  /** HLS/LL-HLS/DASH packaging: only while viewers ask (`on-demand`) or from publish on (`always`). */
+  readonly packaging: 'on-demand' | 'always';
+  /** On demand: a stream's packagers stop after this long without a playback request. */
+  readonly packagerIdleMs: number;
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
   readonly sessionSecret: string | undefined;
@@ -120,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     databaseUrl: c.DATABASE_URL,
     reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
     viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
+    packaging: c.AIRWAVE_PACKAGING,
+    packagerIdleMs: c.AIRWAVE_PACKAGER_IDLE_SECONDS * 1000,
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,

@@ -104,9 +104,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(() => hub.close());
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
-    const tsHls = new TsHlsService(hub);
-    const llHls = new LlHlsService(hub, { packager: { log } });
-    const dash = new DashService(hub, { packager: { log } });
+    const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
+    const tsHls = new TsHlsService(hub, packaging);
+    const llHls = new LlHlsService(hub, { ...packaging, packager: { log } });
+    const dash = new DashService(hub, { ...packaging, packager: { log } });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());
     closers.unshift(() => llHls.registry.close());

@@ -1,9 +1,11 @@
 /**
- * Classic HLS over MPEG-TS (RFC 8216) for every live stream of a hub: one TsSegmenter per stream,
+ * Classic HLS over MPEG-TS (RFC 8216) for every live stream of a hub: one TsSegmenter per stream
+ * (from publish on, or on demand from the first request, primed from the stream's history),
  * answering `index.m3u8` (multivariant), `stream.m3u8` (media playlist) and `seg-<n>.ts` under
  * `/play/<id>/hls/`. An ended stream keeps answering (with EXT-X-ENDLIST) for a grace period.
  */
 import type { Hub } from '../../../hub/hub.js';
+import { ReplayClock } from '../../../hub/replay-clock.js';
 import type { Track, VideoTrack } from '../../../stream/track.js';
 import {
   CACHE_IMMUTABLE,
@@ -12,14 +14,12 @@ import {
   type PlayRequest,
   type PlayResponse,
 } from '../../shared/http-types.js';
-import { noSegmentYet, PackagedStreams } from '../../shared/packaged-streams.js';
+import { noSegmentYet, PackagedStreams, type PackagingOptions } from '../../shared/packaged-streams.js';
 import { renderMediaPlaylist, renderMultivariantPlaylist } from './ts-playlists.js';
 import { type TsMeasurements, TsSegmenter, type TsSegmenterOptions } from './ts-segmenter.js';
 
 /** Options of the classic HLS service. */
-export interface TsHlsOptions extends TsSegmenterOptions {
-  /** How long an ended stream keeps answering with its final playlist (default 60 s). */
-  readonly endedGraceMs?: number;
+export interface TsHlsOptions extends TsSegmenterOptions, PackagingOptions {
   /** How long a playlist request waits for the first segment of a new stream (default 3 targets). */
   readonly firstSegmentWaitMs?: number;
 }
@@ -51,7 +51,19 @@ export class TsHlsService {
   private readonly firstSegmentWaitMs: number;
 
   constructor(hub: Hub, options: TsHlsOptions = {}) {
-    this.streams = new PackagedStreams(hub, () => new TsSegmenter(options), options.endedGraceMs);
+    // The history fills every retained segment, so the measurements match an always-on packager's too.
+    const windowSegments = Math.max(1, options.windowSegments ?? 6);
+    const kept = windowSegments + Math.max(0, options.retainSegments ?? windowSegments);
+    const targetSeconds = options.targetDurationSeconds ?? 2;
+    this.streams = new PackagedStreams(
+      hub,
+      () => {
+        const clock = new ReplayClock(options.now);
+        return { packager: new TsSegmenter({ ...options, now: clock.now }), clock };
+      },
+      { seconds: (kept + 1) * targetSeconds, gops: kept + 1 },
+      options,
+    );
     this.firstSegmentWaitMs = options.firstSegmentWaitMs ?? 3_000 * (options.targetDurationSeconds ?? 2);
   }
 
@@ -95,7 +107,11 @@ export class TsHlsService {
     };
   }
 
-  /** Measurements and state of one stream, or undefined when the service does not know it. */
+  /**
+   * Measurements and state of one stream, or undefined when the service does not know it. On
+   * demand this creates (and keeps warm) the packager, as a viewer's request would: `/play/<id>`
+   * is what a player asks for first.
+   */
   status(playbackId: string): TsHlsStatus | undefined {
     const segmenter = this.streams.get(playbackId)?.packager;
     if (!segmenter) {
@@ -109,6 +125,16 @@ export class TsHlsService {
       tracks: segmenter.tracks,
       ...(segmenter.unsupported !== undefined ? { unavailable: segmenter.unsupported } : {}),
     };
+  }
+
+  /** True while a packager exists for this playback id (on demand: after a request, until idle). */
+  isPackaging(playbackId: string): boolean {
+    return this.streams.isPackaging(playbackId);
+  }
+
+  /** Drops packagers idle for longer than the idle time (on demand; runs on a timer too). */
+  sweep(now?: number): number {
+    return this.streams.sweep(now);
   }
 
   /** Forgets every stream and stops the grace timers (shutdown). */

@@ -1,20 +1,20 @@
 /**
  * One CmafPackager per live stream of a hub, looked up by playback id. LL-HLS and DASH share the
- * registry of their hub (`CmafRegistry.forHub`), so each stream is packaged once. An ended stream
- * keeps answering for a grace period so players see EXT-X-ENDLIST / a static MPD.
+ * registry of their hub (`CmafRegistry.forHub`), so each stream is packaged once: from publish on,
+ * or on demand from the first request, primed from the stream's history. An ended stream keeps
+ * answering for a grace period so players see EXT-X-ENDLIST / a static MPD.
  */
 import type { Hub } from '../../../hub/hub.js';
-import { type PackagedStream, PackagedStreams } from '../packaged-streams.js';
-import type { CmafPackagerOptions } from './cmaf-options.js';
+import { ReplayClock } from '../../../hub/replay-clock.js';
+import { type PackagedStream, PackagedStreams, type PackagingOptions } from '../packaged-streams.js';
+import { type CmafPackagerOptions, resolveCmafOptions } from './cmaf-options.js';
 import { CmafPackager } from './cmaf-packager.js';
 import { type CmafStatus, cmafStatus } from './cmaf-status.js';
 
 /** Options of the registry of a hub (the first `forHub` call for a hub decides them). */
-export interface CmafRegistryOptions {
+export interface CmafRegistryOptions extends PackagingOptions {
   /** Segment and part targets, window. */
   readonly packager?: CmafPackagerOptions;
-  /** How long an ended stream keeps answering (default 60 s). */
-  readonly endedGraceMs?: number;
 }
 
 /** A packaged stream. */
@@ -35,13 +35,19 @@ export class CmafRegistry extends PackagedStreams<CmafPackager> {
   }
 
   private constructor(hub: Hub, options: CmafRegistryOptions) {
+    const resolved = resolveCmafOptions(options.packager);
     super(
       hub,
       (stream) => {
         const log = options.packager?.log?.child({ streamId: stream.streamId, output: 'cmaf' });
-        return new CmafPackager({ ...options.packager, ...(log ? { log } : {}) });
+        const clock = new ReplayClock(resolved.now);
+        return { packager: new CmafPackager({ ...options.packager, now: clock.now, ...(log ? { log } : {}) }), clock };
       },
-      options.endedGraceMs,
+      {
+        seconds: (resolved.windowSegments + 1) * resolved.segmentTargetSeconds,
+        gops: resolved.windowSegments + 1,
+      },
+      options,
     );
   }
 
