@@ -4,6 +4,11 @@
  */
 import { ParseError } from '../errors.js';
 
+/** The error of a `field` of `what` at `offset` needing `count` bytes where only `have` remain. */
+export function truncated(what: string, field: string, count: number, have: number, offset: number): ParseError {
+  return new ParseError(`${what}: ${field} truncated (need ${count} bytes, have ${have})`, offset);
+}
+
 /** Sequential big-endian reads over `bytes`; `what` names the structure in errors. */
 export class ByteCursor {
   private view: DataView | undefined;
@@ -22,10 +27,7 @@ export class ByteCursor {
   /** Throws ParseError unless `count` bytes remain. */
   need(count: number, field: string): void {
     if (this.remaining < count) {
-      throw new ParseError(
-        `${this.what}: ${field} truncated (need ${count} bytes, have ${this.remaining})`,
-        this.offset,
-      );
+      throw truncated(this.what, field, count, this.remaining, this.offset);
     }
   }
 

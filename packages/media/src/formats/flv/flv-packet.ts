@@ -44,6 +44,35 @@ export interface FlvAudioPacket {
 /** A parsed audio or video tag body. */
 export type FlvPacket = FlvVideoPacket | FlvAudioPacket;
 
+/**
+ * Builds a packet with every field present in one order, so that audio and video packets share one
+ * object shape and the code reading them stays monomorphic (`droppedTracks` is 0 and
+ * `mpeg2tsDescriptor` false unless set).
+ */
+export function flvPacket(
+  kind: 'video' | 'audio',
+  codec: VideoCodec | AudioCodec,
+  packetType: FlvPacketType,
+  timestampMs: number,
+  compositionOffsetMs: number,
+  key: boolean,
+  data: Uint8Array,
+  droppedTracks = 0,
+  mpeg2tsDescriptor = false,
+): FlvPacket {
+  return {
+    kind,
+    codec,
+    packetType,
+    timestampMs,
+    compositionOffsetMs,
+    key,
+    data,
+    droppedTracks,
+    mpeg2tsDescriptor,
+  } as FlvPacket;
+}
+
 /** Legacy FLV CodecID values of the VIDEODATA tag (E.4.3.1), plus 12 (HEVC) as older OBS/CDNs send it. */
 export const FlvVideoCodecId = { avc: 7, hevc: 12 } as const;
 

@@ -3,6 +3,11 @@
  * chunk stream ids, message headers of types 0-3, extended timestamps (also on type-3
  * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
  * and Abort applied as they arrive, and limits on message size and chunk stream count.
+ *
+ * Cost per message is kept low: a message that arrives as one chunk inside one read is a view of
+ * that read (no copy); a message spread over chunks is copied into a slab shared by the messages
+ * of a few hundred milliseconds (one ArrayBuffer per slab, not one per message), or into a buffer
+ * of its own when large; chunk state lives in fields, not in an object per chunk.
  */
 import { concatBytes } from '../../bits/bytes.js';
 import { ProtocolError } from '../../errors.js';
@@ -26,6 +31,11 @@ const MESSAGE_HEADER_SIZE = [11, 7, 3, 0] as const;
 const MAX_CHUNK_HEADER_BYTES = 18;
 /** A message buffer starts this small and doubles as chunks arrive, so a header alone cannot reserve megabytes. */
 const INITIAL_PAYLOAD_BYTES = 64 * 1024;
+/** Size of a slab that reassembled audio/video messages are copied into. */
+const SLAB_BYTES = 256 * 1024;
+/** Largest message placed in a slab; larger ones get a buffer of their own. */
+const MAX_SLAB_MESSAGE = SLAB_BYTES / 4;
+const EMPTY = new Uint8Array(0);
 
 interface ChunkStreamState {
   timestamp: number;
@@ -34,6 +44,9 @@ interface ChunkStreamState {
   typeId: number;
   streamId: number;
   extended: boolean;
+  /** True from a message's first chunk header until it completes or is aborted. */
+  receiving: boolean;
+  /** Where the message is reassembled; allocated when its first data bytes arrive. */
   payload: Uint8Array | undefined;
   received: number;
 }
@@ -41,13 +54,18 @@ interface ChunkStreamState {
 /** Reassembles RTMP messages from chunks arriving in arbitrary pieces. */
 export class ChunkReader {
   /** Bytes of an incomplete chunk header (at most 18). */
-  private pending: Uint8Array = new Uint8Array(0);
-  /** The chunk whose data is being read, and how many data bytes it still has. */
-  private inChunk: { readonly csid: number; readonly state: ChunkStreamState; remaining: number } | undefined;
+  private pending: Uint8Array = EMPTY;
+  /** The chunk stream whose chunk data is being read, if any. */
+  private current: ChunkStreamState | undefined;
+  private currentCsid = 0;
+  /** Data bytes the current chunk still has. */
+  private remaining = 0;
   private readonly streams = new Map<number, ChunkStreamState>();
   private readonly maxMessageSize: number;
   private readonly maxChunkStreams: number;
   private size = DEFAULT_CHUNK_SIZE;
+  private slab: ArrayBuffer | undefined;
+  private slabUsed = 0;
 
   constructor(limits: ChunkReaderLimits = {}) {
     this.maxMessageSize = limits.maxMessageSize ?? 8 * 1024 * 1024;
@@ -59,29 +77,40 @@ export class ChunkReader {
     return this.size;
   }
 
-  /** Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream. */
+  /**
+   * Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream.
+   * A returned payload may be a view of `chunk`: the caller must not reuse `chunk`'s memory.
+   */
   push(chunk: Uint8Array): RtmpMessage[] {
     const out: RtmpMessage[] = [];
-    const buf = chunk;
+    // A plain Uint8Array view (not a Buffer), so every payload has one type whatever the caller passes.
+    const buf =
+      chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const end = buf.byteLength;
     let at = 0;
     if (this.pending.byteLength > 0) {
-      at = this.completePendingHeader(chunk, out);
+      at = this.completePendingHeader(buf, out);
       if (at < 0) {
         return out;
       }
     }
-    while (at < buf.byteLength) {
-      const current = this.inChunk;
-      if (current) {
-        const take = Math.min(current.remaining, buf.byteLength - at);
-        this.append(current.state, buf.subarray(at, at + take));
-        current.remaining -= take;
+    while (at < end) {
+      const state = this.current;
+      if (state) {
+        const take = Math.min(this.remaining, end - at);
+        if (state.received === 0 && take === state.length) {
+          state.payload = buf.subarray(at, at + take);
+          state.received = take;
+        } else {
+          this.append(state, buf, at, take);
+        }
+        this.remaining -= take;
         at += take;
-        if (current.remaining > 0) {
+        if (this.remaining > 0) {
           break;
         }
-        this.inChunk = undefined;
-        this.complete(current.csid, current.state, out);
+        this.current = undefined;
+        this.complete(this.currentCsid, state, out);
         continue;
       }
       const next = this.readHeader(buf, at);
@@ -103,7 +132,7 @@ export class ChunkReader {
   private completePendingHeader(chunk: Uint8Array, out: RtmpMessage[]): number {
     const held = this.pending.byteLength;
     const joined = concatBytes([this.pending, chunk.subarray(0, MAX_CHUNK_HEADER_BYTES)]);
-    this.pending = new Uint8Array(0);
+    this.pending = EMPTY;
     const next = this.readHeader(joined, 0);
     if (next < 0) {
       this.pending = joined;
@@ -115,10 +144,10 @@ export class ChunkReader {
 
   /** A header just read starts a chunk with no data left to read (a zero-length message): completes it. */
   private completeEmptyChunk(out: RtmpMessage[]): void {
-    const started = this.inChunk;
-    if (started && started.remaining === 0) {
-      this.inChunk = undefined;
-      this.complete(started.csid, started.state, out);
+    const started = this.current;
+    if (started && this.remaining === 0) {
+      this.current = undefined;
+      this.complete(this.currentCsid, started, out);
     }
   }
 
@@ -151,9 +180,9 @@ export class ChunkReader {
       throw new ProtocolError(`chunk type ${fmt} on chunk stream ${csid} before any type-0 header`);
     }
     let field = 0;
-    let length = state?.length ?? 0;
-    let typeId = state?.typeId ?? 0;
-    let streamId = state?.streamId ?? 0;
+    let length = state ? state.length : 0;
+    let typeId = state ? state.typeId : 0;
+    let streamId = state ? state.streamId : 0;
     if (fmt <= 2) {
       field = u24(buf, q);
     }
@@ -165,7 +194,7 @@ export class ChunkReader {
       streamId = u32le(buf, q + 7);
     }
     q += headerSize;
-    const extended = fmt <= 2 ? field === 0xffffff : (state?.extended ?? false);
+    const extended = fmt <= 2 ? field === 0xffffff : state ? state.extended : false;
     if (extended) {
       if (buf.byteLength - q < 4) {
         return -1;
@@ -175,7 +204,7 @@ export class ChunkReader {
       }
       q += 4;
     }
-    const continuing = fmt === 3 && state?.payload !== undefined;
+    const continuing = fmt === 3 && state !== undefined && state.receiving;
     if (!continuing && length > this.maxMessageSize) {
       throw new ProtocolError(`message of ${length} bytes on chunk stream ${csid} exceeds ${this.maxMessageSize}`);
     }
@@ -184,7 +213,17 @@ export class ChunkReader {
       if (this.streams.size >= this.maxChunkStreams) {
         throw new ProtocolError(`peer uses more than ${this.maxChunkStreams} chunk streams`);
       }
-      current = { timestamp: 0, delta: 0, length, typeId, streamId, extended, payload: undefined, received: 0 };
+      current = {
+        timestamp: 0,
+        delta: 0,
+        length,
+        typeId,
+        streamId,
+        extended,
+        receiving: false,
+        payload: undefined,
+        received: 0,
+      };
       this.streams.set(csid, current);
     }
     if (!continuing) {
@@ -200,34 +239,58 @@ export class ChunkReader {
       current.length = length;
       current.typeId = typeId;
       current.streamId = streamId;
-      current.payload = new Uint8Array(Math.min(length, INITIAL_PAYLOAD_BYTES));
+      current.receiving = true;
+      current.payload = undefined;
       current.received = 0;
     }
     current.extended = extended;
-    this.inChunk = { csid, state: current, remaining: Math.min(this.size, current.length - current.received) };
+    this.current = current;
+    this.currentCsid = csid;
+    this.remaining = Math.min(this.size, current.length - current.received);
     return q;
   }
 
-  private append(state: ChunkStreamState, data: Uint8Array): void {
-    let payload = state.payload ?? new Uint8Array(0);
-    if (state.received + data.byteLength > payload.byteLength) {
-      const grown = new Uint8Array(
-        Math.min(state.length, Math.max(payload.byteLength * 2, state.received + data.byteLength)),
-      );
-      grown.set(payload.subarray(0, state.received));
+  /** Copies `count` bytes of `buf` at `at` after the bytes `state` has received. */
+  private append(state: ChunkStreamState, buf: Uint8Array, at: number, count: number): void {
+    let payload = state.payload;
+    if (payload === undefined) {
+      payload = this.allocate(state);
+      state.payload = payload;
+    }
+    const received = state.received;
+    if (received + count > payload.byteLength) {
+      const grown = new Uint8Array(Math.min(state.length, Math.max(payload.byteLength * 2, received + count)));
+      grown.set(payload.subarray(0, received));
       payload = grown;
       state.payload = grown;
     }
-    payload.set(data, state.received);
-    state.received += data.byteLength;
+    payload.set(buf.subarray(at, at + count), received);
+    state.received = received + count;
+  }
+
+  /** The buffer a message spread over chunks is reassembled in: a slab slice for small media messages. */
+  private allocate(state: ChunkStreamState): Uint8Array {
+    const length = state.length;
+    if (length > MAX_SLAB_MESSAGE || (state.typeId !== MessageType.audio && state.typeId !== MessageType.video)) {
+      return new Uint8Array(Math.min(length, INITIAL_PAYLOAD_BYTES));
+    }
+    if (this.slab === undefined || this.slabUsed + length > SLAB_BYTES) {
+      this.slab = new ArrayBuffer(SLAB_BYTES);
+      this.slabUsed = 0;
+    }
+    const view = new Uint8Array(this.slab, this.slabUsed, length);
+    // Keep slices 8-byte aligned so a consumer's DataView or wider typed array over them stays aligned.
+    this.slabUsed += (length + 7) & ~7;
+    return view;
   }
 
   private complete(csid: number, state: ChunkStreamState, out: RtmpMessage[]): void {
     if (state.received < state.length) {
       return;
     }
-    const payload = state.payload ?? new Uint8Array(0);
+    const payload = state.payload ?? EMPTY;
     state.payload = undefined;
+    state.receiving = false;
     const message: RtmpMessage = {
       csid,
       typeId: state.typeId,
@@ -256,9 +319,10 @@ export class ChunkReader {
       if (stream) {
         stream.payload = undefined;
         stream.received = 0;
+        stream.receiving = false;
       }
-      if (this.inChunk && this.inChunk.csid === target) {
-        this.inChunk = undefined;
+      if (this.current !== undefined && this.currentCsid === target) {
+        this.current = undefined;
       }
     }
   }

@@ -58,6 +58,9 @@ export class FlvToStream {
   private videoConfig: { codec: FlvVideoPacket['codec']; data: Uint8Array } | undefined;
   private audio: AudioTrackInfo | undefined;
   private described: readonly Track[] | undefined;
+  /** Whether the described tracks include the video / audio track (checked per unit). */
+  private describedVideo = false;
+  private describedAudio = false;
   private pending: MediaUnit[] = [];
   private timer: NodeJS.Timeout | undefined;
   private audioNext: number | undefined;
@@ -231,6 +234,8 @@ export class FlvToStream {
       return;
     }
     this.described = tracks;
+    this.describedVideo = tracks.some((track) => track.id === RTMP_VIDEO_TRACK_ID);
+    this.describedAudio = tracks.some((track) => track.id === RTMP_AUDIO_TRACK_ID);
     this.stats.descriptions++;
     this.publisher.setDescription({ tracks });
     this.log.info(
@@ -240,14 +245,14 @@ export class FlvToStream {
     const pending = this.pending;
     this.pending = [];
     for (const unit of pending) {
-      if (tracks.some((track) => track.id === unit.trackId)) {
+      if (unit.trackId === RTMP_VIDEO_TRACK_ID ? this.describedVideo : this.describedAudio) {
         this.publisher.write(unit);
       }
     }
   }
 
   private emit(unit: MediaUnit, video: boolean): void {
-    if (this.described?.some((track) => track.id === unit.trackId)) {
+    if (video ? this.describedVideo : this.describedAudio) {
       this.publisher.write(unit);
       return;
     }
