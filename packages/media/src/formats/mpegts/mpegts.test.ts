@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { concatBytes } from '../../bits/bytes.js';
-import { buildAudioSpecificConfig } from '../../codecs/aac.js';
-import { UnsupportedError } from '../../errors.js';
+import { adtsHeader, buildAudioSpecificConfig, parseAudioSpecificConfig } from '../../codecs/aac.js';
+import { ParseError, UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { Track } from '../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson, run } from '../../testing/ffmpeg-media.js';
@@ -213,6 +213,39 @@ describe('TsMuxer', () => {
     );
   });
 
+  it('writes the ADTS header adtsHeader() builds for every frame length, and refuses frames ADTS cannot carry', () => {
+    const config = buildAudioSpecificConfig({ objectType: 2, sampleRate: 44_100, channels: 2 });
+    const muxer = new TsMuxer([aacTrack(config)]);
+    for (const length of [0, 1, 7, 255, 256, 1024, 2047, 2048, 8184]) {
+      muxer.writeUnit({ trackId: 1, dts: 0, pts: 0, key: true, data: new Uint8Array(length).fill(0xaa) });
+      const payload = pesPayload(muxer.take());
+      assert.deepEqual([...payload.subarray(0, 7)], [...adtsHeader(parseAudioSpecificConfig(config), length)]);
+      assert.equal(payload.length, 7 + length);
+    }
+    assert.throws(
+      () => muxer.writeUnit({ trackId: 1, dts: 0, pts: 0, key: true, data: new Uint8Array(8185) }),
+      UnsupportedError,
+    );
+    assert.equal(muxer.size, 0, 'a refused unit writes nothing');
+  });
+
+  it('leaves no trace of a malformed video unit and writes the next one whole', () => {
+    const muxer = new TsMuxer([videoTrack()]);
+    const good = Uint8Array.of(0, 0, 0, 3, 0x41, 0x9a, 0x02);
+    for (const bad of [
+      Uint8Array.of(0, 0, 0, 9, 0x41),
+      Uint8Array.of(0, 0, 0, 0),
+      Uint8Array.of(0, 0, 0, 3, 0x41, 1, 2, 0),
+    ]) {
+      assert.throws(() => muxer.writeUnit({ trackId: 1, dts: 0, pts: 0, key: false, data: bad }), ParseError);
+    }
+    assert.equal(muxer.size, 0);
+    muxer.writeUnit({ trackId: 1, dts: 0, pts: 0, key: false, data: good });
+    const packets = muxer.take();
+    assert.equal(packets[3], 0x30, 'continuity counter 0: nothing was counted for the refused units');
+    assert.deepEqual([...pesPayload(packets)], [0, 0, 0, 1, 0x09, 0xf0, 0, 0, 0, 1, 0x41, 0x9a, 0x02]);
+  });
+
   it('refuses units of tracks it was not created with', () => {
     const muxer = new TsMuxer([
       {
@@ -232,3 +265,44 @@ describe('TsMuxer', () => {
     );
   });
 });
+
+function aacTrack(config: Uint8Array): Track {
+  return {
+    kind: 'audio',
+    id: 1,
+    codec: 'aac',
+    timescale: 44_100,
+    config,
+    codecString: 'mp4a.40.2',
+    sampleRate: 44_100,
+    channels: 2,
+  };
+}
+
+/** An H.264 track with a minimal avcC (one SPS, one PPS). */
+function videoTrack(): Track {
+  const sps = [0x67, 0x42, 0xc0, 0x1e, 0xd9];
+  const pps = [0x68, 0xce, 0x3c, 0x80];
+  return {
+    kind: 'video',
+    id: 1,
+    codec: 'h264',
+    timescale: 90_000,
+    config: Uint8Array.of(1, 0x42, 0xc0, 0x1e, 0xff, 0xe1, 0, sps.length, ...sps, 1, 0, pps.length, ...pps),
+    codecString: 'avc1.42c01e',
+    width: 16,
+    height: 16,
+  };
+}
+
+/** The payload of the one PES packet in `packets` (its header skipped). */
+function pesPayload(packets: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (let at = 0; at < packets.length; at += TS_PACKET_SIZE) {
+    const packet = packets.subarray(at, at + TS_PACKET_SIZE);
+    const control = ((packet[3] ?? 0) >> 4) & 3;
+    parts.push(packet.subarray(control === 3 ? 5 + (packet[4] ?? 0) : 4));
+  }
+  const pes = concatBytes(parts);
+  return pes.subarray(9 + (pes[8] ?? 0));
+}

@@ -32,12 +32,27 @@ export function opusDescriptors(head: OpusHead): Uint8Array {
   );
 }
 
+/** Length of the opus_control_header for one packet of `size` bytes. */
+export function opusControlHeaderLength(size: number): number {
+  return CONTROL_HEADER_PREFIX.length + Math.floor(size / 255) + 1;
+}
+
+/**
+ * Writes the opus_control_header for one packet of `size` bytes (no trim or extension fields) into
+ * `out` at `offset` and returns the offset after it.
+ */
+export function writeOpusControlHeader(out: Uint8Array, offset: number, size: number): number {
+  const end = offset + opusControlHeaderLength(size);
+  out[offset] = CONTROL_HEADER_PREFIX[0];
+  out[offset + 1] = CONTROL_HEADER_PREFIX[1];
+  out.fill(0xff, offset + CONTROL_HEADER_PREFIX.length, end - 1);
+  out[end - 1] = size % 255;
+  return end;
+}
+
 /** The opus_control_header for one packet of `size` bytes, without trim or extension fields. */
 export function opusControlHeader(size: number): Uint8Array {
-  const sizeBytes = Math.floor(size / 255) + 1;
-  const out = new Uint8Array(CONTROL_HEADER_PREFIX.length + sizeBytes);
-  out.set(CONTROL_HEADER_PREFIX);
-  out.fill(0xff, CONTROL_HEADER_PREFIX.length, out.length - 1);
-  out[out.length - 1] = size % 255;
+  const out = new Uint8Array(opusControlHeaderLength(size));
+  writeOpusControlHeader(out, 0, size);
   return out;
 }

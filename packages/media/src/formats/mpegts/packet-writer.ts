@@ -26,11 +26,18 @@ export interface PacketOptions {
 
 /** Packets per block allocated when no reserve() asked for more. */
 const DEFAULT_BLOCK_PACKETS = 64;
+/** PIDs are 13 bits. */
+const PID_COUNT = 0x2000;
 
 /**
  * Accumulates transport stream packets in blocks that are written once and never reused, so
  * take() can hand out views instead of copies; reserve() sizes the next block (e.g. to the
  * expected segment) so what is taken usually lies in one block.
+ *
+ * A payload unit is written in place: beginUnit() returns where in `bytes` the caller puts the
+ * unit's bytes (the tail of the room its packets take), endUnit() then moves them forward into
+ * the packets, writing each packet header in front of its share. No per-packet or per-unit
+ * buffer is allocated.
  */
 export class TsPacketWriter {
   private buffer = new Uint8Array(TS_PACKET_SIZE * DEFAULT_BLOCK_PACKETS);
@@ -40,11 +47,20 @@ export class TsPacketWriter {
   /** Bytes not yet taken that lie in earlier, full blocks. */
   private readonly filled: Uint8Array[] = [];
   private filledBytes = 0;
-  private readonly counters = new Map<number, number>();
+  private readonly counters = new Uint8Array(PID_COUNT);
+  /** The unit between beginUnit() and endUnit(): its byte count (0 when none is open) and first-packet fields. */
+  private unitBytes = 0;
+  private unitPcr = -1;
+  private unitRandomAccess = false;
 
   /** Bytes written since the last take(). */
   get size(): number {
     return this.filledBytes + this.length - this.start;
+  }
+
+  /** The block beginUnit() offsets point into (valid until endUnit()). */
+  get bytes(): Uint8Array {
+    return this.buffer;
   }
 
   /**
@@ -59,38 +75,56 @@ export class TsPacketWriter {
   }
 
   /**
-   * Writes one payload unit (a PSI section with its pointer_field, or a PES packet) given as
-   * consecutive parts, starting a new packet with payload_unit_start_indicator set.
+   * Opens a payload unit (a PSI section with its pointer_field, or a PES packet) of `unitBytes`
+   * bytes (at least 1) and returns the offset in `bytes` where the caller writes them, all of
+   * them, before endUnit(). `pcr` (90 kHz base, wrapped to 33 bits; negative for none) and
+   * `randomAccess` go into the adaptation field of the first packet.
    */
-  writeUnit(pid: number, parts: readonly Uint8Array[], options: PacketOptions = {}): void {
-    let remaining = 0;
-    for (const part of parts) {
-      remaining += part.length;
+  beginUnit(unitBytes: number, pcr = -1, randomAccess = false): number {
+    if (!(unitBytes >= 1)) {
+      throw new RangeError(`a payload unit needs at least one byte, got ${unitBytes}`);
     }
-    let partIndex = 0;
-    let partOffset = 0;
+    const room = packetCount(unitBytes, pcr >= 0, randomAccess) * TS_PACKET_SIZE;
+    if (this.buffer.length - this.length < room) {
+      const grown = Math.ceil(this.size / 4 / TS_PACKET_SIZE) * TS_PACKET_SIZE;
+      this.startBlock(Math.max(room, TS_PACKET_SIZE * DEFAULT_BLOCK_PACKETS, grown));
+    }
+    this.unitBytes = unitBytes;
+    this.unitPcr = pcr;
+    this.unitRandomAccess = randomAccess;
+    return this.length + room - unitBytes;
+  }
+
+  /**
+   * Packetizes the unit opened by beginUnit() on `pid`, starting a new packet with
+   * payload_unit_start_indicator set; each packet takes as much as fits, only the last is stuffed.
+   */
+  endUnit(pid: number): void {
+    const out = this.buffer;
+    let remaining = this.unitBytes;
+    const pcr = this.unitPcr;
+    let from = this.length + packetCount(remaining, pcr >= 0, this.unitRandomAccess) * TS_PACKET_SIZE - remaining;
     let first = true;
+    let at = this.length;
+    let counter = this.counters[pid] as number;
     while (remaining > 0) {
-      const pcr = first ? options.pcr : undefined;
-      const randomAccess = first && options.randomAccess === true;
-      const minAdaptation = pcr !== undefined || randomAccess ? 1 + (pcr !== undefined ? PCR_SIZE : 0) : 0;
-      const capacity = minAdaptation > 0 ? PAYLOAD_SIZE - 1 - minAdaptation : PAYLOAD_SIZE;
-      const payloadLength = Math.min(remaining, capacity);
-      const hasAdaptation = minAdaptation > 0 || payloadLength < PAYLOAD_SIZE;
-      const at = this.nextPacket();
-      const out = this.buffer;
+      const withPcr = first && pcr >= 0;
+      const randomAccess = first && this.unitRandomAccess;
+      const payloadLength = Math.min(remaining, payloadCapacity(withPcr, randomAccess));
+      const hasAdaptation = withPcr || randomAccess || payloadLength < PAYLOAD_SIZE;
       out[at] = SYNC_BYTE;
       out[at + 1] = (first ? 0x40 : 0) | ((pid >>> 8) & 0x1f);
       out[at + 2] = pid & 0xff;
-      out[at + 3] = (hasAdaptation ? 0x30 : 0x10) | this.nextCounter(pid);
+      out[at + 3] = (hasAdaptation ? 0x30 : 0x10) | counter;
+      counter = (counter + 1) & 0x0f;
       let offset = at + HEADER_SIZE;
       if (hasAdaptation) {
         const adaptationLength = PAYLOAD_SIZE - 1 - payloadLength;
         out[offset++] = adaptationLength;
         if (adaptationLength > 0) {
           const end = offset + adaptationLength;
-          out[offset++] = (randomAccess ? FLAG_RANDOM_ACCESS : 0) | (pcr !== undefined ? FLAG_PCR : 0);
-          if (pcr !== undefined) {
+          out[offset++] = (randomAccess ? FLAG_RANDOM_ACCESS : 0) | (withPcr ? FLAG_PCR : 0);
+          if (withPcr) {
             writePcr(out, offset, pcr);
             offset += PCR_SIZE;
           }
@@ -98,22 +132,34 @@ export class TsPacketWriter {
           offset = end;
         }
       }
-      let toCopy = payloadLength;
-      while (toCopy > 0) {
-        const part = parts[partIndex] as Uint8Array;
-        const chunk = Math.min(toCopy, part.length - partOffset);
-        copyInto(out, offset, part, partOffset, chunk);
-        offset += chunk;
-        toCopy -= chunk;
-        partOffset += chunk;
-        if (partOffset === part.length) {
-          partIndex++;
-          partOffset = 0;
-        }
+      if (offset !== from) {
+        out.copyWithin(offset, from, from + payloadLength);
       }
+      from += payloadLength;
       remaining -= payloadLength;
+      at += TS_PACKET_SIZE;
       first = false;
     }
+    this.counters[pid] = counter;
+    this.length = at;
+    this.unitBytes = 0;
+  }
+
+  /** Writes one payload unit given as consecutive parts (see beginUnit() and endUnit()). */
+  writeUnit(pid: number, parts: readonly Uint8Array[], options: PacketOptions = {}): void {
+    let total = 0;
+    for (const part of parts) {
+      total += part.length;
+    }
+    if (total === 0) {
+      return;
+    }
+    let offset = this.beginUnit(total, options.pcr ?? -1, options.randomAccess === true);
+    for (const part of parts) {
+      this.buffer.set(part, offset);
+      offset += part.length;
+    }
+    this.endUnit(pid);
   }
 
   /**
@@ -132,22 +178,6 @@ export class TsPacketWriter {
     return out;
   }
 
-  private nextCounter(pid: number): number {
-    const counter = this.counters.get(pid) ?? 0;
-    this.counters.set(pid, (counter + 1) & 0x0f);
-    return counter;
-  }
-
-  /** The offset of the next packet, in a new block when the current one is full. */
-  private nextPacket(): number {
-    if (this.length + TS_PACKET_SIZE > this.buffer.length) {
-      this.startBlock(TS_PACKET_SIZE * DEFAULT_BLOCK_PACKETS);
-    }
-    const at = this.length;
-    this.length = at + TS_PACKET_SIZE;
-    return at;
-  }
-
   private startBlock(size: number): void {
     if (this.length > this.start) {
       this.filled.push(this.buffer.subarray(this.start, this.length));
@@ -159,13 +189,15 @@ export class TsPacketWriter {
   }
 }
 
-/**
- * Copies `count` bytes of `source` from `from` to `target` at `at`: a whole part (AUD, PES and
- * ADTS headers, short NAL units) without a view; a packet's share of a larger part through a
- * view, as set() of a view (native copy) is several times faster than a byte loop.
- */
-function copyInto(target: Uint8Array, at: number, source: Uint8Array, from: number, count: number): void {
-  target.set(from === 0 && count === source.length ? source : source.subarray(from, from + count), at);
+/** Packets a payload unit of `unitBytes` takes when its first packet has the given adaptation fields. */
+function packetCount(unitBytes: number, withPcr: boolean, randomAccess: boolean): number {
+  const firstCapacity = payloadCapacity(withPcr, randomAccess);
+  return unitBytes <= firstCapacity ? 1 : 1 + Math.ceil((unitBytes - firstCapacity) / PAYLOAD_SIZE);
+}
+
+/** Payload bytes of a packet whose adaptation field carries these fields (length and flags bytes, PCR). */
+function payloadCapacity(withPcr: boolean, randomAccess: boolean): number {
+  return withPcr ? PAYLOAD_SIZE - 2 - PCR_SIZE : randomAccess ? PAYLOAD_SIZE - 2 : PAYLOAD_SIZE;
 }
 
 /** program_clock_reference_base (33 bits), 6 reserved bits, extension (9 bits, here 0). */

@@ -19,33 +19,69 @@ export function wrapTimestamp(value: number): number {
   return ((rounded % TIMESTAMP_MODULO) + TIMESTAMP_MODULO) % TIMESTAMP_MODULO;
 }
 
+/** True when a PES header for these timestamps carries a DTS (it differs from the PTS once wrapped). */
+function carriesDts(pts: number, dts: number | undefined): boolean {
+  return dts !== undefined && wrapTimestamp(dts) !== wrapTimestamp(pts);
+}
+
+/** Length of the PES header pesHeader() / writePesHeader() write for these timestamps: 14, or 19 with a DTS. */
+export function pesHeaderLength(pts: number, dts?: number): number {
+  return carriesDts(pts, dts) ? 19 : 14;
+}
+
+/**
+ * Checks that a PES packet of `payloadLength` bytes can be written for `streamId`: PES_packet_length
+ * is 0 (unbounded) when the packet exceeds 65535 bytes, which §2.4.3.7 allows only for video; other
+ * streams get an UnsupportedError.
+ */
+export function checkPesLength(streamId: number, headerLength: number, payloadLength: number): void {
+  const packetLength = headerLength - 6 + payloadLength;
+  if (packetLength > MAX_PES_PACKET_LENGTH && streamId !== PES_STREAM_ID.video) {
+    throw new UnsupportedError(`PES packet of ${packetLength} bytes exceeds 65535 on a non-video stream`);
+  }
+}
+
+/**
+ * Writes the PES header of pesHeader() into `out` at `offset` (pesHeaderLength() bytes, every one
+ * of them set) and returns the offset after it; call checkPesLength() first.
+ */
+export function writePesHeader(
+  out: Uint8Array,
+  offset: number,
+  streamId: number,
+  payloadLength: number,
+  pts: number,
+  dts?: number,
+): number {
+  const withDts = carriesDts(pts, dts);
+  const headerDataLength = withDts ? 10 : 5;
+  const packetLength = 3 + headerDataLength + payloadLength;
+  const bounded = packetLength <= MAX_PES_PACKET_LENGTH;
+  out[offset] = 0;
+  out[offset + 1] = 0;
+  out[offset + 2] = 1;
+  out[offset + 3] = streamId;
+  out[offset + 4] = bounded ? packetLength >>> 8 : 0;
+  out[offset + 5] = bounded ? packetLength & 0xff : 0;
+  out[offset + 6] = 0x84;
+  out[offset + 7] = withDts ? 0xc0 : 0x80;
+  out[offset + 8] = headerDataLength;
+  writeTimestamp(out, offset + 9, withDts ? 0b0011 : 0b0010, pts);
+  if (withDts) {
+    writeTimestamp(out, offset + 14, 0b0001, dts as number);
+  }
+  return offset + 9 + headerDataLength;
+}
+
 /**
  * Builds a PES header for `payloadLength` bytes with data_alignment_indicator set. `dts` is
  * written only when it differs from `pts`. PES_packet_length is 0 (unbounded) when the packet
  * exceeds 65535 bytes, which §2.4.3.7 allows only for video; other streams get an UnsupportedError.
  */
 export function pesHeader(streamId: number, payloadLength: number, pts: number, dts?: number): Uint8Array {
-  const withDts = dts !== undefined && wrapTimestamp(dts) !== wrapTimestamp(pts);
-  const headerDataLength = withDts ? 10 : 5;
-  const out = new Uint8Array(9 + headerDataLength);
-  out[2] = 1;
-  out[3] = streamId;
-  const packetLength = 3 + headerDataLength + payloadLength;
-  if (packetLength > MAX_PES_PACKET_LENGTH) {
-    if (streamId !== PES_STREAM_ID.video) {
-      throw new UnsupportedError(`PES packet of ${packetLength} bytes exceeds 65535 on a non-video stream`);
-    }
-  } else {
-    out[4] = packetLength >>> 8;
-    out[5] = packetLength & 0xff;
-  }
-  out[6] = 0x84;
-  out[7] = withDts ? 0xc0 : 0x80;
-  out[8] = headerDataLength;
-  writeTimestamp(out, 9, withDts ? 0b0011 : 0b0010, pts);
-  if (withDts && dts !== undefined) {
-    writeTimestamp(out, 14, 0b0001, dts);
-  }
+  const out = new Uint8Array(pesHeaderLength(pts, dts));
+  checkPesLength(streamId, out.length, payloadLength);
+  writePesHeader(out, 0, streamId, payloadLength, pts, dts);
   return out;
 }
 

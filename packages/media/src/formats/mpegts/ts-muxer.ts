@@ -8,10 +8,10 @@ import { adtsHeader, parseAudioSpecificConfig } from '../../codecs/aac.js';
 import { parseOpusHead } from '../../codecs/opus.js';
 import { UnsupportedError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
-import { type AudioTrack, type Track, VIDEO_TIMESCALE } from '../../stream/track.js';
-import { opusControlHeader, opusDescriptors } from './opus-ts.js';
+import { type Track, VIDEO_TIMESCALE } from '../../stream/track.js';
+import { opusControlHeaderLength, opusDescriptors, writeOpusControlHeader } from './opus-ts.js';
 import { TsPacketWriter } from './packet-writer.js';
-import { PES_STREAM_ID, pesHeader } from './pes.js';
+import { checkPesLength, PES_STREAM_ID, pesHeaderLength, writePesHeader } from './pes.js';
 import { patSection, pmtSection } from './psi.js';
 import { AnnexBAccessUnits } from './video-access-unit.js';
 
@@ -30,15 +30,31 @@ const POINTER_FIELD = Uint8Array.of(0);
 /** stream_type values of ISO/IEC 13818-1 Table 2-34. */
 export const STREAM_TYPE = { h264: 0x1b, h265: 0x24, aacAdts: 0x0f, privateData: 0x06 } as const;
 
+/**
+ * How a unit's data becomes the PES payload: AVCC/HVCC to an Annex B access unit, a raw AAC frame
+ * behind an ADTS header, an Opus packet behind its opus_control_header.
+ */
+type PayloadKind = 'annexB' | 'adts' | 'opus';
+
 interface ElementaryStream {
   readonly track: Track;
   readonly pid: number;
   readonly streamType: number;
   readonly streamId: number;
-  readonly descriptors?: Uint8Array;
-  /** The PES payload parts of one unit. */
-  readonly payload: (unit: MediaUnit) => Uint8Array[];
+  readonly descriptors: Uint8Array | undefined;
+  /** 90 kHz ticks per tick of the track's timescale. */
+  readonly scale: number;
+  readonly kind: PayloadKind;
+  /** The converter of a video stream. */
+  readonly accessUnits: AnnexBAccessUnits | undefined;
+  /** The ADTS header of an AAC stream, built by adtsHeader() for an empty frame. */
+  readonly adts: Uint8Array | undefined;
 }
+
+/** Bytes of an ADTS header without CRC (ISO/IEC 13818-7 §6.2.1, protection_absent = 1). */
+const ADTS_HEADER_LENGTH = 7;
+/** frame_length is a 13-bit field. */
+const MAX_ADTS_FRAME_LENGTH = 0x1fff;
 
 /**
  * Multiplexes the units of a fixed set of tracks into 188-byte packets. Call writeTables() at the
@@ -77,27 +93,51 @@ export class TsMuxer {
   }
 
   /**
-   * Writes one unit as a PES packet. Throws RangeError for a track the muxer was not created
-   * with, ParseError for a malformed video payload.
+   * Writes one unit as a PES packet, straight into the packets. Throws RangeError for a track the
+   * muxer was not created with, ParseError for a malformed video payload, UnsupportedError for an
+   * audio frame too large for its PES packet or ADTS frame (nothing is written then).
    */
   writeUnit(unit: MediaUnit): void {
     const stream = this.streams.get(unit.trackId);
     if (!stream) {
       throw new RangeError(`unit of unknown track ${unit.trackId}`);
     }
-    const scale = VIDEO_TIMESCALE / stream.track.timescale;
-    const pts = unit.pts * scale;
-    const dts = unit.dts * scale;
-    const payload = stream.payload(unit);
-    let payloadLength = 0;
-    for (const part of payload) {
-      payloadLength += part.length;
+    const pts = unit.pts * stream.scale;
+    const dts = unit.dts * stream.scale;
+    const data = unit.data;
+    let payloadLength: number;
+    switch (stream.kind) {
+      case 'annexB':
+        payloadLength = (stream.accessUnits as AnnexBAccessUnits).sizeOf(data, unit.key);
+        break;
+      case 'adts':
+        payloadLength = ADTS_HEADER_LENGTH + data.length;
+        if (payloadLength > MAX_ADTS_FRAME_LENGTH) {
+          throw new UnsupportedError(`AAC frame of ${data.length} bytes does not fit an ADTS frame`);
+        }
+        break;
+      default:
+        payloadLength = opusControlHeaderLength(data.length) + data.length;
     }
-    const header = pesHeader(stream.streamId, payloadLength, pts, dts);
-    this.writer.writeUnit(stream.pid, [header, ...payload], {
-      pcr: stream.pid === this.pcrPid ? Math.max(0, dts - PCR_LEAD) : undefined,
-      randomAccess: unit.key,
-    });
+    const headerLength = pesHeaderLength(pts, dts);
+    checkPesLength(stream.streamId, headerLength, payloadLength);
+    const writer = this.writer;
+    const pcr = stream.pid === this.pcrPid ? Math.max(0, dts - PCR_LEAD) : -1;
+    let at = writer.beginUnit(headerLength + payloadLength, pcr, unit.key);
+    const out = writer.bytes;
+    at = writePesHeader(out, at, stream.streamId, payloadLength, pts, dts);
+    switch (stream.kind) {
+      case 'annexB':
+        (stream.accessUnits as AnnexBAccessUnits).writeTo(data, unit.key, out, at);
+        break;
+      case 'adts':
+        writeAdtsHeader(stream.adts as Uint8Array, payloadLength, out, at);
+        out.set(data, at + ADTS_HEADER_LENGTH);
+        break;
+      default:
+        out.set(data, writeOpusControlHeader(out, at, data.length));
+    }
+    writer.endUnit(stream.pid);
   }
 
   /** Returns the packets written since the last call and clears them (a view when they lie in one block). */
@@ -117,32 +157,46 @@ export class TsMuxer {
 }
 
 function elementaryStream(track: Track, pid: number): ElementaryStream {
+  const scale = VIDEO_TIMESCALE / track.timescale;
   switch (track.codec) {
     case 'h264':
-    case 'h265': {
-      const accessUnits = new AnnexBAccessUnits(track.codec, track.config);
+    case 'h265':
       return {
         track,
         pid,
         streamType: track.codec === 'h264' ? STREAM_TYPE.h264 : STREAM_TYPE.h265,
         streamId: PES_STREAM_ID.video,
-        payload: (unit) => accessUnits.convert(unit.data, unit.key),
+        descriptors: undefined,
+        scale,
+        kind: 'annexB',
+        accessUnits: new AnnexBAccessUnits(track.codec, track.config),
+        adts: undefined,
       };
-    }
-    case 'aac': {
-      const config = parseAudioSpecificConfig(track.config);
-      // Fails here rather than on the first frame when ADTS cannot express the configuration.
-      adtsHeader(config, 0);
+    case 'aac':
       return {
         track,
         pid,
         streamType: STREAM_TYPE.aacAdts,
         streamId: PES_STREAM_ID.audio,
-        payload: (unit) => [adtsHeader(config, unit.data.length), unit.data],
+        descriptors: undefined,
+        scale,
+        kind: 'adts',
+        accessUnits: undefined,
+        // Fails here rather than on the first frame when ADTS cannot express the configuration.
+        adts: adtsHeader(parseAudioSpecificConfig(track.config), 0),
       };
-    }
     case 'opus':
-      return opusStream(track, pid);
+      return {
+        track,
+        pid,
+        streamType: STREAM_TYPE.privateData,
+        streamId: PES_STREAM_ID.privateStream1,
+        descriptors: opusDescriptors(parseOpusHead(track.config)),
+        scale,
+        kind: 'opus',
+        accessUnits: undefined,
+        adts: undefined,
+      };
     default:
       throw new UnsupportedError(
         `MPEG-TS output supports H.264, H.265, AAC and Opus; track ${track.id} is ${track.codec}`,
@@ -150,13 +204,14 @@ function elementaryStream(track: Track, pid: number): ElementaryStream {
   }
 }
 
-function opusStream(track: AudioTrack, pid: number): ElementaryStream {
-  return {
-    track,
-    pid,
-    streamType: STREAM_TYPE.privateData,
-    streamId: PES_STREAM_ID.privateStream1,
-    descriptors: opusDescriptors(parseOpusHead(track.config)),
-    payload: (unit) => [opusControlHeader(unit.data.length), unit.data],
-  };
+/**
+ * Writes the ADTS header of one frame of `frameLength` bytes (header included): `template` is the
+ * header adtsHeader() built for the stream, with its 13-bit frame_length field (ISO/IEC 13818-7
+ * §6.2.1 adts_variable_header: the low 2 bits of byte 3, byte 4, the high 3 bits of byte 5) set.
+ */
+function writeAdtsHeader(template: Uint8Array, frameLength: number, out: Uint8Array, offset: number): void {
+  out.set(template, offset);
+  out[offset + 3] = ((template[3] as number) & 0xfc) | (frameLength >>> 11);
+  out[offset + 4] = (frameLength >>> 3) & 0xff;
+  out[offset + 5] = ((frameLength & 0x07) << 5) | ((template[5] as number) & 0x1f);
 }
