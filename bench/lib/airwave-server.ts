@@ -158,9 +158,23 @@ export async function createStreams(server: AirwaveProcess, count: number): Prom
   return streams;
 }
 
-/** Airwave with `count` streams created, as a media server under test (stream `index` from 1). */
-export async function startAirwaveMedia(count: number): Promise<MediaServerProcess> {
-  const server = await startAirwave();
+/** How `startAirwaveMedia` runs the server. */
+export interface AirwaveMediaOptions {
+  /** AIRWAVE_* overrides, e.g. `{ AIRWAVE_PACKAGING: 'always' }`. */
+  readonly env?: Record<string, string>;
+  /** Name in reports (default `Airwave`). */
+  readonly name?: string;
+}
+
+/**
+ * Airwave with `count` streams created, as a media server under test (stream `index` from 1).
+ * With on-demand packaging (the default, unless `env` sets AIRWAVE_PACKAGING=always) `verify` only
+ * checks that the hub has the streams live (networkStatus), since fetching a playlist would start
+ * that stream's packagers; `verifyAfter` fetches the playlists once the measurement is over.
+ */
+export async function startAirwaveMedia(count: number, options: AirwaveMediaOptions = {}): Promise<MediaServerProcess> {
+  const env = options.env ?? {};
+  const server = await startAirwave(env);
   try {
     const streams = await createStreams(server, count);
     const streamAt = (index: number): BenchStream => {
@@ -170,26 +184,49 @@ export async function startAirwaveMedia(count: number): Promise<MediaServerProce
       }
       return stream;
     };
+    const name = options.name ?? 'Airwave';
+    const verifyPlayback = async (index: number): Promise<string | undefined> => {
+      const base = `${server.baseUrl}/play/${streamAt(index).playbackId}`;
+      const failed: string[] = [];
+      for (const path of ['/hls/index.m3u8', '/cmaf/video.m3u8', '/cmaf/index.mpd']) {
+        const response = await fetch(`${base}${path}`);
+        await response.arrayBuffer();
+        if (response.status !== 200) {
+          failed.push(`${path} answered ${response.status}`);
+        }
+      }
+      return failed.length > 0 ? `${name} stream ${index}: ${failed.join(', ')}` : undefined;
+    };
+    const verifyLive = async (index: number): Promise<string | undefined> => {
+      const data = (await graphql(server, '{ networkStatus { clusters { currentStreams } } }', {})) as {
+        networkStatus?: { clusters?: { currentStreams?: number }[] };
+      };
+      const live = data.networkStatus?.clusters?.[0]?.currentStreams ?? 0;
+      return live >= index ? undefined : `${name}: ${live} streams live, expected at least ${index}`;
+    };
+    const onDemand = (env.AIRWAVE_PACKAGING ?? process.env.AIRWAVE_PACKAGING ?? 'on-demand') === 'on-demand';
     return {
-      name: 'Airwave',
+      name,
       pid: server.pid,
       rtmpUrl: (index) => streamAt(index).rtmpUrl,
-      verify: async (index) => {
-        const base = `${server.baseUrl}/play/${streamAt(index).playbackId}`;
-        const failed: string[] = [];
-        for (const path of ['/hls/index.m3u8', '/cmaf/video.m3u8', '/cmaf/index.mpd']) {
-          const response = await fetch(`${base}${path}`);
-          await response.arrayBuffer();
-          if (response.status !== 200) {
-            failed.push(`${path} answered ${response.status}`);
-          }
-        }
-        return failed.length > 0 ? `Airwave stream ${index}: ${failed.join(', ')}` : undefined;
-      },
+      verify: onDemand ? verifyLive : verifyPlayback,
+      ...(onDemand ? { verifyAfter: (index: number) => retryFor(10_000, () => verifyPlayback(index)) } : {}),
       stop: () => server.stop(),
     };
   } catch (error) {
     await server.stop();
     throw error;
+  }
+}
+
+/** Repeats `check` once a second until it passes or `ms` have passed; returns its last problem. */
+async function retryFor(ms: number, check: () => Promise<string | undefined>): Promise<string | undefined> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const problem = await check();
+    if (problem === undefined || Date.now() >= deadline) {
+      return problem;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

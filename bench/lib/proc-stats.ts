@@ -1,6 +1,7 @@
 /**
  * CPU time and resident memory of processes from Linux procfs (proc(5): /proc/<pid>/stat fields
- * 14–15 utime/stime in clock ticks, /proc/<pid>/status VmRSS, /proc/stat for the whole machine).
+ * 14–15 utime/stime in clock ticks, /proc/<pid>/task/<tid>/stat the same for one thread,
+ * /proc/<pid>/status VmRSS, /proc/stat for the whole machine).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,19 +18,32 @@ function readClockTicks(): number {
   }
 }
 
+/** One thread of a process (`tid === pid`: its main thread, e.g. Node's event loop). */
+export interface ThreadRef {
+  readonly pid: number;
+  readonly tid: number;
+}
+
+/** A whole process (by PID) or one of its threads. */
+export type ProcRef = number | ThreadRef;
+
+function procDir(ref: ProcRef): string {
+  return typeof ref === 'number' ? `/proc/${ref}` : `/proc/${ref.pid}/task/${ref.tid}`;
+}
+
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
-function statFields(pid: number): string[] | undefined {
+function statFields(ref: ProcRef): string[] | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(`${procDir(ref)}/stat`, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
-/** User + system CPU time of one process in clock ticks, or undefined once it has exited. */
-export function cpuTicks(pid: number): number | undefined {
-  const fields = statFields(pid);
+/** User + system CPU time of one process (or thread) in clock ticks, or undefined once it has exited. */
+export function cpuTicks(ref: ProcRef): number | undefined {
+  const fields = statFields(ref);
   // After the name: state(3) ppid(4) … utime(14) stime(15) → indexes 11 and 12.
   return fields ? Number(fields[11]) + Number(fields[12]) : undefined;
 }
@@ -38,8 +52,9 @@ export function cpuTicks(pid: number): number | undefined {
  * Nanoseconds the process's main thread (a Node event loop, nginx's worker loop) spent runnable
  * but waiting for a CPU (/proc/<pid>/schedstat, second field), or undefined once it has exited.
  */
-export function runQueueWaitNs(pid: number): number | undefined {
+export function runQueueWaitNs(ref: ProcRef): number | undefined {
   try {
+    const pid = typeof ref === 'number' ? ref : ref.pid;
     const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
     return Number(fields[1]);
   } catch {
@@ -47,8 +62,12 @@ export function runQueueWaitNs(pid: number): number | undefined {
   }
 }
 
-/** Resident set size of one process in bytes (VmRSS), or 0 once it has exited. */
-export function rssBytes(pid: number): number {
+/** Resident set size of one process in bytes (VmRSS), or 0 once it has exited or for a thread. */
+export function rssBytes(ref: ProcRef): number {
+  if (typeof ref !== 'number') {
+    return 0;
+  }
+  const pid = ref;
   try {
     const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : 0;
@@ -80,6 +99,11 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
+/** The main thread of process `pid` (for Node: the event loop; the rest are V8 and libuv helpers). */
+export function mainThread(pid: number): ThreadRef[] {
+  return [{ pid, tid: pid }];
+}
+
 /** Busy and total jiffies of the whole machine (first line of /proc/stat). */
 export function machineTicks(): { busy: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
@@ -104,21 +128,24 @@ export interface CpuWindow {
 }
 
 /**
- * Measures named process groups over `seconds`: CPU ticks at both ends (processes that exit in
- * between count what they used until their last reading), RSS at the end.
+ * Measures named groups of processes or threads over `seconds`: CPU ticks at both ends (those that
+ * exit in between count what they used until their last reading), RSS at the end.
  */
 export async function sampleWindow(
-  groups: Readonly<Record<string, () => number[]>>,
+  groups: Readonly<Record<string, () => ProcRef[]>>,
   seconds: number,
 ): Promise<CpuWindow> {
-  const read = (): Map<string, Map<number, { ticks: number; waitNs: number }>> =>
+  type Reading = { readonly ref: ProcRef; readonly ticks: number; readonly waitNs: number };
+  const read = (): Map<string, Map<string, Reading>> =>
     new Map(
-      Object.entries(groups).map(([name, pids]) => [
+      Object.entries(groups).map(([name, refs]) => [
         name,
         new Map(
-          pids().flatMap((pid) => {
-            const ticks = cpuTicks(pid);
-            return ticks === undefined ? [] : [[pid, { ticks, waitNs: runQueueWaitNs(pid) ?? 0 }] as const];
+          refs().flatMap((ref) => {
+            const ticks = cpuTicks(ref);
+            return ticks === undefined
+              ? []
+              : [[procDir(ref), { ref, ticks, waitNs: runQueueWaitNs(ref) ?? 0 }] as const];
           }),
         ),
       ]),
@@ -134,17 +161,17 @@ export async function sampleWindow(
   const waitPercent: Record<string, number> = {};
   const rss: Record<string, number> = {};
   for (const [name, after] of end) {
-    const before = start.get(name) ?? new Map<number, { ticks: number; waitNs: number }>();
+    const before = start.get(name) ?? new Map<string, Reading>();
     let ticks = 0;
     let waitNs = 0;
-    for (const [pid, value] of after) {
-      const was = before.get(pid) ?? value;
+    for (const [key, value] of after) {
+      const was = before.get(key) ?? value;
       ticks += value.ticks - was.ticks;
       waitNs += value.waitNs - was.waitNs;
     }
     percent[name] = (ticks / CLOCK_TICKS / elapsed) * 100;
     waitPercent[name] = (waitNs / 1e9 / elapsed) * 100;
-    rss[name] = [...after.keys()].reduce((sum, pid) => sum + rssBytes(pid), 0);
+    rss[name] = [...after.values()].reduce((sum, value) => sum + rssBytes(value.ref), 0);
   }
   const machineShare = (endMachine.busy - startMachine.busy) / Math.max(1, endMachine.total - startMachine.total);
   return { percent, waitPercent, rss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };

@@ -1,15 +1,17 @@
 /**
- * Media CPU and memory per passthrough stream at 1, 10 and 50 streams: Airwave (TS-HLS + CMAF for
- * LL-HLS/DASH, every packager on), nginx-rtmp (HLS + DASH) and Node-Media-Server (RTMP/FLV), one
- * after the other in the same run, each fed by the same `ffmpeg -re -stream_loop -1 -c copy`
- * pushes of one pre-encoded 720p30 file. CPU is read from /proc/<pid>/stat over the server's
- * process tree (nginx master + worker), excluding the ffmpeg publishers, which are measured apart.
+ * Media CPU and memory per passthrough stream at 1, 10 and 50 streams: Airwave twice — as shipped
+ * (on-demand packaging: with no viewer no packager runs) and with AIRWAVE_PACKAGING=always (TS-HLS
+ * + CMAF for LL-HLS/DASH for every stream) — nginx-rtmp (HLS + DASH) and Node-Media-Server
+ * (RTMP/FLV), one after the other in the same run, each fed by the same `ffmpeg -re -stream_loop -1
+ * -c copy` pushes of one pre-encoded 720p30 file. CPU is read from /proc/<pid>/stat over the
+ * server's process tree (nginx master + worker), excluding the ffmpeg publishers, which are
+ * measured apart; for Node servers also the main thread alone (/proc/<pid>/task/<pid>/stat).
  */
 import { loadavg } from 'node:os';
 import { startAirwaveMedia } from '../lib/airwave-server.js';
 import { benchMedia, startPublishers } from '../lib/media-file.js';
 import { type MediaServerProcess, type PeerStart, startNginxRtmp, startNodeMediaServer } from '../lib/peers.js';
-import { type CpuWindow, processTree, sampleWindow } from '../lib/proc-stats.js';
+import { type CpuWindow, mainThread, processTree, sampleWindow } from '../lib/proc-stats.js';
 
 /** Section title. */
 export const title = 'Media: CPU and memory per passthrough stream (Airwave vs nginx-rtmp vs Node-Media-Server)';
@@ -34,12 +36,24 @@ interface ServerResult {
   /** CPU % of the server with no stream (timers, database). */
   readonly idleCpu: number;
   readonly steps: readonly Step[];
+  /** Problem found by the check run after the last window (undefined: passed or none). */
+  readonly afterProblem?: string;
+  /** Whether an after-measurement check ran. */
+  readonly afterChecked?: boolean;
   readonly skipped?: string;
+}
+
+/** A server to measure; `threads`: a Node process, whose main thread is measured apart. */
+interface Contender {
+  readonly name: string;
+  readonly start: () => Promise<PeerStart>;
+  readonly threads: boolean;
 }
 
 const MIB = 2 ** 20;
 
-async function measureServer(name: string, start: () => Promise<PeerStart>, file: string): Promise<ServerResult> {
+async function measureServer(contender: Contender, file: string): Promise<ServerResult> {
+  const { name, start } = contender;
   const started = await start().catch((error: unknown) => ({ ok: false as const, reason: String(error) }));
   if (!started.ok) {
     console.log(`${name}: not measured: ${started.reason}`);
@@ -55,7 +69,11 @@ async function measureServer(name: string, start: () => Promise<PeerStart>, file
       publishers.add(Array.from({ length: streams - have }, (_, i) => server.rtmpUrl(have + i + 1)));
       await sleep(WARMUP_S * 1000);
       const window = await sampleWindow(
-        { server: () => processTree(server.pid), publishers: () => publishers.pids() },
+        {
+          server: () => processTree(server.pid),
+          publishers: () => publishers.pids(),
+          ...(contender.threads ? { main: () => mainThread(server.pid) } : {}),
+        },
         WINDOW_S,
       );
       const problems = (await Promise.all([server.verify(1), server.verify(streams)])).filter(
@@ -70,12 +88,22 @@ async function measureServer(name: string, start: () => Promise<PeerStart>, file
       };
       steps.push(step);
       console.log(
-        `${server.name} ${streams} streams: server ${fmt(window.percent.server)} % CPU, ` +
+        `${server.name} ${streams} streams: server ${fmt(window.percent.server)} % CPU` +
+          `${contender.threads ? ` (main thread ${fmt(window.percent.main)})` : ''}, ` +
           `${fmt((window.rss.server ?? 0) / MIB)} MiB; publishers ${fmt(window.percent.publishers)} %; ` +
           `machine ${fmt(window.machinePercent)} %; ${problems.join('; ')}`,
       );
     }
-    return { name: server.name, idleRss: idle.rss.server ?? 0, idleCpu: idle.percent.server ?? 0, steps };
+    const last = steps.at(-1)?.streams ?? 1;
+    const afterProblem = server.verifyAfter ? await server.verifyAfter(last) : undefined;
+    return {
+      name: server.name,
+      idleRss: idle.rss.server ?? 0,
+      idleCpu: idle.percent.server ?? 0,
+      steps,
+      afterChecked: server.verifyAfter !== undefined,
+      ...(afterProblem === undefined ? {} : { afterProblem }),
+    };
   } finally {
     await publishers.stop();
     await server.stop();
@@ -94,39 +122,68 @@ function perStream(step: Step | undefined): number | undefined {
   return step ? (step.window.percent.server ?? 0) / step.streams : undefined;
 }
 
-/** Runs the three servers one after the other and returns the Markdown tables. */
+/** Main-thread / other-threads CPU % of a Node server's step, or a dash for other servers. */
+function threadSplit(step: Step): string {
+  const main = step.window.percent.main;
+  if (main === undefined) {
+    return '—';
+  }
+  return `${fmt(main)} / ${fmt((step.window.percent.server ?? 0) - main)}`;
+}
+
+const ON_DEMAND = 'Airwave (default: on-demand packaging, no viewer)';
+const ALWAYS = 'Airwave (AIRWAVE_PACKAGING=always)';
+
+/** Runs the four servers one after the other and returns the Markdown tables. */
 export async function run(): Promise<string> {
   const { mp4 } = benchMedia();
-  const results = [
-    await measureServer('Airwave', async () => ({ ok: true, peer: await startAirwaveMedia(Math.max(...STEPS)) }), mp4),
-    await measureServer('nginx-rtmp', startNginxRtmp, mp4),
-    await measureServer('Node-Media-Server', startNodeMediaServer, mp4),
+  const count = Math.max(...STEPS);
+  const airwave = (name: string, env: Record<string, string>): Contender => ({
+    name,
+    start: async () => ({ ok: true, peer: await startAirwaveMedia(count, { env, name }) }),
+    threads: true,
+  });
+  const contenders: Contender[] = [
+    airwave(ON_DEMAND, { AIRWAVE_PACKAGING: 'on-demand' }),
+    airwave(ALWAYS, { AIRWAVE_PACKAGING: 'always' }),
+    { name: 'nginx-rtmp', start: startNginxRtmp, threads: false },
+    { name: 'Node-Media-Server', start: startNodeMediaServer, threads: true },
   ];
-  const [ours, nginx, nms] = results;
+  const results: ServerResult[] = [];
+  for (const contender of contenders) {
+    results.push(await measureServer(contender, mp4));
+  }
+  const [onDemand, always, nginx, nms] = results;
   const rows: string[] = [];
   for (const result of results) {
     if (result.skipped) {
-      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | | | |`);
+      rows.push(`| ${result.name} | not measured: ${result.skipped} | | | | | | | | | |`);
       continue;
     }
     for (const step of result.steps) {
+      const isLast = step === result.steps.at(-1);
       const notes = [
         ...(step.failedPublishers > 0 ? [`${step.failedPublishers} ffmpeg publishers exited`] : []),
         ...step.problems,
+        ...(isLast && result.afterProblem ? [`after the windows: ${result.afterProblem}`] : []),
       ];
+      const passed = result.afterChecked
+        ? `streams live; after the last window its playlists answered (packagers started on request)`
+        : 'outputs checked';
       rows.push(
         `| ${result.name} | ${step.streams} | ${fmt(step.window.percent.server)} | **${fmt(perStream(step), 2)}** | ` +
+          `${threadSplit(step)} | ` +
           `${fmt((step.window.rss.server ?? 0) / MIB)} (idle ${fmt(result.idleRss / MIB)}) | ${fmt(result.idleCpu)} | ` +
           `${fmt(step.window.percent.publishers)} | ${fmt(step.window.waitPercent.server, 0)} | ` +
           `${fmt(step.window.machinePercent)} / ${fmt(step.load1, 1)} | ` +
-          `${notes.join('; ') || 'outputs checked'} |`,
+          `${notes.join('; ') || (isLast || !result.afterChecked ? passed : 'streams live')} |`,
       );
     }
   }
   const ratioRows = STEPS.map((streams) => {
     const at = (result: ServerResult | undefined) => perStream(result?.steps.find((step) => step.streams === streams));
-    const mine = at(ours);
-    const ratio = (peer: ServerResult | undefined, target: number): string => {
+    const ratio = (ours: ServerResult | undefined, peer: ServerResult | undefined, target: number): string => {
+      const mine = at(ours);
       const theirs = at(peer);
       if (mine === undefined || theirs === undefined || theirs === 0) {
         return `— (${peer?.skipped ? 'peer not measured' : 'no data'})`;
@@ -134,7 +191,10 @@ export async function run(): Promise<string> {
       const value = mine / theirs;
       return `**${fmt(value, 2)}×** ${value <= target ? '(target met)' : `(target ≤ ${target}× missed)`}`;
     };
-    return `| ${streams} | ${ratio(nginx, 1)} | ${ratio(nms, 0.5)} |`;
+    return (
+      `| ${streams} | ${ratio(onDemand, nginx, 1)} | ${ratio(onDemand, nms, 0.5)} | ` +
+      `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} |`
+    );
   });
   return [
     `Same file for every server: 720p30 H.264 High (GOP 60, ~3 Mb/s) + AAC 128 kb/s, 20 s, pushed in a loop by ` +
@@ -142,21 +202,31 @@ export async function run(): Promise<string> {
       `streams are added in steps (${STEPS.join(' → ')}), each step measured over ${WINDOW_S} s after ${WARMUP_S} s of ` +
       `warm-up. CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
       `Airwave: the built \`dist/main/cli.js start\` Node process), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
-      `the window. Airwave packages every stream into TS-HLS and CMAF (LL-HLS parts + DASH) with no viewer; nginx-rtmp ` +
-      `writes HLS + DASH files (2 s fragments); Node-Media-Server only relays RTMP/FLV. After each window one stream's ` +
-      `outputs are fetched (Airwave playlists, nginx files, NMS HTTP-FLV) — "outputs checked" means they were there.`,
+      `the window. Airwave is measured twice. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
+      `first viewer request and no viewer asks during the windows, so it only ingests (RTMP → hub), like ` +
+      `Node-Media-Server, which only relays RTMP/FLV. **${ALWAYS}** packages every stream into TS-HLS and CMAF ` +
+      `(LL-HLS parts + DASH) from publish on — the like-for-like comparison with nginx-rtmp, which writes HLS + DASH ` +
+      `files (2 s fragments) whether or not anyone watches. After each window one stream's outputs are checked: nginx ` +
+      `files, NMS HTTP-FLV, Airwave (always) playlists; Airwave (on-demand) only that the streams are live ` +
+      `(networkStatus), since a playlist request would start its packagers — its playlists are fetched once after ` +
+      `its last window.`,
     '',
-    '| server | streams | server CPU % | CPU % per stream | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | server waiting for a CPU % | machine busy % / load1 | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| server | streams | server CPU % | CPU % per stream | of which main thread / other threads % | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | server waiting for a CPU % | machine busy % / load1 | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
-    'CPU per stream, Airwave relative to each peer (targets: ≤ 1.0× nginx-rtmp, ≤ 0.5× Node-Media-Server):',
+    'CPU per stream, Airwave relative to each peer (targets: ≤ 1.0× nginx-rtmp, ≤ 0.5× Node-Media-Server). ' +
+      'Like for like: on-demand (no viewer, ingest only) vs Node-Media-Server (relay only); always (all packagers) ' +
+      'vs nginx-rtmp (HLS + DASH files):',
     '',
-    '| streams | Airwave / nginx-rtmp | Airwave / Node-Media-Server |',
-    '|---:|---:|---:|',
+    '| streams | on-demand / nginx-rtmp | on-demand / Node-Media-Server | always / nginx-rtmp | always / Node-Media-Server |',
+    '|---:|---:|---:|---:|---:|',
     ...ratioRows,
     '',
-    `"machine busy" is all CPU used on the machine during the window (200 % = both cores), including the ffmpeg ` +
+    `"main thread / other threads" splits a Node server's CPU (Airwave, Node-Media-Server) into its event loop ` +
+      `(/proc/<pid>/task/<pid>/stat) and everything else — mostly V8's garbage-collector and compiler helper ` +
+      `threads, plus libuv's pool; nginx has no such split (—). ` +
+      `"machine busy" is all CPU used on the machine during the window (200 % = both cores), including the ffmpeg ` +
       `publishers and other engineers' jobs sharing these 2 cores; "server waiting for a CPU" is the run-queue delay of ` +
       `the server's main thread (/proc/<pid>/schedstat) in % of the window. CPU time is what the server consumed, so ` +
       `it is comparable under load, but a starved server also batches more work per wake-up, which flatters it.`,

@@ -7,7 +7,11 @@ import { after, before, describe, it, mock } from 'node:test';
 import { Hub, silentLogger } from '@airwave/media';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
-import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_STALE_MS, NodeStatusService } from '../domain/node-status/node-status.service.js';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  HEARTBEAT_STALE_MS,
+  NodeStatusService,
+} from '../domain/node-status/node-status.service.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../domain/streams/stream-test-support.js';
 import { testBackends } from '../testing/databases.js';
@@ -243,7 +247,10 @@ for (const backend of testBackends()) {
       await quiet.start({ nodeId: own, baseUrl: 'http://own', version: '1', startedAt });
       try {
         await nodes.heartbeat(own, new Date(Date.now() - HEARTBEAT_STALE_MS - 1_000));
-        assert.ok((await quiet.freshNodes()).some((node) => node.id === own), 'running node is fresh');
+        assert.ok(
+          (await quiet.freshNodes()).some((node) => node.id === own),
+          'running node is fresh',
+        );
       } finally {
         await quiet.stop();
       }
