@@ -146,7 +146,7 @@ export class TsPacketWriter {
   }
 
   /** Writes one payload unit given as consecutive parts (see beginUnit() and endUnit()). */
-  writeUnit(pid: number, parts: readonly Uint8Array[], options: PacketOptions = {}): void {
+  writeUnit(pid: number, parts: readonly Uint8Array[], options?: PacketOptions): void {
     let total = 0;
     for (const part of parts) {
       total += part.length;
@@ -154,7 +154,7 @@ export class TsPacketWriter {
     if (total === 0) {
       return;
     }
-    let offset = this.beginUnit(total, options.pcr ?? -1, options.randomAccess === true);
+    let offset = this.beginUnit(total, options?.pcr ?? -1, options?.randomAccess === true);
     for (const part of parts) {
       this.buffer.set(part, offset);
       offset += part.length;

@@ -66,8 +66,9 @@ export class TsMuxer {
   private readonly writer = new TsPacketWriter();
   private readonly streams = new Map<number, ElementaryStream>();
   private readonly pcrPid: number;
-  private readonly pat: Uint8Array;
-  private readonly pmt: Uint8Array;
+  /** The PAT and PMT payload units (pointer_field, section), built once. */
+  private readonly pat: readonly Uint8Array[];
+  private readonly pmt: readonly Uint8Array[];
 
   constructor(tracks: readonly Track[]) {
     if (tracks.length === 0) {
@@ -82,14 +83,14 @@ export class TsMuxer {
     const all = [...this.streams.values()];
     const pcrStream = all.find((stream) => stream.track.kind === 'video') ?? all[0];
     this.pcrPid = pcrStream?.pid ?? FIRST_ELEMENTARY_PID;
-    this.pat = patSection(TRANSPORT_STREAM_ID, PROGRAM_NUMBER, PMT_PID);
-    this.pmt = pmtSection(PROGRAM_NUMBER, this.pcrPid, all);
+    this.pat = [POINTER_FIELD, patSection(TRANSPORT_STREAM_ID, PROGRAM_NUMBER, PMT_PID)];
+    this.pmt = [POINTER_FIELD, pmtSection(PROGRAM_NUMBER, this.pcrPid, all)];
   }
 
   /** Writes the PAT and PMT; call at the start of every segment. */
   writeTables(): void {
-    this.writer.writeUnit(PAT_PID, [POINTER_FIELD, this.pat]);
-    this.writer.writeUnit(PMT_PID, [POINTER_FIELD, this.pmt]);
+    this.writer.writeUnit(PAT_PID, this.pat);
+    this.writer.writeUnit(PMT_PID, this.pmt);
   }
 
   /**
