@@ -3,6 +3,8 @@ export * from './errors.js';
 export * from './hub/hub.js';
 export * from './hub/live-stream.js';
 export * from './hub/reader.js';
+export * from './hub/replay-clock.js';
+export * from './hub/unit-history.js';
 export * from './hub/viewer-sessions.js';
 export * from './ports.js';
 export * from './stream/media-unit.js';

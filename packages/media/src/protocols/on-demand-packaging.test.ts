@@ -74,7 +74,15 @@ function numbersOff(playlist: string): string {
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;
 
 /** Every playlist and the MPD of a node, numbers off. */
-async function outputs(node: Node): Promise<Record<string, string>> {
+interface Outputs {
+  readonly hls: string;
+  readonly multivariant: string;
+  readonly video: string;
+  readonly audio: string;
+  readonly mpd: string;
+}
+
+async function outputs(node: Node): Promise<Outputs> {
   return {
     hls: numbersOff(await node.text('ts', 'stream.m3u8')),
     multivariant: await node.text('ts', 'index.m3u8'),
