@@ -2,18 +2,29 @@
  * The seam between playback routes and access control (issue 4): every media request of a
  * playback id asks the gate first. Without a gate every playback id is public.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { PlaybackProtocol } from '@airwave/media';
-import type { FastifyRequest } from 'fastify';
 
 /** What is being requested: a playback protocol, or `info` for the `/play/<id>` JSON. */
 export type PlaybackGateProtocol = PlaybackProtocol | 'info';
+
+/** What the gate may read of the HTTP request. */
+export interface PlaybackHttpRequest {
+  /** The client address (the socket's peer; no proxy headers are trusted). */
+  readonly ip: string;
+  /** The request target as sent (path and query). */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** Query parameters (first value of each). */
+  readonly query: Readonly<Record<string, string | undefined>>;
+}
 
 /** The question asked for every playback request. */
 export interface PlaybackGateInput {
   readonly playbackId: string;
   /** Token from `?jwt=` or `Authorization: Bearer`, when the viewer sent one. */
   readonly token?: string;
-  readonly request: FastifyRequest;
+  readonly request: PlaybackHttpRequest;
   readonly protocol: PlaybackGateProtocol;
 }
 

@@ -1,0 +1,310 @@
+/**
+ * The playback plane on node's HTTP API (RFC 9110 semantics for GET, HEAD and OPTIONS): routes
+ * `/play/<id>` (JSON), `/play/<id>.mp4`, `/play/<id>/hls/*`, `/play/<id>/cmaf/*` and CORS
+ * preflight, asks the playback gate, calls the protocol service and writes its answer. It runs
+ * ahead of Fastify: a thousand LL-HLS viewers released by one part cost one pass each through
+ * this file, not through Fastify's per-request machinery (ids, hooks, reply objects).
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Hub } from '@airwave/media';
+import type { TsHlsStatus } from '@airwave/media/protocols/hls/ts/ts-hls-service';
+import {
+  errorResponse,
+  type PlayRequest,
+  type PlayResponse,
+  playbackIdNotFound,
+} from '@airwave/media/protocols/shared/http-types';
+import type { FastifyBaseLogger } from 'fastify';
+import { bearerToken } from '../../auth/authenticator.js';
+import { cmafTarget } from './cmaf-dispatch.js';
+import { PLAY_PREFLIGHT_HEADERS } from './cors.js';
+import { buildPlayInfo } from './play-info.js';
+import { flat, type PlayExchange, send, sendStream } from './play-response.js';
+import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
+import { viewerSessionId } from './viewer-session.js';
+
+/** A protocol service: answers one playback request. */
+export interface PlayService {
+  /** Answers one request; long-lived answers end when `req.signal` aborts. */
+  handle(req: PlayRequest): Promise<PlayResponse>;
+}
+
+/** The classic HLS service, which also reports what it measured. */
+export interface TsHlsPlayService extends PlayService {
+  /** What the packager measured for a playback id it knows (live, or ended within the grace period). */
+  status(playbackId: string): TsHlsStatus | undefined;
+}
+
+/** What the playback plane needs. */
+export interface PlayRoutesDeps {
+  readonly hub: Hub;
+  /** Classic HLS (MPEG-TS) under `/play/<id>/hls/`. */
+  readonly tsHls: TsHlsPlayService;
+  /** LL-HLS over CMAF under `/play/<id>/cmaf/` (every path but DASH manifests). */
+  readonly cmaf: PlayService;
+  /** DASH over CMAF under `/play/<id>/cmaf/` (`*.mpd`). */
+  readonly dash: PlayService;
+  /** Progressive MP4 at `/play/<id>.mp4`. */
+  readonly mp4: PlayService;
+  /** Origin the JSON's absolute URLs start with, e.g. `https://play.example.com`. */
+  readonly publicBaseUrl: string;
+  /** Access control; without it every playback id is public. */
+  readonly gate?: PlaybackGate;
+  /** Lists a WHEP URL (`/play/<id>/webrtc`) in the JSON when WebRTC playback is served. */
+  readonly webrtc?: boolean;
+}
+
+/** Answers a request when it is a playback request; returns false (untouched) otherwise. */
+export type PlayHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** Longest playback id accepted in a URL. */
+export const MAX_PLAYBACK_ID_LENGTH = 128;
+const PLAYBACK_ID = /^[A-Za-z0-9_-]+$/;
+const PREFIX = '/play/';
+
+/** Header lists ([name, value, …]) written with every answer. */
+const PREFLIGHT_FLAT = flat(PLAY_PREFLIGHT_HEADERS);
+/** Process-unique prefix of the `x-request-id` of playback answers (a counter follows). */
+const REQUEST_ID_PREFIX = `play-${process.pid.toString(36)}-${Date.now().toString(36)}-`;
+
+/** One playback request as the gate and the services see it. */
+interface Incoming extends PlayExchange {
+  readonly req: IncomingMessage;
+  /** What the gate reads: the client address, headers, query and URL. */
+  readonly ip: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly query: Readonly<Record<string, string | undefined>>;
+}
+
+interface Admitted {
+  readonly uriQuery?: string;
+  readonly sessionId: string;
+}
+
+/** Builds the handler of every `/play/` request (logging failures to `log`). */
+export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger): PlayHandler {
+  let served = 0;
+  return (req, res) => {
+    const target = req.url ?? '';
+    const method = req.method;
+    if (!target.startsWith(PREFIX) || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
+      return false;
+    }
+    const hashAt = target.indexOf('#');
+    const url = hashAt < 0 ? target : target.slice(0, hashAt);
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+    const rest = pathname.slice(PREFIX.length);
+    const slash = rest.indexOf('/');
+    const rawId = slash < 0 ? rest : rest.slice(0, slash);
+    if (method === 'OPTIONS') {
+      res.writeHead(204, PREFLIGHT_FLAT).end();
+      return true;
+    }
+    const request: Incoming = {
+      req,
+      res,
+      id: `${REQUEST_ID_PREFIX}${(++served).toString(36)}`,
+      head: method === 'HEAD',
+      ip: req.socket.remoteAddress ?? '',
+      url,
+      headers: req.headers,
+      query: queryAt < 0 ? {} : firstValues(url.slice(queryAt + 1)),
+    };
+    const id = decoded(rawId);
+    const path = slash < 0 ? '' : decoded(rest.slice(slash + 1));
+    if (id === undefined || path === undefined) {
+      send(request, errorResponse(400, 'bad_url', `${pathname} is not a valid URL path`));
+      return true;
+    }
+    route(request, id, slash < 0 ? undefined : path).catch((error: unknown) => {
+      log.error({ err: error, reqId: request.id }, 'playback request failed');
+      if (!res.headersSent) {
+        send(request, errorResponse(500, 'internal', `the playback request failed (request id ${request.id})`));
+      } else {
+        res.destroy();
+      }
+    });
+    return true;
+  };
+
+  async function route(request: Incoming, rawId: string, path: string | undefined): Promise<void> {
+    if (path === undefined) {
+      if (rawId.endsWith('.mp4')) {
+        return serve(request, rawId.slice(0, -'.mp4'.length), 'mp4', deps.mp4, '');
+      }
+      return info(request, rawId);
+    }
+    if (path.startsWith('hls/')) {
+      return serve(request, rawId, 'hls', deps.tsHls, path.slice('hls/'.length));
+    }
+    if (path.startsWith('cmaf/')) {
+      const cmafPath = path.slice('cmaf/'.length);
+      const target = cmafTarget(cmafPath);
+      return serve(request, rawId, target, target === 'dash' ? deps.dash : deps.cmaf, cmafPath);
+    }
+    send(
+      request,
+      errorResponse(
+        404,
+        'output_not_found',
+        `no playback output at ${path}; use hls/index.m3u8, cmaf/index.m3u8, cmaf/index.mpd or <id>.mp4`,
+      ),
+    );
+  }
+
+  /** The `/play/<id>` JSON. */
+  async function info(request: Incoming, rawId: string): Promise<void> {
+    const playbackId = checkedId(request, rawId);
+    if (playbackId === undefined) {
+      return;
+    }
+    const admitted = await admit(request, playbackId, 'info');
+    if (!admitted) {
+      return;
+    }
+    const stream = deps.hub.getByPlaybackId(playbackId);
+    const hls = deps.tsHls.status(playbackId);
+    if (!stream && !hls) {
+      send(request, playbackIdNotFound(playbackId));
+      return;
+    }
+    const body = buildPlayInfo({
+      playbackId,
+      ...(stream ? { stream } : {}),
+      ...(hls ? { hls } : {}),
+      publicBaseUrl: deps.publicBaseUrl,
+      webrtc: deps.webrtc ?? false,
+      ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
+    });
+    send(request, {
+      status: 200,
+      headers: { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** Gate, build the PlayRequest, call the service and write its answer. */
+  async function serve(
+    request: Incoming,
+    rawId: string,
+    protocol: PlaybackGateProtocol,
+    service: PlayService,
+    path: string,
+  ): Promise<void> {
+    const playbackId = checkedId(request, rawId);
+    if (playbackId === undefined) {
+      return;
+    }
+    const admitted = await admit(request, playbackId, protocol);
+    if (!admitted) {
+      return;
+    }
+    const { res } = request;
+    request.req.socket.setTimeout(0);
+    const controller = new AbortController();
+    // Aborting builds a DOMException (costly per request): only a waiting service or a streamed
+    // body still listens once the response is ready, so a finished in-memory answer skips it.
+    let listening = true;
+    res.once('close', () => {
+      if (listening) {
+        controller.abort();
+      }
+    });
+    const playRequest: PlayRequest = {
+      playbackId,
+      path,
+      query: request.query,
+      sessionId: admitted.sessionId,
+      signal: controller.signal,
+      ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
+    };
+    let response: PlayResponse;
+    try {
+      response = await service.handle(playRequest);
+    } catch (error) {
+      log.error({ err: error, reqId: request.id, playbackId, protocol, path }, 'playback service failed');
+      send(request, errorResponse(500, 'internal', 'the playback service failed'));
+      return;
+    }
+    listening = typeof response.body !== 'string' && !(response.body instanceof Uint8Array);
+    const stream = deps.hub.getByPlaybackId(playbackId);
+    if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+      const bytes = send(request, response);
+      if (stream) {
+        stream.stats.bytesOut += bytes;
+      }
+    } else {
+      sendStream(request, response, response.body, stream);
+    }
+  }
+
+  /** Asks the gate; on refusal answers and returns undefined. */
+  async function admit(
+    request: Incoming,
+    playbackId: string,
+    protocol: PlaybackGateProtocol,
+  ): Promise<Admitted | undefined> {
+    const session = request.query.session;
+    const sessionQuery = session ? `session=${encodeURIComponent(session)}` : undefined;
+    const fallbackSession = (): string => viewerSessionId(request.ip, request.headers['user-agent'], session);
+    if (!deps.gate) {
+      return { sessionId: fallbackSession(), ...(sessionQuery ? { uriQuery: sessionQuery } : {}) };
+    }
+    const token = request.query.jwt ?? bearerToken(request.headers.authorization);
+    let decision: PlaybackAllowed | PlaybackDenied;
+    try {
+      decision = await deps.gate.authorize({ playbackId, request, protocol, ...(token ? { token } : {}) });
+    } catch (error) {
+      log.error({ err: error, reqId: request.id, playbackId, protocol }, 'playback gate failed');
+      const denied = errorResponse(503, 'gate_unavailable', 'playback access could not be checked; try again');
+      send(request, { ...denied, headers: { ...denied.headers, 'retry-after': '1' } });
+      return undefined;
+    }
+    if (!decision.allowed) {
+      const denied = errorResponse(decision.status, decision.reason, decision.message);
+      send(
+        request,
+        decision.status === 401 ? { ...denied, headers: { ...denied.headers, 'www-authenticate': 'Bearer' } } : denied,
+      );
+      return undefined;
+    }
+    const uriQuery = [decision.uriQuery, sessionQuery].filter((part) => part).join('&');
+    return { sessionId: decision.sessionId ?? fallbackSession(), ...(uriQuery ? { uriQuery } : {}) };
+  }
+}
+
+/** The playback id when well-formed; else answers 404 and returns undefined. */
+function checkedId(request: Incoming, raw: string): string | undefined {
+  if (raw.length === 0 || raw.length > MAX_PLAYBACK_ID_LENGTH || !PLAYBACK_ID.test(raw)) {
+    send(request, errorResponse(404, 'playback_id_not_found', 'no live stream with this playback id'));
+    return undefined;
+  }
+  return raw;
+}
+
+/** A path segment with its percent-escapes decoded; undefined when they are malformed. */
+function decoded(segment: string): string | undefined {
+  if (!segment.includes('%')) {
+    return segment;
+  }
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Query parameters reduced to their first value. */
+function firstValues(search: string): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(parseQuery(search))) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') {
+      out[key] = first;
+    }
+  }
+  return out;
+}
