@@ -61,6 +61,8 @@ export class ChunkReader {
   /** Data bytes the current chunk still has. */
   private remaining = 0;
   private readonly streams = new Map<number, ChunkStreamState>();
+  /** The states of chunk streams 2-63 (one-byte basic headers) by id, for a lookup without hashing. */
+  private readonly shortIds: (ChunkStreamState | undefined)[] = new Array(64).fill(undefined);
   private readonly maxMessageSize: number;
   private readonly maxChunkStreams: number;
   private size = DEFAULT_CHUNK_SIZE;
@@ -157,6 +159,16 @@ export class ChunkReader {
     const first = buf[p] ?? 0;
     const fmt = first >> 6;
     let csid = first & 0x3f;
+    if (fmt === 3 && csid > 1) {
+      // The common case: the next chunk of a message in progress, a one-byte header.
+      const state = this.shortIds[csid];
+      if (state !== undefined && state.receiving && !state.extended) {
+        this.current = state;
+        this.currentCsid = csid;
+        this.remaining = Math.min(this.size, state.length - state.received);
+        return p + 1;
+      }
+    }
     let q = p + 1;
     if (csid === 0) {
       if (available < 2) {
@@ -175,7 +187,7 @@ export class ChunkReader {
     if (buf.byteLength - q < headerSize) {
       return -1;
     }
-    const state = this.streams.get(csid);
+    const state = csid < 64 ? this.shortIds[csid] : this.streams.get(csid);
     if (fmt !== 0 && !state) {
       throw new ProtocolError(`chunk type ${fmt} on chunk stream ${csid} before any type-0 header`);
     }
@@ -225,6 +237,9 @@ export class ChunkReader {
         received: 0,
       };
       this.streams.set(csid, current);
+      if (csid < 64) {
+        this.shortIds[csid] = current;
+      }
     }
     if (!continuing) {
       if (fmt === 0) {
