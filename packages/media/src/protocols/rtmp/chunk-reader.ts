@@ -162,7 +162,7 @@ export class ChunkReader {
     if (fmt === 3 && csid > 1) {
       // The common case: the next chunk of a message in progress, a one-byte header.
       const state = this.shortIds[csid];
-      if (state !== undefined && state.receiving && !state.extended) {
+      if (state?.receiving && !state.extended) {
         this.current = state;
         this.currentCsid = csid;
         this.remaining = Math.min(this.size, state.length - state.received);
