@@ -8,10 +8,13 @@ import { ByteWriter } from '../../bits/byte-writer.js';
 /** Size of a box header without the 64-bit largesize. */
 export const BOX_HEADER_SIZE = 8;
 
+/** A box type: its four-character code, or the code's 32-bit value (fourccValue) computed once by a hot writer. */
+export type BoxType = string | number;
+
 /** Writes a big-endian box header (size, type) at `offset` and returns the offset after it. */
-export function writeBoxHeader(view: DataView, offset: number, size: number, type: string): number {
+export function writeBoxHeader(view: DataView, offset: number, size: number, type: BoxType): number {
   view.setUint32(offset, size);
-  view.setUint32(offset + 4, fourccValue(type));
+  view.setUint32(offset + 4, typeof type === 'number' ? type : fourccValue(type));
   return offset + BOX_HEADER_SIZE;
 }
 
@@ -23,7 +26,7 @@ export function writeFullBoxHeader(
   view: DataView,
   offset: number,
   size: number,
-  type: string,
+  type: BoxType,
   version: number,
   flags: number,
 ): number {

@@ -56,6 +56,16 @@ const TFHD_SIZE = FULL_BOX_HEADER_SIZE + 4;
 const TFDT_SIZE = FULL_BOX_HEADER_SIZE + 8;
 const TRUN_FIXED_SIZE = FULL_BOX_HEADER_SIZE + 8;
 const MAX_DATA_OFFSET = 0x7fffffff;
+const STYP = fourccValue('styp');
+const MOOF = fourccValue('moof');
+const MFHD = fourccValue('mfhd');
+const TRAF = fourccValue('traf');
+const TFHD = fourccValue('tfhd');
+const TFDT = fourccValue('tfdt');
+const TRUN = fourccValue('trun');
+const MDAT = fourccValue('mdat');
+const MAJOR_BRAND = fourccValue(SEGMENT_BRANDS.major);
+const COMPATIBLE_BRANDS = SEGMENT_BRANDS.compatible.map(fourccValue);
 
 /** A validated, sized fragment, ready to be written (planFragment, then writeFragment). */
 export interface FragmentPlan {
@@ -131,34 +141,37 @@ export function writeFragment(plan: FragmentPlan, out: Uint8Array, offset = 0): 
   const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   let at = 0;
   if (stypSize > 0) {
-    at = writeBoxHeader(view, at, stypSize, 'styp');
-    view.setUint32(at, fourccValue(SEGMENT_BRANDS.major));
+    at = writeBoxHeader(view, at, stypSize, STYP);
+    view.setUint32(at, MAJOR_BRAND);
     view.setUint32(at + 4, 0);
     at += 8;
-    for (const brand of SEGMENT_BRANDS.compatible) {
-      view.setUint32(at, fourccValue(brand));
+    for (const brand of COMPATIBLE_BRANDS) {
+      view.setUint32(at, brand);
       at += 4;
     }
   }
-  at = writeBoxHeader(view, at, moofSize, 'moof');
-  at = writeFullBoxHeader(view, at, MFHD_SIZE, 'mfhd', 0, 0);
+  at = writeBoxHeader(view, at, moofSize, MOOF);
+  at = writeFullBoxHeader(view, at, MFHD_SIZE, MFHD, 0, 0);
   view.setUint32(at, plan.sequenceNumber);
   at += 4;
   let dataOffset = moofSize + BOX_HEADER_SIZE;
   let dataAt = stypSize + dataOffset;
-  plan.trackFragments.forEach((traf, index) => {
+  for (let index = 0; index < plan.trackFragments.length; index++) {
+    const traf = plan.trackFragments[index] as TrackFragment;
     const trunSize = trunSizes[index] ?? 0;
     const hasOffsets = withOffsets[index] ?? false;
-    at = writeBoxHeader(view, at, BOX_HEADER_SIZE + TFHD_SIZE + TFDT_SIZE + trunSize, 'traf');
-    at = writeFullBoxHeader(view, at, TFHD_SIZE, 'tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF);
+    at = writeBoxHeader(view, at, BOX_HEADER_SIZE + TFHD_SIZE + TFDT_SIZE + trunSize, TRAF);
+    at = writeFullBoxHeader(view, at, TFHD_SIZE, TFHD, 0, TFHD_DEFAULT_BASE_IS_MOOF);
     view.setUint32(at, traf.trackId);
     at += 4;
-    at = writeFullBoxHeader(view, at, TFDT_SIZE, 'tfdt', 1, 0);
-    view.setBigUint64(at, BigInt(traf.baseMediaDecodeTime));
+    at = writeFullBoxHeader(view, at, TFDT_SIZE, TFDT, 1, 0);
+    // baseMediaDecodeTime is a safe integer (planFragment checked it): high and low 32 bits.
+    view.setUint32(at, Math.floor(traf.baseMediaDecodeTime / 2 ** 32));
+    view.setUint32(at + 4, traf.baseMediaDecodeTime % 2 ** 32);
     at += 8;
     const trunFlags =
       TRUN_DATA_OFFSET | TRUN_DURATION | TRUN_SIZE | TRUN_FLAGS | (hasOffsets ? TRUN_COMPOSITION_OFFSET : 0);
-    at = writeFullBoxHeader(view, at, trunSize, 'trun', 1, trunFlags);
+    at = writeFullBoxHeader(view, at, trunSize, TRUN, 1, trunFlags);
     view.setUint32(at, traf.samples.length);
     view.setInt32(at + 4, dataOffset);
     at += 8;
@@ -175,8 +188,8 @@ export function writeFragment(plan: FragmentPlan, out: Uint8Array, offset = 0): 
       dataAt += sample.data.length;
       dataOffset += sample.data.length;
     }
-  });
-  writeBoxHeader(view, at, BOX_HEADER_SIZE + mdatPayload, 'mdat');
+  }
+  writeBoxHeader(view, at, BOX_HEADER_SIZE + mdatPayload, MDAT);
   return target;
 }
 
