@@ -1,8 +1,10 @@
 /**
- * A minimal LL-HLS viewer (RFC 8216bis §6.2.5.2 blocking playlist reload, §4.4.4.9 EXT-X-PART) for
- * load generation: it reloads the video media playlist with `_HLS_msn`/`_HLS_part` for the part
- * after the newest it has, then downloads every new part over a keep-alive connection, and
- * records when each part's playlist and bytes arrived.
+ * A minimal LL-HLS viewer (RFC 8216bis §6.2.5.2 blocking playlist reload, §4.4.4.9 EXT-X-PART,
+ * §4.4.5.3 EXT-X-PRELOAD-HINT) for load generation: it reloads the video media playlist with
+ * `_HLS_msn`/`_HLS_part` for the part after the newest it has, then downloads every new part over
+ * a keep-alive connection, and records when each part's playlist and bytes arrived. With
+ * `preloadHint` it also requests the hinted part alongside each blocking reload (as Apple's
+ * players do), so a part is on its way when it is published, not one playlist round trip later.
  */
 import { type Agent, get } from 'node:http';
 import { fragmentTiming } from './fmp4-timing.js';
@@ -51,6 +53,11 @@ interface ListedPart {
   readonly uri: string;
 }
 
+/** The part preload hint of a media playlist (its URI), if it has one. */
+export function preloadHint(playlist: string): string | undefined {
+  return /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="([^"]+)"/.exec(playlist)?.[1];
+}
+
 /** The parts of a media playlist in order, with their segment's media sequence number. */
 export function listedParts(playlist: string): ListedPart[] {
   let msn = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist)?.[1] ?? 0);
@@ -83,9 +90,27 @@ export interface PartRecord {
   readonly partAt: number;
 }
 
-/** Shared state of the viewers of one process: part timing parsed once per URI. */
+/** A media playlist as a viewer reads it. */
+interface ReadPlaylist {
+  readonly parts: readonly ListedPart[];
+  /** The part preload hint, resolved against the playlist URL. */
+  readonly hint: string | undefined;
+  /** Absolute URL of each listed part, by URI. */
+  readonly urls: ReadonlyMap<string, string>;
+}
+
+/** Most parsed playlists kept; past it the cache starts over. */
+const PLAYLISTS_KEPT = 32;
+
+/**
+ * Shared state of the viewers of one process: part timing parsed once per URI and each playlist
+ * body parsed once. The viewers stand for players on separate machines, each parsing only its own
+ * copy; parsing the same bytes a thousand times on the load generator's one thread would delay the
+ * part requests of the last viewers by the load generator's own work, not the server's.
+ */
 export class PartTimingCache {
   private readonly ends = new Map<string, number>();
+  private readonly playlists = new Map<string, ReadPlaylist>();
 
   /** End decode time of a part (tfdt + the sum of its trun durations), from its first bytes. */
   endOf(uri: string, head: Uint8Array): number {
@@ -97,6 +122,27 @@ export class PartTimingCache {
     }
     return end;
   }
+
+  /** The parts, hint and part URLs of a playlist body fetched from `playlistUrl`. */
+  read(body: Buffer, playlistUrl: string): ReadPlaylist {
+    const text = body.toString('latin1');
+    let read = this.playlists.get(text);
+    if (!read) {
+      const utf8 = body.toString('utf8');
+      const parts = listedParts(utf8);
+      const hint = preloadHint(utf8);
+      read = {
+        parts,
+        hint: hint === undefined ? undefined : new URL(hint, playlistUrl).toString(),
+        urls: new Map(parts.map((part) => [part.uri, new URL(part.uri, playlistUrl).toString()])),
+      };
+      if (this.playlists.size >= PLAYLISTS_KEPT) {
+        this.playlists.clear();
+      }
+      this.playlists.set(text, read);
+    }
+    return read;
+  }
 }
 
 /** Runs one viewer of `playlistUrl` until `until` (Date.now() ms), appending to `records`. */
@@ -107,34 +153,55 @@ export async function runLlHlsViewer(options: {
   readonly cache: PartTimingCache;
   readonly records: PartRecord[];
   readonly onError: (error: string) => void;
+  /** Request the preload-hinted part together with each blocking reload. */
+  readonly preloadHint?: boolean;
 }): Promise<void> {
   const { playlistUrl, agent, until, cache, records, onError } = options;
   let newest: ListedPart | undefined;
+  let hint: string | undefined;
   while (Date.now() < until) {
     const url = newest ? `${playlistUrl}?_HLS_msn=${newest.msn}&_HLS_part=${newest.index + 1}` : playlistUrl;
+    const hinted =
+      options.preloadHint && hint
+        ? httpGet(hint, agent, PART_HEAD_BYTES).then(
+            (fetched) => ({ url: hint, fetched }),
+            (error: unknown) => {
+              onError(`hinted part: ${String(error)}`);
+              return undefined;
+            },
+          )
+        : undefined;
     let playlist: Fetched;
     try {
       playlist = await httpGet(url, agent);
     } catch (error) {
       onError(`playlist: ${String(error)}`);
+      await hinted;
       await new Promise((resolve) => setTimeout(resolve, 200));
       continue;
     }
     if (playlist.status !== 200) {
       onError(`playlist answered ${playlist.status}`);
+      await hinted;
       await new Promise((resolve) => setTimeout(resolve, 200));
       continue;
     }
-    const parts = listedParts(playlist.body.toString('utf8'));
-    const last = parts.at(-1);
+    const read = cache.read(playlist.body, playlistUrl);
+    const last = read.parts.at(-1);
+    const early = await hinted;
+    hint = read.hint;
     if (!last) {
       continue;
     }
-    const fresh = newest ? parts.slice(parts.findIndex((part) => part.uri === newest?.uri) + 1) : [];
+    const fresh = newest ? read.parts.slice(read.parts.findIndex((part) => part.uri === newest?.uri) + 1) : [];
     newest = last;
     for (const part of fresh) {
+      const partUrl = read.urls.get(part.uri) ?? new URL(part.uri, playlistUrl).toString();
       try {
-        const fetched = await httpGet(new URL(part.uri, playlistUrl).toString(), agent, PART_HEAD_BYTES);
+        const fetched =
+          early?.url === partUrl && early.fetched.status === 200
+            ? early.fetched
+            : await httpGet(partUrl, agent, PART_HEAD_BYTES);
         if (fetched.status !== 200) {
           onError(`part answered ${fetched.status}`);
           continue;

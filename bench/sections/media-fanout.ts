@@ -2,7 +2,8 @@
  * Viewer fan-out on one live stream: 1,000 LL-HLS viewers on blocking playlist reload (each
  * downloads every new video part) and a few progressive MP4 viewers, driven from a separate
  * load-generator process (this file, forked with AIRWAVE_BENCH_FANOUT_CHILD) over keep-alive
- * HTTP agents; then the same with 50 stalled MP4 readers (connected, never reading) added.
+ * HTTP agents; then the same with 50 stalled MP4 readers (connected, never reading) added; then
+ * 1,000 viewers that also request the preload-hinted part with each reload (RFC 8216bis §6.2.6).
  * Airwave runs in its own child process; our paced RTMP publisher runs here and stamps each
  * video frame's send time. A part is published when the frame after it arrives (the packager
  * closes a part on the next frame), so the delay of a part = its arrival at a viewer − the send
@@ -39,8 +40,14 @@ const TICKS_PER_MS = 90;
 interface LoaderPlan {
   readonly playlistUrl: string;
   readonly mp4Url: string;
-  /** Groups of LL-HLS viewers, each joining over RAMP_S from its Date.now() start. */
-  readonly stages: readonly { readonly viewers: number; readonly startAt: number }[];
+  /** Groups of LL-HLS viewers, each joining over RAMP_S from its Date.now() start and leaving at `until`. */
+  readonly stages: readonly {
+    readonly viewers: number;
+    readonly startAt: number;
+    readonly until: number;
+    /** The viewers request the preload-hinted part alongside each blocking reload. */
+    readonly preloadHint: boolean;
+  }[];
   /** MP4 viewers, joining with the first stage. */
   readonly mp4: number;
   readonly until: number;
@@ -60,7 +67,7 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
   const { Agent } = await import('node:http');
   const { PartTimingCache, runLlHlsViewer } = await import('../lib/llhls-viewer.js');
   const { readLiveMp4 } = await import('../lib/mp4-viewer.js');
-  const total = plan.stages.reduce((sum, stage) => sum + stage.viewers, 0);
+  const total = plan.stages.reduce((sum, stage) => sum + stage.viewers * (stage.preloadHint ? 2 : 1), 0);
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, maxFreeSockets: total * 2 });
   const cache = new PartTimingCache();
   const records: { end: number; playlistAt: number; partAt: number }[] = [];
@@ -80,7 +87,15 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
     ...plan.stages.flatMap((stage) =>
       Array.from({ length: stage.viewers }, async (_, i) => {
         await startIn(stage.startAt, i, stage.viewers);
-        await runLlHlsViewer({ playlistUrl: plan.playlistUrl, agent, until: plan.until, cache, records, onError });
+        await runLlHlsViewer({
+          playlistUrl: plan.playlistUrl,
+          agent,
+          until: stage.until,
+          cache,
+          records,
+          onError,
+          preloadHint: stage.preloadHint,
+        });
       }),
     ),
     ...Array.from({ length: plan.mp4 }, async (_, i) => {
@@ -215,13 +230,16 @@ export async function run(): Promise<string> {
       const secondStage = windowB + windowMs;
       const windowC = secondStage + RAMP_S * 1000 + settleMs;
       const windowD = windowC + windowMs + settleMs;
-      const until = windowD + windowMs + 500;
+      const hintStage = windowD + windowMs + 500;
+      const windowE = hintStage + RAMP_S * 1000 + settleMs;
+      const until = windowE + windowMs + 500;
       const plan: LoaderPlan = {
         playlistUrl: `${base}/cmaf/video.m3u8`,
         mp4Url: `${base}.mp4`,
         stages: [
-          { viewers: FIRST_VIEWERS, startAt },
-          { viewers: LLHLS_VIEWERS - FIRST_VIEWERS, startAt: secondStage },
+          { viewers: FIRST_VIEWERS, startAt, until: hintStage, preloadHint: false },
+          { viewers: LLHLS_VIEWERS - FIRST_VIEWERS, startAt: secondStage, until: hintStage, preloadHint: false },
+          { viewers: LLHLS_VIEWERS, startAt: hintStage, until, preloadHint: true },
         ],
         mp4: MP4_VIEWERS,
         until,
@@ -237,12 +255,25 @@ export async function run(): Promise<string> {
       });
       reported.catch(() => undefined);
       const groups = { server: () => [server.pid], loader: () => (loader?.pid ? [loader.pid] : []) };
-      const windows: { name: string; viewers: number; stalled: number; from: number; cpu: CpuWindow; load1: number }[] =
-        [];
-      const measure = async (name: string, viewers: number, stalledCount: number, from: number): Promise<void> => {
+      const windows: {
+        name: string;
+        viewers: number;
+        stalled: number;
+        hint: boolean;
+        from: number;
+        cpu: CpuWindow;
+        load1: number;
+      }[] = [];
+      const measure = async (
+        name: string,
+        viewers: number,
+        stalledCount: number,
+        from: number,
+        hint = false,
+      ): Promise<void> => {
         await sleepUntil(from);
         const cpu = await sampleWindow(groups, WINDOW_S);
-        windows.push({ name, viewers, stalled: stalledCount, from, cpu, load1: loadavg()[0] ?? 0 });
+        windows.push({ name, viewers, stalled: stalledCount, hint, from, cpu, load1: loadavg()[0] ?? 0 });
         console.log(`${name}: server ${(cpu.percent.server ?? 0).toFixed(1)} % CPU`);
       };
       const openStalled = (): void => {
@@ -275,6 +306,7 @@ export async function run(): Promise<string> {
         windowD,
       );
       const stalledLeftD = closeStalled();
+      await measure(`${LLHLS_VIEWERS} LL-HLS viewers requesting the preload hint`, LLHLS_VIEWERS, 0, windowE, true);
       const report = await reported;
       const sent = publisher.videoSent;
       const results = windows.map((window) => ({
@@ -289,12 +321,16 @@ export async function run(): Promise<string> {
           `${cpuPerPart(cpu, delays.viewersServed).toFixed(3)} | ` +
           `${(cpu.percent.loader ?? 0).toFixed(1)} | ${cpu.machinePercent.toFixed(0)} / ${load1.toFixed(1)} |`,
       );
-      const fullRow = results.find((result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0);
+      const fullRow = results.find(
+        (result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0 && !result.hint,
+      );
+      const hintRow = results.find((result) => result.hint);
+      const hintP99 = percentile(hintRow?.delays.part ?? [], 99);
       const costMs = fullRow ? cpuPerPart(fullRow.cpu, fullRow.delays.viewersServed) : Number.NaN;
       const needed = (costMs * LLHLS_VIEWERS * 2) / 10;
       const partP99 = percentile(fullRow?.delays.part ?? [], 99);
       const ratio = (viewers: number): string => {
-        const without = results.find((result) => result.viewers === viewers && result.stalled === 0);
+        const without = results.find((result) => result.viewers === viewers && result.stalled === 0 && !result.hint);
         const withStalled = results.find((result) => result.viewers === viewers && result.stalled > 0);
         return (
           `${viewers} viewers: part p99 ${ms(percentile(without?.delays.part ?? [], 99))} ms without, ` +
@@ -306,8 +342,12 @@ export async function run(): Promise<string> {
         `One stream (the benchmark file, 720p30 ~3 Mb/s, 0.5 s parts) published by our paced RTMP publisher. ` +
           `LL-HLS viewers join in two groups (${FIRST_VIEWERS}, then up to ${LLHLS_VIEWERS}), each over ${RAMP_S} s; each loops: blocking reload of \`video.m3u8\` with ` +
           `\`_HLS_msn\`/\`_HLS_part\` for the next part (full playlists, no delta updates), then GET of each newly listed ` +
-          `video part (audio not fetched; the part body is counted, not kept). ${MP4_VIEWERS} viewers read \`/play/<id>.mp4\` throughout. All viewers run in one ` +
-          `load-generator process (Node http keep-alive agent, one socket per viewer), separate from the server. ` +
+          `video part (audio not fetched; the part body is counted, not kept). In the last phase they are replaced by ` +
+          `${LLHLS_VIEWERS} viewers that, as Apple's players do, also GET the part named by \`EXT-X-PRELOAD-HINT\` together ` +
+          `with each blocking reload (a second socket each; the server holds it until the part is complete), so the part ` +
+          `leaves with the playlist instead of one round trip after it. ${MP4_VIEWERS} viewers read \`/play/<id>.mp4\` throughout. All viewers run in one ` +
+          `load-generator process (Node http keep-alive agent, one socket per viewer and request in flight), separate from the server; ` +
+          `they share the parsing of identical playlist bodies (a real player parses only its own copy on its own CPU). ` +
           `Delay = arrival at the viewer − send time of the frame that closed the part/fragment (publication time taken ` +
           `from outside, so it includes ingest and packaging, ~1 frame interval of which is the part closing itself — see ` +
           `the latency section's "closing frame" rows). Each phase is a ${WINDOW_S} s window; the ${STALLED} stalled MP4 readers ` +
@@ -322,7 +362,8 @@ export async function run(): Promise<string> {
         ...rows,
         '',
         `Target: ${LLHLS_VIEWERS} LL-HLS viewers with p99 under 100 ms — part delay p99 ${ms(partP99)} ms ` +
-          `(${partP99 < 100 ? 'met' : 'missed'}). At the server CPU cost measured with ${LLHLS_VIEWERS} viewers ` +
+          `(${partP99 < 100 ? 'met' : 'missed'}); requesting the preload hint ${ms(hintP99)} ms ` +
+          `(${hintP99 < 100 ? 'met' : 'missed'}). At the server CPU cost measured with ${LLHLS_VIEWERS} viewers ` +
           `(${costMs.toFixed(3)} ms per part delivered, its blocking playlist reload included, plus the MP4 viewers), ` +
           `${LLHLS_VIEWERS} viewers × 2 parts/s need ${needed.toFixed(0)} % of one core. Slow viewers: ${ratio(FIRST_VIEWERS)}; ${ratio(LLHLS_VIEWERS)}.`,
       ].join('\n');

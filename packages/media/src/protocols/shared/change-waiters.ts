@@ -3,11 +3,26 @@
  * §6.2.5.2 and §6.2.6, and first-segment waits): a request waits until a condition on the
  * packager holds, the packager's stream ends, its timeout passes or it is aborted. The packager
  * calls `notify()` after every change that could make a condition hold.
+ *
+ * A thousand viewers may wait on one packager for the same part: each waiter is one small record
+ * (no timer of its own — one timer serves the earliest deadline), released in arrival order.
  */
+
+/** One waiting request. */
+interface Waiter {
+  readonly ready: () => boolean;
+  readonly deadline: number;
+  readonly resolve: (value: boolean) => void;
+  readonly signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
 
 /** The requests waiting on one packager. */
 export class ChangeWaiters {
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<Waiter>();
+  private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (ms, performance.now()). */
+  private timerAt = Number.POSITIVE_INFINITY;
 
   /** `ended` tells whether the packager's stream ended (no condition can become true any more). */
   constructor(private readonly ended: () => boolean) {}
@@ -21,30 +36,72 @@ export class ChangeWaiters {
       return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      const finish = (value: boolean): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.waiters.delete(check);
-        resolve(value);
-      };
-      const check = (): void => {
-        if (ready()) {
-          finish(true);
-        } else if (this.ended()) {
-          finish(false);
-        }
-      };
-      const onAbort = (): void => finish(false);
-      const timer = setTimeout(() => finish(ready()), timeoutMs);
-      signal?.addEventListener('abort', onAbort);
-      this.waiters.add(check);
+      const waiter: Waiter = { ready, deadline: performance.now() + timeoutMs, resolve, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => this.finish(waiter, false);
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.waiters.add(waiter);
+      if (waiter.deadline < this.timerAt) {
+        this.arm(waiter.deadline);
+      }
     });
   }
 
-  /** Re-checks every waiting request. */
+  /** Re-checks every waiting request, in the order they came. */
   notify(): void {
-    for (const check of [...this.waiters]) {
-      check();
+    if (this.waiters.size === 0) {
+      return;
+    }
+    const ended = this.ended();
+    // Deleting the entry being visited is safe while iterating a Set; nothing is added meanwhile.
+    for (const waiter of this.waiters) {
+      if (waiter.ready()) {
+        this.finish(waiter, true);
+      } else if (ended) {
+        this.finish(waiter, false);
+      }
+    }
+  }
+
+  private finish(waiter: Waiter, value: boolean): void {
+    if (!this.waiters.delete(waiter)) {
+      return;
+    }
+    if (waiter.onAbort) {
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    }
+    waiter.resolve(value);
+    if (this.waiters.size === 0 && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /** Arms the one timer for `at`; when it fires, every waiter past its deadline is answered. */
+  private arm(at: number): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, at - performance.now()));
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const waiter of this.waiters) {
+      if (waiter.deadline <= now) {
+        this.finish(waiter, waiter.ready());
+      } else if (waiter.deadline < next) {
+        next = waiter.deadline;
+      }
+    }
+    if (next !== Number.POSITIVE_INFINITY) {
+      this.arm(next);
     }
   }
 }

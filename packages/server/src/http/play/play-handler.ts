@@ -6,6 +6,7 @@
  * this file, not through Fastify's per-request machinery (ids, hooks, reply objects).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import type { Hub } from '@airwave/media';
 import type { TsHlsStatus } from '@airwave/media/protocols/hls/ts/ts-hls-service';
@@ -202,23 +203,13 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
-    const { res } = request;
     request.req.socket.setTimeout(0);
-    const controller = new AbortController();
-    // Aborting builds a DOMException (costly per request): only a waiting service or a streamed
-    // body still listens once the response is ready, so a finished in-memory answer skips it.
-    let listening = true;
-    res.once('close', () => {
-      if (listening) {
-        controller.abort();
-      }
-    });
     const playRequest: PlayRequest = {
       playbackId,
       path,
       query: request.query,
       sessionId: admitted.sessionId,
-      signal: controller.signal,
+      signal: clientGone(request.req.socket),
       ...(admitted.uriQuery ? { uriQuery: admitted.uriQuery } : {}),
     };
     let response: PlayResponse;
@@ -229,7 +220,6 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       send(request, errorResponse(500, 'internal', 'the playback service failed'));
       return;
     }
-    listening = typeof response.body !== 'string' && !(response.body instanceof Uint8Array);
     const stream = deps.hub.getByPlaybackId(playbackId);
     if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
       const bytes = send(request, response);
@@ -274,6 +264,25 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     const uriQuery = [decision.uriQuery, sessionQuery].filter((part) => part).join('&');
     return { sessionId: decision.sessionId ?? fallbackSession(), ...(uriQuery ? { uriQuery } : {}) };
   }
+}
+
+/** The abort signal of the requests of one connection. */
+const GONE = Symbol('playback client gone');
+
+/**
+ * Aborts when the client closes the connection, the only way an HTTP/1.1 client can give up a
+ * request: one controller per connection, not per request (each costs an EventTarget, and its
+ * abort a DOMException), shared by the requests that connection carries one after the other.
+ */
+function clientGone(socket: Socket & { [GONE]?: AbortSignal }): AbortSignal {
+  let signal = socket[GONE];
+  if (!signal) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    socket[GONE] = signal;
+    socket.once('close', () => controller.abort());
+  }
+  return signal;
 }
 
 /** The playback id when well-formed; else answers 404 and returns undefined. */
