@@ -16,10 +16,12 @@ describe('ChangeWaiters', () => {
     let position = 0;
     const released: number[] = [];
     const waits = [1, 2, 3].map((need, i) =>
-      waiters.waitFor(() => position >= need, 10_000).then((value) => {
-        released.push(i);
-        return value;
-      }),
+      waiters
+        .waitFor(() => position >= need, 10_000)
+        .then((value) => {
+          released.push(i);
+          return value;
+        }),
     );
     position = 2;
     waiters.notify();
@@ -48,15 +50,19 @@ describe('ChangeWaiters', () => {
     const waiters = new ChangeWaiters(() => false);
     let holds = false;
     const order: string[] = [];
-    const long = waiters.waitFor(() => holds, 60, undefined).then((value) => {
-      order.push('long');
-      return value;
-    });
-    const short = waiters.waitFor(() => false, 5, undefined).then((value) => {
-      order.push('short');
-      holds = true;
-      return value;
-    });
+    const long = waiters
+      .waitFor(() => holds, 60, undefined)
+      .then((value) => {
+        order.push('long');
+        return value;
+      });
+    const short = waiters
+      .waitFor(() => false, 5, undefined)
+      .then((value) => {
+        order.push('short');
+        holds = true;
+        return value;
+      });
     assert.deepEqual(await Promise.all([long, short]), [true, false]);
     assert.deepEqual(order, ['short', 'long'], 'a later, shorter wait re-arms the timer');
   });
