@@ -8,17 +8,10 @@
  */
 import { type Agent, get } from 'node:http';
 import { fragmentTiming } from './fmp4-timing.js';
+import { type Fetched, KeepAliveConnection } from './keep-alive-client.js';
 import { wallNow } from './paced-publisher.js';
 
-/** One response: status, (the start of) its body and when its last byte arrived (wall-clock ms). */
-export interface Fetched {
-  readonly status: number;
-  /** The body, or only its first chunks (at least `keepBytes`) when a limit was given. */
-  readonly body: Buffer;
-  /** Bytes received in all. */
-  readonly length: number;
-  readonly at: number;
-}
+export type { Fetched } from './keep-alive-client.js';
 
 /** GET over `agent`, resolving once the whole body arrived; keeps about `keepBytes` of it. */
 export function httpGet(url: string, agent: Agent, keepBytes = Number.POSITIVE_INFINITY): Promise<Fetched> {
@@ -93,10 +86,16 @@ export interface PartRecord {
 /** A media playlist as a viewer reads it. */
 interface ReadPlaylist {
   readonly parts: readonly ListedPart[];
-  /** The part preload hint, resolved against the playlist URL. */
+  /** The part preload hint: its path (and query) on the origin. */
   readonly hint: string | undefined;
-  /** Absolute URL of each listed part, by URI. */
-  readonly urls: ReadonlyMap<string, string>;
+  /** Path (and query) of each listed part on the origin, by URI. */
+  readonly paths: ReadonlyMap<string, string>;
+}
+
+/** Path and query of `uri` resolved against `base`. */
+function pathOf(uri: string, base: string): string {
+  const url = new URL(uri, base);
+  return `${url.pathname}${url.search}`;
 }
 
 /** Most parsed playlists kept; past it the cache starts over. */
@@ -123,7 +122,7 @@ export class PartTimingCache {
     return end;
   }
 
-  /** The parts, hint and part URLs of a playlist body fetched from `playlistUrl`. */
+  /** The parts, hint and part paths of a playlist body fetched from `playlistUrl`. */
   read(body: Buffer, playlistUrl: string): ReadPlaylist {
     const text = body.toString('latin1');
     let read = this.playlists.get(text);
@@ -133,8 +132,8 @@ export class PartTimingCache {
       const hint = preloadHint(utf8);
       read = {
         parts,
-        hint: hint === undefined ? undefined : new URL(hint, playlistUrl).toString(),
-        urls: new Map(parts.map((part) => [part.uri, new URL(part.uri, playlistUrl).toString()])),
+        hint: hint === undefined ? undefined : pathOf(hint, playlistUrl),
+        paths: new Map(parts.map((part) => [part.uri, pathOf(part.uri, playlistUrl)])),
       };
       if (this.playlists.size >= PLAYLISTS_KEPT) {
         this.playlists.clear();
@@ -145,10 +144,16 @@ export class PartTimingCache {
   }
 }
 
-/** Runs one viewer of `playlistUrl` until `until` (Date.now() ms), appending to `records`. */
+/** GETs of one viewer by path on the playlist's origin. */
+type Getter = (path: string, keepBytes?: number) => Promise<Fetched>;
+
+/**
+ * Runs one viewer of `playlistUrl` until `until` (Date.now() ms), appending to `records`: over
+ * `agent` when given, else over its own lean keep-alive connections (keep-alive-client.ts).
+ */
 export async function runLlHlsViewer(options: {
   readonly playlistUrl: string;
-  readonly agent: Agent;
+  readonly agent?: Agent;
   readonly until: number;
   readonly cache: PartTimingCache;
   readonly records: PartRecord[];
@@ -157,59 +162,79 @@ export async function runLlHlsViewer(options: {
   readonly preloadHint?: boolean;
 }): Promise<void> {
   const { playlistUrl, agent, until, cache, records, onError } = options;
+  const origin = new URL(playlistUrl);
+  const playlistPath = origin.pathname;
+  const connections: KeepAliveConnection[] = [];
+  const getter = (): Getter => {
+    if (agent) {
+      return (path, keepBytes) => httpGet(`${origin.origin}${path}`, agent, keepBytes);
+    }
+    const connection = new KeepAliveConnection(origin.hostname, Number(origin.port || 80));
+    connections.push(connection);
+    return (path, keepBytes) => connection.get(path, keepBytes);
+  };
+  const fetch = getter();
+  const fetchHint = options.preloadHint ? getter() : undefined;
   let newest: ListedPart | undefined;
   let hint: string | undefined;
-  while (Date.now() < until) {
-    const url = newest ? `${playlistUrl}?_HLS_msn=${newest.msn}&_HLS_part=${newest.index + 1}` : playlistUrl;
-    const hinted =
-      options.preloadHint && hint
-        ? httpGet(hint, agent, PART_HEAD_BYTES).then(
-            (fetched) => ({ url: hint, fetched }),
-            (error: unknown) => {
-              onError(`hinted part: ${String(error)}`);
-              return undefined;
-            },
-          )
-        : undefined;
-    let playlist: Fetched;
-    try {
-      playlist = await httpGet(url, agent);
-    } catch (error) {
-      onError(`playlist: ${String(error)}`);
-      await hinted;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    if (playlist.status !== 200) {
-      onError(`playlist answered ${playlist.status}`);
-      await hinted;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    const read = cache.read(playlist.body, playlistUrl);
-    const last = read.parts.at(-1);
-    const early = await hinted;
-    hint = read.hint;
-    if (!last) {
-      continue;
-    }
-    const fresh = newest ? read.parts.slice(read.parts.findIndex((part) => part.uri === newest?.uri) + 1) : [];
-    newest = last;
-    for (const part of fresh) {
-      const partUrl = read.urls.get(part.uri) ?? new URL(part.uri, playlistUrl).toString();
+  try {
+    while (Date.now() < until) {
+      const path = newest ? `${playlistPath}?_HLS_msn=${newest.msn}&_HLS_part=${newest.index + 1}` : playlistPath;
+      const hintPath = hint;
+      const hinted =
+        fetchHint && hintPath
+          ? fetchHint(hintPath, PART_HEAD_BYTES).then(
+              (fetched) => ({ path: hintPath, fetched }),
+              (error: unknown) => {
+                onError(`hinted part: ${String(error)}`);
+                return undefined;
+              },
+            )
+          : undefined;
+      let playlist: Fetched;
       try {
-        const fetched =
-          early?.url === partUrl && early.fetched.status === 200
-            ? early.fetched
-            : await httpGet(partUrl, agent, PART_HEAD_BYTES);
-        if (fetched.status !== 200) {
-          onError(`part answered ${fetched.status}`);
-          continue;
-        }
-        records.push({ end: cache.endOf(part.uri, fetched.body), playlistAt: playlist.at, partAt: fetched.at });
+        playlist = await fetch(path);
       } catch (error) {
-        onError(`part: ${String(error)}`);
+        onError(`playlist: ${String(error)}`);
+        await hinted;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
       }
+      if (playlist.status !== 200) {
+        onError(`playlist answered ${playlist.status}`);
+        await hinted;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
+      const read = cache.read(playlist.body, playlistUrl);
+      const last = read.parts.at(-1);
+      const early = await hinted;
+      hint = read.hint;
+      if (!last) {
+        continue;
+      }
+      const fresh = newest ? read.parts.slice(read.parts.findIndex((part) => part.uri === newest?.uri) + 1) : [];
+      newest = last;
+      for (const part of fresh) {
+        const partPath = read.paths.get(part.uri) ?? pathOf(part.uri, playlistUrl);
+        try {
+          const fetched =
+            early?.path === partPath && early.fetched.status === 200
+              ? early.fetched
+              : await fetch(partPath, PART_HEAD_BYTES);
+          if (fetched.status !== 200) {
+            onError(`part answered ${fetched.status}`);
+            continue;
+          }
+          records.push({ end: cache.endOf(part.uri, fetched.body), playlistAt: playlist.at, partAt: fetched.at });
+        } catch (error) {
+          onError(`part: ${String(error)}`);
+        }
+      }
+    }
+  } finally {
+    for (const connection of connections) {
+      connection.close();
     }
   }
 }

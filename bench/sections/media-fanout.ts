@@ -2,7 +2,7 @@
  * Viewer fan-out on one live stream: 1,000 LL-HLS viewers on blocking playlist reload (each
  * downloads every new video part) and a few progressive MP4 viewers, driven from a separate
  * load-generator process (this file, forked with AIRWAVE_BENCH_FANOUT_CHILD) over keep-alive
- * HTTP agents; then the same with 50 stalled MP4 readers (connected, never reading) added; then
+ * connections; then the same with 50 stalled MP4 readers (connected, never reading) added; then
  * 1,000 viewers that also request the preload-hinted part with each reload (RFC 8216bis §6.2.6).
  * Airwave runs in its own child process; our paced RTMP publisher runs here and stamps each
  * video frame's send time. A part is published when the frame after it arrives (the packager
@@ -64,11 +64,8 @@ interface LoaderReport {
 }
 
 async function loaderMain(plan: LoaderPlan): Promise<void> {
-  const { Agent } = await import('node:http');
   const { PartTimingCache, runLlHlsViewer } = await import('../lib/llhls-viewer.js');
   const { readLiveMp4 } = await import('../lib/mp4-viewer.js');
-  const total = plan.stages.reduce((sum, stage) => sum + stage.viewers * (stage.preloadHint ? 2 : 1), 0);
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, maxFreeSockets: total * 2 });
   const cache = new PartTimingCache();
   const records: { end: number; playlistAt: number; partAt: number }[] = [];
   const mp4: number[] = [];
@@ -89,7 +86,6 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
         await startIn(stage.startAt, i, stage.viewers);
         await runLlHlsViewer({
           playlistUrl: plan.playlistUrl,
-          agent,
           until: stage.until,
           cache,
           records,
@@ -106,7 +102,6 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
     }),
   ];
   await Promise.all(viewers);
-  agent.destroy();
   const report: LoaderReport = {
     parts: records.flatMap((record) => [record.end, record.playlistAt, record.partAt]),
     mp4,
@@ -346,8 +341,9 @@ export async function run(): Promise<string> {
           `${LLHLS_VIEWERS} viewers that, as Apple's players do, also GET the part named by \`EXT-X-PRELOAD-HINT\` together ` +
           `with each blocking reload (a second socket each; the server holds it until the part is complete), so the part ` +
           `leaves with the playlist instead of one round trip after it. ${MP4_VIEWERS} viewers read \`/play/<id>.mp4\` throughout. All viewers run in one ` +
-          `load-generator process (Node http keep-alive agent, one socket per viewer and request in flight), separate from the server; ` +
-          `they share the parsing of identical playlist bodies (a real player parses only its own copy on its own CPU). ` +
+          `load-generator process separate from the server, over a lean HTTP/1.1 keep-alive client (one connection per viewer, ` +
+          `two with the preload hint; Node's http client cost the load generator more than the server it measured) and ` +
+          `sharing the parsing of identical playlist bodies (a real player parses only its own copy, on its own CPU). ` +
           `Delay = arrival at the viewer − send time of the frame that closed the part/fragment (publication time taken ` +
           `from outside, so it includes ingest and packaging, ~1 frame interval of which is the part closing itself — see ` +
           `the latency section's "closing frame" rows). Each phase is a ${WINDOW_S} s window; the ${STALLED} stalled MP4 readers ` +

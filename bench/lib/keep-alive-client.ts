@@ -1,0 +1,143 @@
+/**
+ * A lean HTTP/1.1 client for load generation (RFC 9112: persistent connections, Content-Length
+ * framed responses): one socket, one GET at a time. A thousand simulated players share the load
+ * generator's one thread, where Node's http client (ClientRequest, Agent, IncomingMessage per
+ * request) cost more than the server they measure; on the wire the requests are the same.
+ */
+import { connect, type Socket } from 'node:net';
+import { wallNow } from './paced-publisher.js';
+
+/** One response: status, (the start of) its body and when its last byte arrived (wall-clock ms). */
+export interface Fetched {
+  readonly status: number;
+  /** The body, or only its first chunks (at least `keepBytes`) when a limit was given. */
+  readonly body: Buffer;
+  /** Bytes received in all. */
+  readonly length: number;
+  readonly at: number;
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+/** The response being read. */
+interface Pending {
+  readonly keepBytes: number;
+  readonly resolve: (fetched: Fetched) => void;
+  readonly reject: (error: Error) => void;
+  head: Buffer | undefined;
+  status: number;
+  /** Body bytes expected (Content-Length), once the head is read. */
+  expected: number;
+  /** The server closes the connection after this response (`Connection: close`). */
+  last: boolean;
+  received: number;
+  readonly kept: Buffer[];
+  keptBytes: number;
+}
+
+/** One keep-alive connection to an origin; reconnects after the server closed it. */
+export class KeepAliveConnection {
+  private socket: Socket | undefined;
+  private pending: Pending | undefined;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
+
+  /** GET `path` (with its query), resolving once the whole body arrived; keeps about `keepBytes` of it. */
+  get(path: string, keepBytes = Number.POSITIVE_INFINITY): Promise<Fetched> {
+    if (this.pending) {
+      return Promise.reject(new Error('one request at a time per connection'));
+    }
+    return new Promise((resolve, reject) => {
+      this.pending = {
+        keepBytes,
+        resolve,
+        reject,
+        head: undefined,
+        status: 0,
+        expected: -1,
+        last: false,
+        received: 0,
+        kept: [],
+        keptBytes: 0,
+      };
+      this.open().write(`GET ${path} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n\r\n`);
+    });
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.socket?.destroy();
+    this.socket = undefined;
+  }
+
+  private open(): Socket {
+    if (this.socket && !this.socket.destroyed) {
+      return this.socket;
+    }
+    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    const gone = (error?: Error): void => {
+      if (this.socket === socket) {
+        this.socket = undefined;
+        this.fail(error ?? new Error('connection closed'));
+      }
+    };
+    socket.on('error', gone);
+    socket.on('close', () => gone());
+    this.socket = socket;
+    return socket;
+  }
+
+  private onData(chunk: Buffer): void {
+    const pending = this.pending;
+    if (!pending) {
+      return;
+    }
+    let body = chunk;
+    if (pending.expected < 0) {
+      const head = pending.head ? Buffer.concat([pending.head, chunk]) : chunk;
+      const end = head.indexOf(HEADER_END);
+      if (end < 0) {
+        pending.head = head;
+        return;
+      }
+      const text = head.toString('latin1', 0, end);
+      pending.status = Number(text.slice(9, 12));
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text)?.[1];
+      if (length === undefined) {
+        this.fail(new Error(`response ${pending.status} without Content-Length`));
+        this.close();
+        return;
+      }
+      pending.expected = Number(length);
+      pending.last = /\r\nconnection: *close/i.test(text);
+      body = head.subarray(end + HEADER_END.length);
+    }
+    pending.received += body.length;
+    if (pending.keptBytes < pending.keepBytes && body.length > 0) {
+      pending.kept.push(body);
+      pending.keptBytes += body.length;
+    }
+    if (pending.received >= pending.expected) {
+      this.pending = undefined;
+      if (pending.last) {
+        this.close();
+      }
+      pending.resolve({
+        status: pending.status,
+        body: pending.kept.length === 1 ? (pending.kept[0] as Buffer) : Buffer.concat(pending.kept),
+        length: pending.received,
+        at: wallNow(),
+      });
+    }
+  }
+
+  private fail(error: Error): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(error);
+  }
+}
