@@ -11,6 +11,7 @@ import { fragmentTiming } from './fmp4-timing.js';
 import { type Fetched, KeepAliveConnection } from './keep-alive-client.js';
 import { wallNow } from './paced-publisher.js';
 
+/** One response as a viewer receives it (see keep-alive-client.ts). */
 export type { Fetched } from './keep-alive-client.js';
 
 /** GET over `agent`, resolving once the whole body arrived; keeps about `keepBytes` of it. */
