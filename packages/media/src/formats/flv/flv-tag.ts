@@ -102,8 +102,8 @@ export class FlvTagReader {
       if (available < FLV_TAG_HEADER_SIZE) {
         break;
       }
-      const view = new DataView(this.pending.buffer, this.pending.byteOffset + at, available);
-      const typeByte = view.getUint8(0);
+      const bytes = this.pending;
+      const typeByte = bytes[at] ?? 0;
       if ((typeByte & 0x20) !== 0) {
         throw new UnsupportedError('encrypted FLV tags (Filter bit set) are not supported');
       }
@@ -111,14 +111,20 @@ export class FlvTagReader {
       if (type !== FlvTagType.audio && type !== FlvTagType.video && type !== FlvTagType.script) {
         throw new ParseError(`FLV tag type ${type} is not audio (8), video (9) or script (18)`, this.consumed + at);
       }
-      const size = (view.getUint16(1) << 8) | view.getUint8(3);
+      const size = ((bytes[at + 1] ?? 0) << 16) | ((bytes[at + 2] ?? 0) << 8) | (bytes[at + 3] ?? 0);
       if (size > this.maxTagSize) {
         throw new ParseError(`FLV tag of ${size} bytes exceeds the ${this.maxTagSize}-byte limit`, this.consumed + at);
       }
       if (available < FLV_TAG_HEADER_SIZE + size + 4) {
         break;
       }
-      const timestampMs = ((view.getUint8(7) << 24) | (view.getUint16(4) << 8) | view.getUint8(6)) >>> 0;
+      // UI24 timestamp, then its extension byte as the upper 8 bits.
+      const timestampMs =
+        (((bytes[at + 7] ?? 0) << 24) |
+          ((bytes[at + 4] ?? 0) << 16) |
+          ((bytes[at + 5] ?? 0) << 8) |
+          (bytes[at + 6] ?? 0)) >>>
+        0;
       const start = at + FLV_TAG_HEADER_SIZE;
       tags.push({ type, timestampMs, data: this.pending.slice(start, start + size) });
       at = start + size + 4;

@@ -31,8 +31,12 @@ const MESSAGE_HEADER_SIZE = [11, 7, 3, 0] as const;
 const MAX_CHUNK_HEADER_BYTES = 18;
 /** A message buffer starts this small and doubles as chunks arrive, so a header alone cannot reserve megabytes. */
 const INITIAL_PAYLOAD_BYTES = 64 * 1024;
-/** Size of a slab that reassembled audio/video messages are copied into. */
-const SLAB_BYTES = 256 * 1024;
+/**
+ * Size of a slab that reassembled audio/video messages are copied into: below glibc's mmap
+ * threshold (128 KiB), so a slab comes from the heap instead of fresh mmap'ed pages that fault on
+ * first write and cost a syscall pair each.
+ */
+const SLAB_BYTES = 64 * 1024;
 /** Largest message placed in a slab; larger ones get a buffer of their own. */
 const MAX_SLAB_MESSAGE = SLAB_BYTES / 4;
 const EMPTY = new Uint8Array(0);
