@@ -29,6 +29,8 @@ const FIRST_VIEWERS = Math.min(LLHLS_VIEWERS, Number(process.env.BENCH_MEDIA_FIR
 const MP4_VIEWERS = Number(process.env.BENCH_MEDIA_MP4_VIEWERS ?? 20);
 const STALLED = Number(process.env.BENCH_MEDIA_STALLED ?? 50);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
+/** `BENCH_FANOUT_LOADER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the load generator. */
+const LOADER_NODE_ARGS = (process.env.BENCH_FANOUT_LOADER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
 /** Each group of viewers joins spread over this many seconds. */
 const RAMP_S = 4;
 /** Seconds after the ramp (and after the stalled readers joined) before a window starts. */
@@ -240,7 +242,7 @@ export async function run(): Promise<string> {
         until,
       };
       loader = fork(fileURLToPath(import.meta.url), [], {
-        execArgv: ['--conditions=source', '--import', 'tsx'],
+        execArgv: ['--conditions=source', '--import', 'tsx', ...LOADER_NODE_ARGS],
         env: { ...process.env, AIRWAVE_BENCH_FANOUT_CHILD: JSON.stringify(plan) },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
