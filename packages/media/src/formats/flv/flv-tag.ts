@@ -55,6 +55,11 @@ export interface FlvTagReaderOptions {
   readonly expectHeader?: boolean;
   /** Largest tag body accepted (default 16 MiB, the 24-bit maximum). */
   readonly maxTagSize?: number;
+  /**
+   * True when tag data may be views of the bytes pushed (no copy): for callers that never reuse
+   * or change those bytes, such as an RTMP aggregate message. Default false (copies).
+   */
+  readonly views?: boolean;
 }
 
 /** Reads FLV tags from bytes that arrive in arbitrary pieces (a file, a pipe, a socket). */
@@ -64,12 +69,14 @@ export class FlvTagReader {
   private headerState: 'header' | 'skip' | 'tags';
   private skip = 0;
   private readonly maxTagSize: number;
+  private readonly views: boolean;
   /** The file header once read. */
   header: FlvHeader | undefined;
 
   constructor(options: FlvTagReaderOptions = {}) {
     this.headerState = options.expectHeader === false ? 'tags' : 'header';
     this.maxTagSize = options.maxTagSize ?? 0xffffff;
+    this.views = options.views ?? false;
   }
 
   /** Appends bytes and returns every tag completed by them. */
@@ -126,7 +133,8 @@ export class FlvTagReader {
           (bytes[at + 6] ?? 0)) >>>
         0;
       const start = at + FLV_TAG_HEADER_SIZE;
-      tags.push({ type, timestampMs, data: this.pending.slice(start, start + size) });
+      const data = this.views ? bytes.subarray(start, start + size) : bytes.slice(start, start + size);
+      tags.push({ type, timestampMs, data });
       at = start + size + 4;
     }
     this.consumed += at;

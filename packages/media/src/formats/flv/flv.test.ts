@@ -34,6 +34,17 @@ describe('FLV tags', () => {
     assert.equal(reader.buffered, 0);
   });
 
+  it('hands out tag data as views of the pushed bytes only when asked to', () => {
+    const tag = { type: FlvTagType.audio, timestampMs: 40, data: Uint8Array.of(0xaf, 1, 7) };
+    const bytes = encodeFlvTag(tag);
+    const copied = readFlvTags(bytes, { expectHeader: false })[0];
+    const viewed = readFlvTags(bytes, { expectHeader: false, views: true })[0];
+    assert.deepEqual(viewed, tag);
+    assert.deepEqual(copied, tag);
+    assert.equal(viewed?.data.buffer, bytes.buffer);
+    assert.notEqual(copied?.data.buffer, bytes.buffer);
+  });
+
   it('rejects a bad signature, a reserved tag type, encrypted tags and oversized tags', () => {
     assert.throws(() => readFlvTags(Buffer.from('FLX\x01\x05\x00\x00\x00\x09\x00\x00\x00\x00')), ParseError);
     const bad = encodeFlvTag({ type: FlvTagType.audio, timestampMs: 0, data: new Uint8Array(4) });

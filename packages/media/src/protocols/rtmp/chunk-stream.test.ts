@@ -108,6 +108,24 @@ describe('RTMP chunk stream', () => {
     );
   });
 
+  it('keeps a one-chunk message as a view of the read, copies one spread over chunks, and returns plain Uint8Arrays', () => {
+    const writer = new ChunkWriter();
+    const audio = message(4, 0, 100, MessageType.audio);
+    const video = message(6, 0, 300, MessageType.video);
+    const video2 = message(6, 33, 200, MessageType.video);
+    const read = Buffer.from(concat([writer.write(audio), writer.write(video), writer.write(video2)]));
+    const got = new ChunkReader().push(read);
+    assert.deepEqual(got, [audio, video, video2]);
+    assert.equal(got[0]?.payload.buffer, read.buffer);
+    assert.notEqual(got[1]?.payload.buffer, read.buffer);
+    for (const m of got) {
+      assert.equal(m.payload.constructor, Uint8Array);
+    }
+    // Messages reassembled side by side do not overlap: changing one leaves the other intact.
+    got[1]?.payload.fill(0);
+    assert.deepEqual(got[2], video2);
+  });
+
   it('rejects type 1-3 headers on a new chunk stream, oversized messages, a zero chunk size and too many chunk streams', () => {
     assert.throws(() => new ChunkReader().push(chunk(1, 4, [0, 0, 0, 0, 0, 1, 8], [1])), ProtocolError);
     assert.throws(() => new ChunkReader().push(chunk(3, 4, [], [])), /before any type-0 header/);

@@ -11,7 +11,7 @@ import { amf0Object } from '../../formats/amf0/amf0-value.js';
 import { parseMediaTag } from '../../formats/flv/flv-media.js';
 import type { FlvPacket } from '../../formats/flv/flv-packet.js';
 import { type FlvMetadataHints, metadataHints, parseScriptTag } from '../../formats/flv/flv-script.js';
-import { FlvTagReader, FlvTagType } from '../../formats/flv/flv-tag.js';
+import { type FlvTag, FlvTagReader, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { AlreadyPublishingError, type Hub, type Publisher } from '../../hub/hub.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { ChunkReader } from './chunk-reader.js';
@@ -231,7 +231,11 @@ export class RtmpSession {
         return;
       case MessageType.dataAmf0:
       case MessageType.dataAmf3:
-        this.guard(() => this.onData0(amf0Body(message)), 'data message');
+        try {
+          this.onData0(amf0Body(message));
+        } catch (error) {
+          this.badPacketFrom(error, 'data message');
+        }
         return;
       case MessageType.audio:
       case MessageType.video:
@@ -490,28 +494,26 @@ export class RtmpSession {
   }
 
   private onAggregate(message: RtmpMessage): void {
-    const tags = this.guard(
-      () => new FlvTagReader({ expectHeader: false, maxTagSize: message.payload.byteLength }).push(message.payload),
-      'aggregate message',
-    );
-    const first = tags?.[0];
-    for (const tag of tags ?? []) {
-      const timestamp = (message.timestamp + tag.timestampMs - (first?.timestampMs ?? 0)) >>> 0;
+    let tags: FlvTag[];
+    try {
+      const reader = new FlvTagReader({ expectHeader: false, maxTagSize: message.payload.byteLength, views: true });
+      tags = reader.push(message.payload);
+    } catch (error) {
+      this.badPacketFrom(error, 'aggregate message');
+      return;
+    }
+    const first = tags[0]?.timestampMs ?? 0;
+    for (const tag of tags) {
+      const timestamp = (message.timestamp + tag.timestampMs - first) >>> 0;
       if (tag.type === FlvTagType.script) {
-        this.guard(() => this.onData0(tag.data), 'aggregate script tag');
+        try {
+          this.onData0(tag.data);
+        } catch (error) {
+          this.badPacketFrom(error, 'aggregate script tag');
+        }
       } else {
         this.onMedia(tag.type === FlvTagType.video ? MessageType.video : MessageType.audio, timestamp, tag.data);
       }
-    }
-  }
-
-  /** Runs `fn`; an expected media error becomes a counted bad packet instead of closing the session. */
-  private guard<T>(fn: () => T, what: string): T | undefined {
-    try {
-      return fn();
-    } catch (error) {
-      this.badPacketFrom(error, what);
-      return undefined;
     }
   }
 
