@@ -37,8 +37,8 @@ const INITIAL_PAYLOAD_BYTES = 64 * 1024;
  * first write and cost a syscall pair each.
  */
 const SLAB_BYTES = 64 * 1024;
-/** Largest message placed in a slab; larger ones get a buffer of their own. */
-const MAX_SLAB_MESSAGE = SLAB_BYTES / 4;
+/** Largest message placed in a slab (most video frames up to ~8 Mb/s); larger ones get a buffer of their own. */
+const MAX_SLAB_MESSAGE = SLAB_BYTES / 2;
 const EMPTY = new Uint8Array(0);
 
 interface ChunkStreamState {
