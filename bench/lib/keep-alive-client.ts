@@ -12,7 +12,7 @@ import { wallNow } from './paced-publisher.js';
 /** One response: status, (the start of) its body and when its last byte arrived (wall-clock ms). */
 export interface Fetched {
   readonly status: number;
-  /** The body, or only its first chunks (at least `keepBytes`) when a limit was given. */
+  /** The body, or only its first `keepBytes` when a limit was given. */
   readonly body: Buffer;
   /** Bytes received in all. */
   readonly length: number;
@@ -133,8 +133,9 @@ export class KeepAliveConnection {
     }
     pending.received += body.length;
     if (pending.keptBytes < pending.keepBytes && body.length > 0) {
-      pending.kept.push(Buffer.from(body));
-      pending.keptBytes += body.length;
+      const keep = Buffer.from(body.subarray(0, Math.min(body.length, pending.keepBytes - pending.keptBytes)));
+      pending.kept.push(keep);
+      pending.keptBytes += keep.length;
     }
     if (pending.received >= pending.expected) {
       this.pending = undefined;

@@ -112,15 +112,20 @@ export class PartTimingCache {
   private readonly ends = new Map<string, number>();
   private readonly playlists = new Map<string, ReadPlaylist>();
 
-  /** End decode time of a part (tfdt + the sum of its trun durations), from its first bytes. */
-  endOf(uri: string, head: Uint8Array): number {
-    let end = this.ends.get(uri);
+  /** End decode time of the part at `path` (tfdt + the sum of its trun durations), from its first bytes. */
+  endOf(path: string, head: Uint8Array): number {
+    let end = this.ends.get(path);
     if (end === undefined) {
       const traf = fragmentTiming(leadingBoxes(head))[0];
       end = traf ? traf.baseDecodeTime + traf.durations.reduce((sum, duration) => sum + duration, 0) : Number.NaN;
-      this.ends.set(uri, end);
+      this.ends.set(path, end);
     }
     return end;
+  }
+
+  /** Bytes of the part at `path` a viewer must keep: its head until one viewer's copy was parsed. */
+  keepOf(path: string): number {
+    return this.ends.has(path) ? 0 : PART_HEAD_BYTES;
   }
 
   /** The parts, hint and part paths of a playlist body fetched from `playlistUrl`. */
@@ -184,7 +189,7 @@ export async function runLlHlsViewer(options: {
       const hintPath = hint;
       const hinted =
         fetchHint && hintPath
-          ? fetchHint(hintPath, PART_HEAD_BYTES).then(
+          ? fetchHint(hintPath, cache.keepOf(hintPath)).then(
               (fetched) => ({ path: hintPath, fetched }),
               (error: unknown) => {
                 onError(`hinted part: ${String(error)}`);
@@ -222,12 +227,12 @@ export async function runLlHlsViewer(options: {
           const fetched =
             early?.path === partPath && early.fetched.status === 200
               ? early.fetched
-              : await fetch(partPath, PART_HEAD_BYTES);
+              : await fetch(partPath, cache.keepOf(partPath));
           if (fetched.status !== 200) {
             onError(`part answered ${fetched.status}`);
             continue;
           }
-          records.push({ end: cache.endOf(part.uri, fetched.body), playlistAt: playlist.at, partAt: fetched.at });
+          records.push({ end: cache.endOf(partPath, fetched.body), playlistAt: playlist.at, partAt: fetched.at });
         } catch (error) {
           onError(`part: ${String(error)}`);
         }
