@@ -203,7 +203,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
-    request.req.socket.setTimeout(0);
+    const socket: Partial<Socket> = request.req.socket;
+    // Long polls and live bodies outlast any idle timeout (`app.inject` sockets have none).
+    socket.setTimeout?.(0);
     const playRequest: PlayRequest = {
       playbackId,
       path,

@@ -199,6 +199,23 @@ describe('/play routes with real media, Fastify and ffprobe', { skip }, () => {
     hub.stop('cmaf-1', 'done');
   });
 
+  it('answers requests Fastify receives itself (app.inject) the same way', async () => {
+    publish('inject-1', 1);
+    const playlist = await app.inject({ method: 'GET', url: '/play/inject-1/cmaf/index.m3u8' });
+    assert.equal(playlist.statusCode, 200);
+    assert.equal(playlist.headers['access-control-allow-origin'], '*');
+    assert.match(playlist.body, /#EXT-X-STREAM-INF/);
+    const head = await app.inject({ method: 'HEAD', url: '/play/inject-1/cmaf/index.m3u8' });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers['content-length'], String(Buffer.byteLength(playlist.body)));
+    assert.equal(head.body, '');
+    const missing = await app.inject({ method: 'GET', url: '/play/nope/hls/index.m3u8' });
+    assert.equal(missing.statusCode, 404);
+    assert.equal((missing.json() as { error: { reason: string } }).error.reason, 'playback_id_not_found');
+    assert.equal((await app.inject({ method: 'OPTIONS', url: '/play/any/cmaf/index.m3u8' })).statusCode, 204);
+    hub.stop('inject-1', 'done');
+  });
+
   it('answers 404 with a JSON reason for unknown playback ids on every route', async () => {
     for (const path of [
       '/play/nope',
