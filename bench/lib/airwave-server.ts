@@ -39,7 +39,10 @@ function buildOnce(): void {
 
 /** A running Airwave child process. */
 export interface AirwaveProcess {
+  /** The Node process running the service (the one `airwave start` relaunched with its V8 flags). */
   readonly pid: number;
+  /** The process the benchmark started (`airwave start`'s launcher, parent of `pid`, or `pid` itself). */
+  readonly rootPid: number;
   readonly httpPort: number;
   readonly rtmpPort: number;
   /** Base URL, `http://127.0.0.1:<port>`. */
@@ -81,9 +84,11 @@ export async function startAirwave(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
-    const ports = await readyPorts(child);
+    const ready = await readyLine(child);
+    const ports = ready.ports;
     return {
-      pid: child.pid ?? 0,
+      pid: ready.pid ?? child.pid ?? 0,
+      rootPid: child.pid ?? 0,
       httpPort: ports.http,
       rtmpPort: ports.rtmp,
       baseUrl: `http://127.0.0.1:${ports.http}`,
@@ -99,15 +104,21 @@ export async function startAirwave(
   }
 }
 
-function readyPorts(child: ChildProcess): Promise<{ http: number; rtmp: number }> {
+/** What the AIRWAVE_READY line carries that the benchmark uses. */
+interface ReadyLine {
+  readonly ports: { readonly http: number; readonly rtmp: number };
+  /** The service process (absent from builds before the launcher). */
+  readonly pid?: number;
+}
+
+function readyLine(child: ChildProcess): Promise<ReadyLine> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     const timer = setTimeout(() => reject(new Error('airwave did not print AIRWAVE_READY within 60 s')), 60_000);
     lines.on('line', (line) => {
       if (line.startsWith('AIRWAVE_READY ')) {
         clearTimeout(timer);
-        const ready = JSON.parse(line.slice('AIRWAVE_READY '.length)) as { ports: { http: number; rtmp: number } };
-        resolve(ready.ports);
+        resolve(JSON.parse(line.slice('AIRWAVE_READY '.length)) as ReadyLine);
       }
     });
     child.once('exit', (code) => {
@@ -207,7 +218,8 @@ export async function startAirwaveMedia(count: number, options: AirwaveMediaOpti
     const onDemand = (env.AIRWAVE_PACKAGING ?? process.env.AIRWAVE_PACKAGING ?? 'on-demand') === 'on-demand';
     return {
       name,
-      pid: server.pid,
+      pid: server.rootPid,
+      mainPid: server.pid,
       rtmpUrl: (index) => streamAt(index).rtmpUrl,
       verify: onDemand ? verifyLive : verifyPlayback,
       ...(onDemand ? { verifyAfter: (index: number) => retryFor(10_000, () => verifyPlayback(index)) } : {}),

@@ -18,7 +18,10 @@ export const NMS_VERSION = '4.4.3';
 /** A running media server: its root PID (CPU is summed over its process tree) and ingest URL. */
 export interface MediaServerProcess {
   readonly name: string;
+  /** Root of the server's process tree (what was started). */
   readonly pid: number;
+  /** The Node process whose main thread runs the server's event loop, when not `pid` itself. */
+  readonly mainPid?: number;
   /** RTMP URL for stream number `index`. */
   rtmpUrl(index: number): string;
   /** Checks that stream `index` is delivered; returns what is wrong, or undefined when it is. */

@@ -72,7 +72,7 @@ async function measureServer(contender: Contender, file: string): Promise<Server
         {
           server: () => processTree(server.pid),
           publishers: () => publishers.pids(),
-          ...(contender.threads ? { main: () => mainThread(server.pid) } : {}),
+          ...(contender.threads ? { main: () => mainThread(server.mainPid ?? server.pid) } : {}),
         },
         WINDOW_S,
       );

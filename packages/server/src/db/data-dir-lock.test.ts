@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { DataDirLockedError, LAUNCHER_PID_VARIABLE, lockDataDir } from './data-dir-lock.js';
 
 let dir: string;
 let sleeper: ChildProcess;
@@ -58,4 +59,45 @@ test('a garbled lock file is recovered', () => {
   const second = lockDataDir(data);
   assert.equal(readFileSync(second.path, 'utf8').trim(), String(process.pid));
   second.release();
+});
+
+test('a relaunched service writes its launcher first; the lock holds while any listed pid lives', () => {
+  const data = join(dir, 'relaunched');
+  process.env[LAUNCHER_PID_VARIABLE] = String(sleeper.pid);
+  try {
+    const lock = lockDataDir(data);
+    assert.equal(readFileSync(lock.path, 'utf8').trim(), `${sleeper.pid} ${process.pid}`);
+  } finally {
+    delete process.env[LAUNCHER_PID_VARIABLE];
+  }
+  const dead = spawnSync('true').pid;
+  writeFileSync(join(data, 'airwave.lock'), `${dead} ${sleeper.pid}\n`);
+  assert.throws(
+    () => lockDataDir(data),
+    (error: unknown) => error instanceof DataDirLockedError && error.message.includes(`pid ${sleeper.pid}`),
+    'a live service whose launcher died still holds the directory',
+  );
+  writeFileSync(join(data, 'airwave.lock'), `${dead} ${dead}\n`);
+  const recovered = lockDataDir(data);
+  assert.equal(readFileSync(recovered.path, 'utf8').trim(), String(process.pid));
+  recovered.release();
+});
+
+test('a lock whose owner exited but is not reaped yet (a zombie) is recovered', async () => {
+  // `sh` forks `true`, prints its pid and becomes `sleep`, which never reaps it: a zombie.
+  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const zombie = Number((await once(parent.stdout, 'data')).toString().trim());
+    while (!readFileSync(`/proc/${zombie}/stat`, 'utf8').includes(') Z ')) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const data = join(dir, 'zombie');
+    const first = lockDataDir(data);
+    writeFileSync(first.path, `${zombie}\n`);
+    const second = lockDataDir(data);
+    assert.equal(readFileSync(second.path, 'utf8').trim(), String(process.pid));
+    second.release();
+  } finally {
+    parent.kill('SIGKILL');
+  }
 });

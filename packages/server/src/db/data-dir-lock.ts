@@ -1,9 +1,14 @@
 /**
- * One process per PGlite data directory: a lock file holding the owner's pid. A second process
- * fails at once with a clear message; a lock left by a killed process is recovered.
+ * One process per PGlite data directory: a lock file holding the owner's pid — and first the pid
+ * of the `airwave start` process that launched it, when it was relaunched with its Node flags
+ * (see main/cli.ts). A second process fails at once with a clear message naming the first live
+ * pid; a lock whose pids are all dead (killed processes) is recovered.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** Environment variable naming the launcher's pid in a relaunched service process. */
+export const LAUNCHER_PID_VARIABLE = 'AIRWAVE_LAUNCHER_PID';
 
 /** Thrown when another live process holds the data directory. */
 export class DataDirLockedError extends Error {
@@ -19,10 +24,32 @@ export interface DataDirLock {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether `pid` has exited but is not reaped yet (state Z in /proc/<pid>/stat, proc(5)): it still
+ * answers signal 0 but holds no files — e.g. a relaunched service whose launcher was killed, until
+ * init reaps it. False where /proc is not available.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The pids this process writes into a lock: its launcher's (when relaunched), then its own. */
+function ownerPids(): number[] {
+  const launcher = Number.parseInt(process.env[LAUNCHER_PID_VARIABLE] ?? '', 10);
+  return Number.isInteger(launcher) && launcher > 0 && launcher !== process.pid
+    ? [launcher, process.pid]
+    : [process.pid];
 }
 
 /** Takes the lock of `dataDir`, recovering a stale one. */
@@ -32,7 +59,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, `${ownerPids().join(' ')}\n`);
       closeSync(fd);
       let released = false;
       return {
@@ -48,8 +75,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw error;
       }
-      const owner = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      const mine = ownerPids();
+      const owner = readFileSync(path, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .map((text) => Number.parseInt(text, 10))
+        .find((pid) => Number.isInteger(pid) && pid > 0 && !mine.includes(pid) && isAlive(pid));
+      if (owner !== undefined) {
         throw new DataDirLockedError(
           `data directory ${dataDir} is in use by another Airwave process (pid ${owner}); ` +
             'stop it, or start this one with another AIRWAVE_DATA_DIR or a DATABASE_URL',

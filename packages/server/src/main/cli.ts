@@ -2,37 +2,84 @@
 /**
  * `airwave start [--flag value …]`: validates configuration, starts the service, prints its
  * URLs, and shuts down cleanly on SIGINT/SIGTERM.
+ *
+ * The service needs V8 heap flags that V8 reads only when a process starts (`v8.setFlagsFromString`
+ * is too late for heap sizing): started without them, this process relaunches itself with them as
+ * its only child, forwards signals to it, and exits with its status. It imports nothing else before
+ * that decision, so the launcher stays a bare Node process.
  */
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../config/config.js';
-import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { startAirwave } from './start.js';
+import { spawn } from 'node:child_process';
+import { close as closeInspector } from 'node:inspector';
+import { constants } from 'node:os';
+import { LAUNCHER_PID_VARIABLE } from '../db/data-dir-lock.js';
 
-const HELP = `usage: airwave start [--host H] [--http-port N] [--rtmp-port N] [--data-dir DIR] [--database-url URL] …
-Every flag has a matching environment variable: ${CONFIG_VARIABLES.join(', ')}.`;
+/**
+ * V8 flags the service runs with. A 64 MiB young-generation semi-space (Node 20 default 16 MiB):
+ * media ingest allocates short-lived buffers and objects per message, and with the default the
+ * scavenger runs several times a second; measured with 10 real ffmpeg pushes (bench/scratch
+ * per-thread CPU), server CPU fell ~30 % with every packager on and ~15 % ingest only — mostly in
+ * V8's parallel GC helper threads — at a cost of up to ~128 MiB more young generation when busy.
+ * Giving `--max-semi-space-size` yourself (node argument or NODE_OPTIONS) keeps your value.
+ */
+const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+const HELP_HINT =
+  'usage: airwave start [--host H] [--http-port N] [--rtmp-port N] [--data-dir DIR] [--database-url URL] …';
+
+/** Whether a flag named like `flag` was given to this process (node arguments or NODE_OPTIONS). */
+function hasNodeFlag(flag: string): boolean {
+  const name = flag.split('=')[0];
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.some((arg) => arg.split('=')[0] === name);
+}
+
+/** Runs this script again with the missing flags as a child; forwards SIGINT/SIGTERM and mirrors its exit. */
+function relaunch(missing: readonly string[]): void {
+  // A `--inspect` port is for the service: free it before the child binds it.
+  closeInspector();
+  const script = process.argv[1] ?? '';
+  const child = spawn(process.execPath, [...missing, ...process.execArgv, script, ...process.argv.slice(2)], {
+    env: { ...process.env, [LAUNCHER_PID_VARIABLE]: String(process.pid) },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('error', (error) => {
+    console.error('airwave: cannot relaunch with its Node flags:', error);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
+  });
+}
 
 async function main(argv: string[]): Promise<void> {
+  const { CONFIG_VARIABLES, loadConfig, ConfigError } = await import('../config/config.js');
+  const { startAirwave } = await import('./start.js');
+  const help = `${HELP_HINT}\nEvery flag has a matching environment variable: ${CONFIG_VARIABLES.join(', ')}.`;
   const [command = 'start', ...rest] = argv;
   if (command === '--help' || command === 'help' || rest.includes('--help')) {
-    console.log(HELP);
+    console.log(help);
     return;
   }
   if (command !== 'start') {
-    throw new ConfigError(`unknown command "${command}"\n${HELP}`);
+    throw new ConfigError(`unknown command "${command}"\n${help}`);
   }
   const config = loadConfig(process.env, rest);
   const running = await startAirwave(config);
   const lines = Object.entries(running.urls).map(([name, url]) => `  ${name.padEnd(14)} ${url}`);
   console.log(`Airwave is running (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})\n${lines.join('\n')}`);
   console.log(
-    `AIRWAVE_READY ${JSON.stringify({ ports: running.ports, urls: running.urls, nodeId: running.node.nodeId })}`,
+    `AIRWAVE_READY ${JSON.stringify({ ports: running.ports, urls: running.urls, nodeId: running.node.nodeId, pid: process.pid })}`,
   );
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) {
       return;
     }
     stopping = true;
-    console.log(`received ${signal}, shutting down`);
+    console.log(`received ${reason}, shutting down`);
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -42,11 +89,37 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+/**
+ * Relaunched by `relaunch`: dies with the launcher, at once, as after kill -9 (its IPC channel
+ * closes when it exits; a graceful stop comes as a forwarded SIGINT/SIGTERM instead).
+ */
+function dieWithLauncher(): void {
+  if (!process.channel || process.env[LAUNCHER_PID_VARIABLE] === undefined) {
+    return;
+  }
+  process.channel.unref();
+  process.on('disconnect', () => {
+    // SIGKILL, not process.exit: exit handlers and heap teardown take ~2 s with PGlite loaded, and a
+    // new instance on the same data directory must find it gone.
+    process.kill(process.pid, 'SIGKILL');
+  });
+}
+
+async function fail(error: unknown): Promise<void> {
+  const { ConfigError } = await import('../config/config.js');
+  const { DataDirLockedError } = await import('../db/data-dir-lock.js');
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(`airwave: ${error.message}`);
     process.exit(2);
   }
   console.error('airwave: failed to start:', error);
   process.exit(1);
-});
+}
+
+const missing = SERVICE_NODE_FLAGS.filter((flag) => !hasNodeFlag(flag));
+if (missing.length > 0) {
+  relaunch(missing);
+} else {
+  dieWithLauncher();
+  main(process.argv.slice(2)).catch(fail);
+}
