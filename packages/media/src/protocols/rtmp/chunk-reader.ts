@@ -4,10 +4,12 @@
  * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
  * and Abort applied as they arrive, and limits on message size and chunk stream count.
  *
- * Cost per message is kept low: a message that arrives as one chunk inside one read is a view of
- * that read (no copy); a message spread over chunks is copied into a slab shared by the messages
- * of a few hundred milliseconds (one ArrayBuffer per slab, not one per message), or into a buffer
- * of its own when large; chunk state lives in fields, not in an object per chunk.
+ * Cost per message is kept low: a message that arrives as one chunk inside one read, and is at
+ * least half of that read's memory, is a view of it (no copy, and holding the message holds at
+ * most twice its size); a message spread over chunks, or small beside its read, is copied into a
+ * slab shared by the messages of a few hundred milliseconds (one ArrayBuffer per slab, not one
+ * per message), or into a buffer of its own when large; chunk state lives in fields, not in an
+ * object per chunk.
  */
 import { concatBytes } from '../../bits/bytes.js';
 import { ProtocolError } from '../../errors.js';
@@ -104,7 +106,7 @@ export class ChunkReader {
       const state = this.current;
       if (state) {
         const take = Math.min(this.remaining, end - at);
-        if (state.received === 0 && take === state.length) {
+        if (state.received === 0 && take === state.length && take * 2 >= buf.buffer.byteLength) {
           state.payload = buf.subarray(at, at + take);
           state.received = take;
         } else {
