@@ -201,7 +201,8 @@ export async function run(): Promise<string> {
       `\`ffmpeg -re -stream_loop -1 -i file -c copy -f flv rtmp://…\` per stream. Servers run one after the other; ` +
       `streams are added in steps (${STEPS.join(' → ')}), each step measured over ${WINDOW_S} s after ${WARMUP_S} s of ` +
       `warm-up. CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
-      `Airwave: the built \`dist/main/cli.js start\` Node process), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
+      `Airwave: the built \`dist/main/cli.js start\` — a bare launcher that relaunches itself as the service process with ` +
+      `its V8 flags, see packages/server/src/main/cli.ts), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
       `the window. Airwave is measured twice. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
       `first viewer request and no viewer asks during the windows, so it only ingests (RTMP → hub), like ` +
       `Node-Media-Server, which only relays RTMP/FLV. **${ALWAYS}** packages every stream into TS-HLS and CMAF ` +

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -84,10 +84,12 @@ test('a relaunched service writes its launcher first; the lock holds while any l
 });
 
 test('a lock whose owner exited but is not reaped yet (a zombie) is recovered', async () => {
-  // `sh` forks `true`, prints its pid and becomes `sleep`, which never reaps it: a zombie.
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // `sh` forks a `sleep`, prints its pid and becomes `sleep` itself, which never reaps a child:
+  // killing the first one leaves a zombie.
+  const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const zombie = Number((await once(parent.stdout, 'data')).toString().trim());
+    process.kill(zombie, 'SIGKILL');
     while (!readFileSync(`/proc/${zombie}/stat`, 'utf8').includes(') Z ')) {
       await new Promise((resolve) => setImmediate(resolve));
     }
