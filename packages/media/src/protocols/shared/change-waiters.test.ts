@@ -46,6 +46,25 @@ describe('ChangeWaiters', () => {
     assert.equal(await ending, false);
   });
 
+  it('answers every waiter of one signal (the requests of one connection) when it aborts, and only those', async () => {
+    const waiters = new ChangeWaiters(() => false);
+    const connection = new AbortController();
+    let holds = false;
+    const first = waiters.waitFor(() => holds, 10_000, connection.signal);
+    holds = true;
+    waiters.notify();
+    assert.equal(await first, true, 'a request answered before the connection closed');
+    holds = false;
+    const second = waiters.waitFor(() => false, 10_000, connection.signal);
+    const third = waiters.waitFor(() => false, 10_000, connection.signal);
+    const other = waiters.waitFor(() => holds, 10_000, new AbortController().signal);
+    connection.abort();
+    assert.deepEqual(await Promise.all([second, third]), [false, false]);
+    holds = true;
+    waiters.notify();
+    assert.equal(await other, true, 'a request of another connection still waits for its condition');
+  });
+
   it('answers each waiter at its own timeout with the condition as it stands, the shortest first', async () => {
     const waiters = new ChangeWaiters(() => false);
     let holds = false;

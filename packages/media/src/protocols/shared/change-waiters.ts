@@ -5,7 +5,9 @@
  * calls `notify()` after every change that could make a condition hold.
  *
  * A thousand viewers may wait on one packager for the same part: each waiter is one small record
- * (no timer of its own — one timer serves the earliest deadline), released in arrival order.
+ * (no timer of its own — one timer serves the earliest deadline; no abort listener of its own —
+ * one per signal serves the waiters of every request that signal covers, e.g. the requests of one
+ * keep-alive connection), released in arrival order.
  */
 
 /** One waiting request. */
@@ -14,12 +16,13 @@ interface Waiter {
   readonly deadline: number;
   readonly resolve: (value: boolean) => void;
   readonly signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
 }
 
 /** The requests waiting on one packager. */
 export class ChangeWaiters {
   private readonly waiters = new Set<Waiter>();
+  /** The waiters of each signal that has one listener here. */
+  private readonly bySignal = new WeakMap<AbortSignal, Set<Waiter>>();
   private timer: NodeJS.Timeout | undefined;
   /** When the armed timer fires (ms, performance.now()). */
   private timerAt = Number.POSITIVE_INFINITY;
@@ -36,10 +39,9 @@ export class ChangeWaiters {
       return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      const waiter: Waiter = { ready, deadline: performance.now() + timeoutMs, resolve, signal, onAbort: undefined };
+      const waiter: Waiter = { ready, deadline: performance.now() + timeoutMs, resolve, signal };
       if (signal) {
-        waiter.onAbort = () => this.finish(waiter, false);
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
+        this.waitersOf(signal).add(waiter);
       }
       this.waiters.add(waiter);
       if (waiter.deadline < this.timerAt) {
@@ -68,8 +70,8 @@ export class ChangeWaiters {
     if (!this.waiters.delete(waiter)) {
       return;
     }
-    if (waiter.onAbort) {
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (waiter.signal) {
+      this.bySignal.get(waiter.signal)?.delete(waiter);
     }
     waiter.resolve(value);
     if (this.waiters.size === 0 && this.timer) {
@@ -77,6 +79,26 @@ export class ChangeWaiters {
       this.timer = undefined;
       this.timerAt = Number.POSITIVE_INFINITY;
     }
+  }
+
+  /** The waiters of `signal`, listening for its abort the first time. */
+  private waitersOf(signal: AbortSignal): Set<Waiter> {
+    let waiters = this.bySignal.get(signal);
+    if (!waiters) {
+      const aborted = new Set<Waiter>();
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const waiter of aborted) {
+            this.finish(waiter, false);
+          }
+        },
+        { once: true },
+      );
+      this.bySignal.set(signal, aborted);
+      waiters = aborted;
+    }
+    return waiters;
   }
 
   /** Arms the one timer for `at`; when it fires, every waiter past its deadline is answered. */
