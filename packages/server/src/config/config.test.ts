@@ -104,5 +104,8 @@ test('packaging is on demand with a 60 s idle time unless told otherwise, and re
   const always = loadConfig({ AIRWAVE_PACKAGING: 'always' }, ['--packager-idle-seconds', '5']);
   assert.equal(always.packaging, 'always');
   assert.equal(always.packagerIdleMs, 5_000);
-  assert.match(errorOf(() => loadConfig({ AIRWAVE_PACKAGING: 'lazy' }, [])), /AIRWAVE_PACKAGING/);
+  assert.match(
+    errorOf(() => loadConfig({ AIRWAVE_PACKAGING: 'lazy' }, [])),
+    /AIRWAVE_PACKAGING/,
+  );
 });
