@@ -33,6 +33,24 @@ describe('ChangeWaiters', () => {
     assert.deepEqual(released, [0, 1, 2]);
   });
 
+  it('releases media waiters before playlist waiters released by the same change', async () => {
+    const waiters = new ChangeWaiters(() => false);
+    let published = false;
+    const released: string[] = [];
+    const wait = (name: string, kind: 'media' | 'playlist') =>
+      waiters.waitFor(() => published, 10_000, undefined, kind).then(() => released.push(name));
+    const waits = [
+      wait('playlist 1', 'playlist'),
+      wait('part 1', 'media'),
+      wait('playlist 2', 'playlist'),
+      wait('part 2', 'media'),
+    ];
+    published = true;
+    waiters.notify();
+    await Promise.all(waits);
+    assert.deepEqual(released, ['part 1', 'part 2', 'playlist 1', 'playlist 2']);
+  });
+
   it('answers false on abort and on the end of the stream', async () => {
     let ended = false;
     const waiters = new ChangeWaiters(() => ended);

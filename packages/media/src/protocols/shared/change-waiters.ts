@@ -7,7 +7,9 @@
  * A thousand viewers may wait on one packager for the same part: each waiter is one small record
  * (no timer of its own — one timer serves the earliest deadline; no abort listener of its own —
  * one per signal serves the waiters of every request that signal covers, e.g. the requests of one
- * keep-alive connection), released in arrival order.
+ * keep-alive connection), released in arrival order — media waiters (a preload-hinted part or
+ * segment) before playlist waiters, so the bytes viewers are waiting for leave first when one
+ * change releases both kinds at once.
  */
 
 /** One waiting request. */
@@ -18,9 +20,14 @@ interface Waiter {
   readonly signal: AbortSignal | undefined;
 }
 
+/** Which kind of request waits: media bytes are released before playlists. */
+export type WaiterKind = 'media' | 'playlist';
+
 /** The requests waiting on one packager. */
 export class ChangeWaiters {
   private readonly waiters = new Set<Waiter>();
+  /** The media waiters among `waiters`, checked first on notify. */
+  private readonly mediaWaiters = new Set<Waiter>();
   /** The waiters of each signal that has one listener here. */
   private readonly bySignal = new WeakMap<AbortSignal, Set<Waiter>>();
   private timer: NodeJS.Timeout | undefined;
@@ -31,7 +38,12 @@ export class ChangeWaiters {
   constructor(private readonly ended: () => boolean) {}
 
   /** Resolves true once `ready()` holds (checked at every notify), false on timeout, abort or end. */
-  waitFor(ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  waitFor(
+    ready: () => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    kind: WaiterKind = 'playlist',
+  ): Promise<boolean> {
     if (ready()) {
       return Promise.resolve(true);
     }
@@ -44,20 +56,28 @@ export class ChangeWaiters {
         this.waitersOf(signal).add(waiter);
       }
       this.waiters.add(waiter);
+      if (kind === 'media') {
+        this.mediaWaiters.add(waiter);
+      }
       if (waiter.deadline < this.timerAt) {
         this.arm(waiter.deadline);
       }
     });
   }
 
-  /** Re-checks every waiting request, in the order they came. */
+  /** Re-checks every waiting request: media waiters first, each kind in the order they came. */
   notify(): void {
     if (this.waiters.size === 0) {
       return;
     }
     const ended = this.ended();
+    this.release(this.mediaWaiters, ended);
+    this.release(this.waiters, ended);
+  }
+
+  private release(waiters: Set<Waiter>, ended: boolean): void {
     // Deleting the entry being visited is safe while iterating a Set; nothing is added meanwhile.
-    for (const waiter of this.waiters) {
+    for (const waiter of waiters) {
       if (waiter.ready()) {
         this.finish(waiter, true);
       } else if (ended) {
@@ -70,6 +90,7 @@ export class ChangeWaiters {
     if (!this.waiters.delete(waiter)) {
       return;
     }
+    this.mediaWaiters.delete(waiter);
     if (waiter.signal) {
       this.bySignal.get(waiter.signal)?.delete(waiter);
     }

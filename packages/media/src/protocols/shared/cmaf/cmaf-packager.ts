@@ -7,7 +7,7 @@
 import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { audioTrackOf, type StreamDescription, type Track, videoTrackOf } from '../../../stream/track.js';
-import { ChangeWaiters } from '../change-waiters.js';
+import { ChangeWaiters, type WaiterKind } from '../change-waiters.js';
 import { type CmafPackagerOptions, type ResolvedCmafOptions, resolveCmafOptions } from './cmaf-options.js';
 import { CmafTrackWriter } from './cmaf-track-writer.js';
 import { type CmafPeriod, type CmafTrackName, mediaStartMs } from './cmaf-types.js';
@@ -120,8 +120,8 @@ export class CmafPackager implements StreamSink {
   }
 
   /** Resolves true once `ready()` holds (checked after every change), false on timeout, abort or end. */
-  waitFor(ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    return this.waiters.waitFor(ready, timeoutMs, signal);
+  waitFor(ready: () => boolean, timeoutMs: number, signal?: AbortSignal, kind?: WaiterKind): Promise<boolean> {
+    return this.waiters.waitFor(ready, timeoutMs, signal, kind);
   }
 
   /** Bitrates, frame rate and keyframe interval measured over the window. */

@@ -78,7 +78,7 @@ export async function serveCmafResource(
     const lookup = (): CmafPart | undefined => findPart(writer, resource.sequence);
     const ahead = resource.sequence - writer.nextPart;
     if (!lookup() && ahead >= 0 && ahead < PART_LOOKAHEAD) {
-      await packager.waitFor(() => lookup() !== undefined, waitMs, signal);
+      await packager.waitFor(() => lookup() !== undefined, waitMs, signal, 'media');
     }
     const part = lookup();
     return part ? ok(resource.track, part.data) : missing(`part ${resource.sequence} of ${resource.track} is not held`);
@@ -86,7 +86,7 @@ export async function serveCmafResource(
   const lookup = (): CmafSegment | undefined => findSegment(writer, resource.msn);
   const ahead = resource.msn - writer.nextSegmentNumber;
   if (!lookup() && ahead >= -1 && ahead < 1) {
-    await packager.waitFor(() => lookup() !== undefined, waitMs, signal);
+    await packager.waitFor(() => lookup() !== undefined, waitMs, signal, 'media');
   }
   const data = lookup()?.data;
   return data ? ok(resource.track, data) : missing(`segment ${resource.msn} of ${resource.track} is not held`);
