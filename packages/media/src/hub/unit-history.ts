@@ -100,7 +100,10 @@ export class UnitHistory {
     if (seconds !== undefined) {
       this.latestSeconds = seconds;
     }
-    this.evict();
+    // Only a new GOP, more time held or going over the byte bound can make the oldest GOP evictable.
+    if (gopStart || seconds !== undefined || this.bytes > this.limits.maxBytes) {
+      this.evict();
+    }
   }
 
   /** Replays the history into `sink`: the description first, then every unit and mark in order. */

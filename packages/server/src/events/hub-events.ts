@@ -2,6 +2,7 @@
  * Turns what the media hub sees into bus events: each viewer connect and disconnect
  * (`viewer.connected` / `viewer.disconnected`) and, at a steady interval while a stream is live
  * (not while it is reconnecting), `viewer.metrics` with the viewer count, egress rate and bytes in.
+ * One timer serves every stream of the hub (one wake-up per interval, not one per stream).
  * These describe no database change, so they are published directly. The tenant of a stream is
  * learnt from the `stream.live` / `stream.reconnecting` events the ingest lifecycle sink publishes
  * (after its commit); viewer events seen before that are held (bounded) until it is known.
@@ -30,6 +31,13 @@ export interface HubEventsOptions {
 export function attachHubEvents(options: HubEventsOptions): () => void {
   const interval = options.metricsIntervalMs ?? METRICS_INTERVAL_MS;
   const learners = new Map<string, (tenantId: string) => void>();
+  const tickers = new Set<() => void>();
+  let timer: NodeJS.Timeout | undefined;
+  const tickAll = () => {
+    for (const tick of tickers) {
+      tick();
+    }
+  };
   const untap = options.bus.tap(['stream.live', 'stream.reconnecting'], (event) => {
     if (event.name === 'stream.live' || event.name === 'stream.reconnecting') {
       learners.get(event.data.streamId)?.(event.data.tenantId);
@@ -69,7 +77,7 @@ export function attachHubEvents(options: HubEventsOptions): () => void {
       early = undefined;
     };
     learners.set(stream.streamId, learn);
-    const timer = setInterval(() => {
+    const tick = () => {
       if (tenantId === undefined || stream.isInterrupted || stream.endReason !== undefined || !stream.description) {
         return;
       }
@@ -90,11 +98,19 @@ export function attachHubEvents(options: HubEventsOptions): () => void {
         egressBytesPerSecond,
         bytesIn: stream.stats.bytesIn,
       });
-    }, interval);
-    timer.unref();
+    };
+    tickers.add(tick);
+    if (!timer) {
+      timer = setInterval(tickAll, interval);
+      timer.unref();
+    }
     return {
       close() {
-        clearInterval(timer);
+        tickers.delete(tick);
+        if (tickers.size === 0) {
+          clearInterval(timer);
+          timer = undefined;
+        }
         unsubscribe();
         if (learners.get(stream.streamId) === learn) {
           learners.delete(stream.streamId);

@@ -1,12 +1,17 @@
 /**
  * RTMP and RTMPS ingest server (Adobe RTMP Specification 1.0; RTMPS = RTMP over TLS via node:tls):
  * accepts connections up to a limit, runs one RtmpSession each, and closes them all on close().
+ * Idle connections are found by one periodic sweep over the sessions (not a per-socket timer,
+ * which Node refreshes on every read).
  */
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Hub } from '../../hub/hub.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { type RtmpServerStats, RtmpSession } from './session.js';
+
+/** Longest interval between two idle sweeps (the idle timeout's precision). */
+const IDLE_SWEEP_MS = 1000;
 
 /** Options of an RTMP(S) server. */
 export interface RtmpServerOptions {
@@ -44,10 +49,13 @@ export class RtmpServer {
   private readonly sessions = new Set<RtmpSession>();
   private readonly protocol: 'rtmp' | 'rtmps';
   private readonly log: Logger;
+  private readonly idleTimeoutMs: number;
+  private idleSweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RtmpServerOptions) {
     this.protocol = options.tls ? 'rtmps' : 'rtmp';
     this.log = options.log.child({ component: this.protocol });
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     if (options.tls) {
       const server = createTlsServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => this.accept(socket));
       server.on('tlsClientError', (error: Error) => {
@@ -107,13 +115,35 @@ export class RtmpServer {
       authorizer: this.options.authorizer,
       log: this.log,
       protocol: this.protocol,
-      idleTimeoutMs: this.options.idleTimeoutMs ?? 30_000,
+      idleTimeoutMs: this.idleTimeoutMs,
       handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 10_000,
       stats: this.stats,
       ...(this.options.maxMessageSize === undefined ? {} : { maxMessageSize: this.options.maxMessageSize }),
       ...(this.options.descriptionWaitMs === undefined ? {} : { descriptionWaitMs: this.options.descriptionWaitMs }),
     });
     this.sessions.add(session);
-    void session.closed.then(() => this.sessions.delete(session));
+    this.startIdleSweep();
+    void session.closed.then(() => {
+      this.sessions.delete(session);
+      if (this.sessions.size === 0) {
+        clearInterval(this.idleSweep);
+        this.idleSweep = undefined;
+      }
+    });
+  }
+
+  /** Sweeps every session for idleness about once a second (more often for timeouts under 4 s) while any is open. */
+  private startIdleSweep(): void {
+    if (this.idleSweep) {
+      return;
+    }
+    const period = Math.max(10, Math.min(IDLE_SWEEP_MS, Math.floor(this.idleTimeoutMs / 4)));
+    this.idleSweep = setInterval(() => {
+      const now = Date.now();
+      for (const session of this.sessions) {
+        session.sweepIdle(now);
+      }
+    }, period);
+    this.idleSweep.unref();
   }
 }

@@ -50,6 +50,7 @@ export interface RtmpSessionOptions {
   readonly authorizer: PublishAuthorizer;
   readonly log: Logger;
   readonly protocol: 'rtmp' | 'rtmps';
+  /** A connection without any byte for this long is closed (checked by the server's `sweepIdle` calls). */
   readonly idleTimeoutMs: number;
   readonly handshakeTimeoutMs: number;
   readonly stats: RtmpServerStats;
@@ -91,6 +92,9 @@ export class RtmpSession {
   private queue: RtmpMessage[] | undefined;
   private hints: FlvMetadataHints = {};
   private bytesIn = 0;
+  /** `bytesIn` at the last idle sweep, and when it last changed (the first sweep, at the latest). */
+  private bytesAtSweep = 0;
+  private lastActiveAt: number | undefined;
   private lastAck = 0;
   private peerWindow = 0;
   private badPackets = 0;
@@ -112,10 +116,6 @@ export class RtmpSession {
       this.close(`handshake not finished within ${options.handshakeTimeoutMs} ms`, 'warn');
     }, options.handshakeTimeoutMs);
     this.handshakeTimer.unref();
-    socket.setTimeout(options.idleTimeoutMs, () => {
-      this.options.stats.timeouts++;
-      this.close(`no data for ${options.idleTimeoutMs} ms`, 'warn');
-    });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.close(`socket error: ${error.message}`, 'info'));
     socket.on('close', () => this.close('connection closed by peer', 'info'));
@@ -129,6 +129,21 @@ export class RtmpSession {
   /** True while this session publishes a stream. */
   get publishing(): boolean {
     return this.publisher !== undefined;
+  }
+
+  /**
+   * Closes the session when no byte arrived for the idle timeout. The server calls it on one
+   * periodic timer for all its sessions (instead of a socket timer refreshed on every read), so
+   * the timeout fires between `idleTimeoutMs` and `idleTimeoutMs` plus the sweep period.
+   */
+  sweepIdle(now: number): void {
+    if (this.bytesIn !== this.bytesAtSweep || this.lastActiveAt === undefined) {
+      this.bytesAtSweep = this.bytesIn;
+      this.lastActiveAt = now;
+    } else if (now - this.lastActiveAt >= this.options.idleTimeoutMs && this.closing === undefined) {
+      this.options.stats.timeouts++;
+      this.close(`no data for ${this.options.idleTimeoutMs} ms`, 'warn');
+    }
   }
 
   /** Ends the session (publisher first, then the socket). */
