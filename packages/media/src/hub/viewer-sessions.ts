@@ -4,6 +4,8 @@
  * counted until they go quiet for `idleMs`.
  */
 
+import { IdleSweeper } from './idle-sweeper.js';
+
 /** Playback protocols that count as viewers. */
 export type PlaybackProtocol = 'hls' | 'llhls' | 'dash' | 'mp4' | 'webrtc';
 
@@ -25,10 +27,16 @@ interface Session {
 export class ViewerSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly listeners = new Set<(event: ViewerEvent) => void>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly sweeper: IdleSweeper;
 
   /** Request-based sessions expire after `idleMs` without a request. */
-  constructor(private readonly idleMs = 30_000) {}
+  constructor(private readonly idleMs = 30_000) {
+    this.sweeper = new IdleSweeper(
+      idleMs,
+      () => this.sweep(),
+      () => this.sessions.size > 0,
+    );
+  }
 
   /** Active sessions. */
   get count(): number {
@@ -50,7 +58,7 @@ export class ViewerSessions {
     }
     this.sessions.set(sessionId, { protocol, lastSeen: now, open: 0 });
     this.emit('connect', sessionId, protocol);
-    this.ensureSweeper();
+    this.sweeper.ensure();
   }
 
   /** Opens a connection-bound session; call the returned function when it ends. */
@@ -100,27 +108,7 @@ export class ViewerSessions {
       this.emit('disconnect', id, session.protocol);
     }
     this.sessions.clear();
-    if (this.sweeper) {
-      clearInterval(this.sweeper);
-      this.sweeper = undefined;
-    }
-  }
-
-  private ensureSweeper(): void {
-    if (this.sweeper) {
-      return;
-    }
-    this.sweeper = setInterval(
-      () => {
-        this.sweep();
-        if (this.sessions.size === 0 && this.sweeper) {
-          clearInterval(this.sweeper);
-          this.sweeper = undefined;
-        }
-      },
-      Math.max(250, Math.floor(this.idleMs / 4)),
-    );
-    this.sweeper.unref();
+    this.sweeper.stop();
   }
 
   private emit(type: ViewerEvent['type'], sessionId: string, protocol: PlaybackProtocol): void {

@@ -8,6 +8,7 @@
  * RFC 8216 §4.3.3.4, a static MPD of ISO/IEC 23009-1 §5.4).
  */
 import type { Hub, StreamOutput } from '../../hub/hub.js';
+import { IdleSweeper } from '../../hub/idle-sweeper.js';
 import type { LiveStream, StreamSink } from '../../hub/live-stream.js';
 import type { ReplayClock } from '../../hub/replay-clock.js';
 import { HISTORY_MAX_BYTES, type HistoryLimits } from '../../hub/unit-history.js';
@@ -68,7 +69,7 @@ export class PackagedStreams<P extends EndingPackager> {
   private readonly idleMs: number;
   private readonly endedGraceMs: number;
   private readonly clock: () => number;
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly sweeper: IdleSweeper;
 
   /** `history` is what a primed packager needs to fill its window (on demand only). */
   constructor(
@@ -81,6 +82,11 @@ export class PackagedStreams<P extends EndingPackager> {
     this.idleMs = options.packagerIdleMs ?? DEFAULT_PACKAGER_IDLE_MS;
     this.endedGraceMs = options.endedGraceMs ?? DEFAULT_ENDED_GRACE_MS;
     this.clock = options.idleClock ?? Date.now;
+    this.sweeper = new IdleSweeper(
+      this.idleMs,
+      () => this.sweep(),
+      () => [...this.entries.values()].some((entry) => entry.current && !entry.stream.endReason),
+    );
     hub.addOutput((stream) => this.open(stream));
   }
 
@@ -146,8 +152,7 @@ export class PackagedStreams<P extends EndingPackager> {
       entry.detach?.();
     }
     this.entries.clear();
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.sweeper.stop();
   }
 
   private start(entry: Held<P>): PackagedStream<P> {
@@ -156,7 +161,7 @@ export class PackagedStreams<P extends EndingPackager> {
     entry.current = current;
     entry.detach = entry.stream.prime(packager, clock);
     if (this.mode === 'on-demand') {
-      this.ensureSweeper();
+      this.sweeper.ensure();
     }
     return current;
   }
@@ -192,23 +197,6 @@ export class PackagedStreams<P extends EndingPackager> {
         entry.timer.unref();
       },
     };
-  }
-
-  private ensureSweeper(): void {
-    if (this.sweeper) {
-      return;
-    }
-    this.sweeper = setInterval(
-      () => {
-        this.sweep();
-        if (![...this.entries.values()].some((entry) => entry.current && !entry.stream.endReason)) {
-          clearInterval(this.sweeper);
-          this.sweeper = undefined;
-        }
-      },
-      Math.max(250, Math.floor(this.idleMs / 4)),
-    );
-    this.sweeper.unref();
   }
 }
 
