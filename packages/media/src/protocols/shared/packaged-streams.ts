@@ -57,6 +57,11 @@ interface Held<P extends EndingPackager> {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** True when the entry's stream is live (or reconnecting) and has a packager. */
+function packagesLive(entry: Held<EndingPackager>): boolean {
+  return entry.current !== undefined && !entry.stream.endReason;
+}
+
 /** Default of how long an ended stream keeps answering. */
 export const DEFAULT_ENDED_GRACE_MS = 60_000;
 /** Default of how long an on-demand packager lives without requests. */
@@ -85,7 +90,7 @@ export class PackagedStreams<P extends EndingPackager> {
     this.sweeper = new IdleSweeper(
       this.idleMs,
       () => this.sweep(),
-      () => [...this.entries.values()].some((entry) => entry.current && !entry.stream.endReason),
+      () => this.hasLivePackager(),
     );
     hub.addOutput((stream) => this.open(stream));
   }
@@ -130,12 +135,7 @@ export class PackagedStreams<P extends EndingPackager> {
   sweep(now = this.clock()): number {
     let dropped = 0;
     for (const entry of this.entries.values()) {
-      if (
-        this.mode === 'on-demand' &&
-        entry.current &&
-        !entry.stream.endReason &&
-        now - entry.lastRequest > this.idleMs
-      ) {
+      if (this.mode === 'on-demand' && packagesLive(entry) && now - entry.lastRequest > this.idleMs) {
         entry.detach?.();
         entry.detach = undefined;
         entry.current = undefined;
@@ -153,6 +153,16 @@ export class PackagedStreams<P extends EndingPackager> {
     }
     this.entries.clear();
     this.sweeper.stop();
+  }
+
+  /** True while some live stream has a packager (what the idle sweep watches). */
+  private hasLivePackager(): boolean {
+    for (const entry of this.entries.values()) {
+      if (packagesLive(entry)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private start(entry: Held<P>): PackagedStream<P> {
