@@ -206,4 +206,21 @@ describe('Hub', () => {
     assert.ok(videoSeconds > 1 + 1 / 30, 'the timeline continues after the last video frame');
     hub.close();
   });
+  it('is watched while a playback session or a queued reader is active, not for packagers alone', () => {
+    const hub = new Hub({ log: silentLogger });
+    const stream = hub.publish(grant, 'rtmp').stream;
+    assert.equal(stream.watched, false);
+    const detach = stream.attach({ onUnit: () => {} }, false);
+    assert.equal(stream.watched, false, 'a packager without viewers does not make the stream watched');
+    stream.viewers.touch('viewer-1', 'llhls', 0);
+    assert.equal(stream.watched, true);
+    stream.viewers.sweep(60_000);
+    assert.equal(stream.watched, false, 'an expired HLS session no longer counts');
+    const reader = stream.openReader();
+    assert.equal(stream.watched, true);
+    reader.close();
+    assert.equal(stream.watched, false);
+    detach();
+    hub.close();
+  });
 });

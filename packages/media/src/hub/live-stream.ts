@@ -171,6 +171,15 @@ export class LiveStream {
   }
 
   /**
+   * Whether a viewer waits for this stream's units: a playback session is active (any protocol)
+   * or a queued reader is open. Packagers without viewers do not count: nobody sees when their
+   * output appears, so ingest may batch its reads of an unwatched stream.
+   */
+  get watched(): boolean {
+    return this.viewers.count > 0 || this.readers.size > 0;
+  }
+
+  /**
    * Keeps a history of at least `limits` (widened when several outputs ask) from now on, so
    * that `prime` can bring a late packager up to date. Costs memory only, no packaging.
    */

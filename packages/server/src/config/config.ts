@@ -29,6 +29,7 @@ const schema = z.object({
   AIRWAVE_VIEWER_IDLE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_PACKAGING: z.enum(['on-demand', 'always']).default('on-demand'),
   AIRWAVE_PACKAGER_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
+  AIRWAVE_RTMP_MERGED_READ_MS: z.coerce.number().int().min(0).max(1000).default(100),
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -58,6 +59,8 @@ export interface Config {
   readonly packaging: 'on-demand' | 'always';
   /** On demand: a stream's packagers stop after this long without a playback request. */
   readonly packagerIdleMs: number;
+  /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
+  readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
   readonly sessionSecret: string | undefined;
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
     packaging: c.AIRWAVE_PACKAGING,
     packagerIdleMs: c.AIRWAVE_PACKAGER_IDLE_SECONDS * 1000,
+    rtmpMergedReadMs: c.AIRWAVE_RTMP_MERGED_READ_MS,
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,

@@ -238,7 +238,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const rtmp = new RtmpServer({ hub, authorizer, log });
+    const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
     const rtmpPort = await rtmp.listen(config.rtmpPort, config.host);

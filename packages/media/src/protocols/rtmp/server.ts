@@ -2,11 +2,13 @@
  * RTMP and RTMPS ingest server (Adobe RTMP Specification 1.0; RTMPS = RTMP over TLS via node:tls):
  * accepts connections up to a limit, runs one RtmpSession each, and closes them all on close().
  * Idle connections are found by one periodic sweep over the sessions (not a per-socket timer,
- * which Node refreshes on every read).
+ * which Node refreshes on every read). Plain RTMP sockets read into slabs (`net/paced-reads.ts`)
+ * and, with `mergedReadMs`, publishers nobody watches are read once per period (merged reads).
  */
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Hub } from '../../hub/hub.js';
+import { adoptWithSlabReads, ReadPacer } from '../../net/paced-reads.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { type RtmpServerStats, RtmpSession } from './session.js';
 
@@ -30,6 +32,12 @@ export interface RtmpServerOptions {
   readonly maxMessageSize?: number;
   /** Wait for the second track's config after the first frame (default 1000 ms). */
   readonly descriptionWaitMs?: number;
+  /**
+   * Merged reads: a publisher whose stream nobody watches (`LiveStream.watched`) is read at most
+   * once per this many ms, the kernel gathering its bytes meanwhile (default 0: every publisher
+   * is read as bytes arrive). Plain RTMP only; RTMPS reads through TLS as bytes arrive.
+   */
+  readonly mergedReadMs?: number;
 }
 
 /** An RTMP or RTMPS listener. */
@@ -51,11 +59,13 @@ export class RtmpServer {
   private readonly log: Logger;
   private readonly idleTimeoutMs: number;
   private idleSweep: NodeJS.Timeout | undefined;
+  private readonly mergedReads: ReadPacer;
 
   constructor(private readonly options: RtmpServerOptions) {
     this.protocol = options.tls ? 'rtmps' : 'rtmp';
     this.log = options.log.child({ component: this.protocol });
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+    this.mergedReads = new ReadPacer(options.mergedReadMs ?? 0);
     if (options.tls) {
       const server = createTlsServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => this.accept(socket));
       server.on('tlsClientError', (error: Error) => {
@@ -64,7 +74,7 @@ export class RtmpServer {
       });
       this.server = server;
     } else {
-      this.server = createTcpServer((socket) => this.accept(socket));
+      this.server = createTcpServer({ pauseOnConnect: true }, (socket) => this.accept(socket));
     }
     this.server.on('error', (error: Error) => this.log.error({ err: error }, `${this.protocol} listener error`));
   }
@@ -92,6 +102,7 @@ export class RtmpServer {
   /** Stops listening and closes every session (their publishers enter the reconnect window). */
   async close(): Promise<void> {
     const closing = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.mergedReads.close();
     const sessions = [...this.sessions];
     for (const session of sessions) {
       session.close('server shutting down');
@@ -109,8 +120,25 @@ export class RtmpServer {
       return;
     }
     this.stats.accepted++;
+    let session: RtmpSession | undefined;
+    if (this.options.tls) {
+      socket.on('data', (chunk: Buffer) => session?.receive(chunk));
+    } else {
+      const adopted = adoptWithSlabReads(socket, (bytes, reading) => {
+        session?.receive(bytes);
+        if (this.mergedReads.enabled && session?.publishingUnwatched) {
+          this.mergedReads.hold(reading);
+          return false;
+        }
+        return true;
+      });
+      if (!adopted) {
+        return;
+      }
+      socket = adopted;
+    }
     socket.setNoDelay(true);
-    const session = new RtmpSession(socket, {
+    session = new RtmpSession(socket, {
       hub: this.options.hub,
       authorizer: this.options.authorizer,
       log: this.log,
@@ -121,10 +149,11 @@ export class RtmpServer {
       ...(this.options.maxMessageSize === undefined ? {} : { maxMessageSize: this.options.maxMessageSize }),
       ...(this.options.descriptionWaitMs === undefined ? {} : { descriptionWaitMs: this.options.descriptionWaitMs }),
     });
-    this.sessions.add(session);
+    const opened = session;
+    this.sessions.add(opened);
     this.startIdleSweep();
-    void session.closed.then(() => {
-      this.sessions.delete(session);
+    void opened.closed.then(() => {
+      this.sessions.delete(opened);
       if (this.sessions.size === 0) {
         clearInterval(this.idleSweep);
         this.idleSweep = undefined;

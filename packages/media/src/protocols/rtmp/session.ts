@@ -116,7 +116,6 @@ export class RtmpSession {
       this.close(`handshake not finished within ${options.handshakeTimeoutMs} ms`, 'warn');
     }, options.handshakeTimeoutMs);
     this.handshakeTimer.unref();
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.close(`socket error: ${error.message}`, 'info'));
     socket.on('close', () => this.close('connection closed by peer', 'info'));
   }
@@ -129,6 +128,11 @@ export class RtmpSession {
   /** True while this session publishes a stream. */
   get publishing(): boolean {
     return this.publisher !== undefined;
+  }
+
+  /** True while this session publishes a stream nobody consumes as it arrives (see `LiveStream.watched`). */
+  get publishingUnwatched(): boolean {
+    return this.publisher !== undefined && !this.publisher.stream.watched;
   }
 
   /**
@@ -162,7 +166,8 @@ export class RtmpSession {
     this.resolveDone();
   }
 
-  private onData(chunk: Buffer): void {
+  /** Feeds bytes read from the socket (the server wires its reads here). */
+  receive(chunk: Uint8Array): void {
     if (this.closing !== undefined) {
       return;
     }

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, it } from 'node:test';
+import { adoptWithSlabReads, ReadPacer } from './paced-reads.js';
+
+/** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`. */
+async function listen(
+  onRead: (bytes: Uint8Array, socket: Socket) => boolean,
+): Promise<{ server: Server; port: number; adopted: Socket[] }> {
+  const adopted: Socket[] = [];
+  const server = createServer({ pauseOnConnect: true }, (accepted) => {
+    const socket = adoptWithSlabReads(accepted, onRead);
+    if (socket) {
+      adopted.push(socket);
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0, adopted };
+}
+
+function until(check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = () => (check() ? resolve() : setTimeout(poll, 5));
+    poll();
+  });
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) {
+    cleanup();
+  }
+});
+
+describe('adoptWithSlabReads', () => {
+  it('hands every byte over in order as views of shared slabs, and the server counts no connection left', async () => {
+    const reads: Uint8Array[] = [];
+    const { server, port, adopted } = await listen((bytes) => {
+      reads.push(bytes);
+      return true;
+    });
+    const sent = new Uint8Array(1_000_000).map((_, i) => (i * 7 + (i >> 9)) & 0xff);
+    const client = connect(port, '127.0.0.1');
+    cleanups.push(() => client.destroy());
+    for (let at = 0; at < sent.byteLength; at += 10_000) {
+      client.write(sent.subarray(at, at + 10_000));
+    }
+    await until(() => reads.reduce((sum, read) => sum + read.byteLength, 0) >= sent.byteLength);
+    const received = new Uint8Array(sent.byteLength);
+    let at = 0;
+    for (const read of reads) {
+      assert.equal(read.constructor, Uint8Array);
+      assert.equal(read.buffer.byteLength, 64 * 1024, 'reads land in 64 KiB slabs');
+      received.set(read, at);
+      at += read.byteLength;
+    }
+    assert.deepEqual(received, sent);
+    assert.ok(new Set(reads.map((read) => read.buffer)).size < reads.length, 'reads share slabs');
+    // Earlier reads are not overwritten by later ones (a slab region is never reused).
+    assert.deepEqual(reads[0], sent.subarray(0, reads[0]?.byteLength));
+    client.end();
+    await once(adopted[0] as Socket, 'end');
+    (adopted[0] as Socket).end();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});
+
+describe('ReadPacer', () => {
+  it('keeps a held socket from reading until the pacer resumes it, then hands over what gathered in one read', async () => {
+    const pacer = new ReadPacer(60_000);
+    cleanups.push(() => pacer.close());
+    assert.equal(pacer.enabled, true);
+    assert.equal(new ReadPacer(0).enabled, false, 'a period of 0 turns merged reads off');
+    const reads: Uint8Array[] = [];
+    const { server, port, adopted } = await listen((bytes, socket) => {
+      reads.push(bytes);
+      pacer.hold(socket);
+      return false;
+    });
+    cleanups.push(() => server.close());
+    const client = connect(port, '127.0.0.1');
+    cleanups.push(() => client.destroy());
+    client.write(Uint8Array.of(1));
+    await until(() => reads.length === 1);
+    for (let i = 0; i < 20; i++) {
+      client.write(new Uint8Array(100).fill(i));
+    }
+    await new Promise<void>((resolve) => client.write(new Uint8Array(0), () => resolve()));
+    // The bytes are in the kernel; nothing may read them while the socket is held.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(reads.length, 1, 'no read while held');
+    pacer.resumeHeld();
+    await until(() => reads.length === 2);
+    assert.equal(reads[1]?.byteLength, 2000, 'the twenty writes arrive as one read');
+    assert.equal(reads[1]?.[1999], 19);
+    adopted[0]?.destroy();
+  });
+});

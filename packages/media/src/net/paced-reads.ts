@@ -1,0 +1,114 @@
+/**
+ * Merged socket reads for ingest connections (the idea of SRS's `mr`, merged read). Node reads a
+ * socket as soon as bytes arrive; ffmpeg writes every RTMP message as two writes (chunk header,
+ * then payload), so a 3 Mb/s stream costs about a hundred event-loop wake-ups, reads and JS
+ * callbacks per second. A held socket stops reading after a read, and one shared timer restarts
+ * every held socket once per period: the kernel gathers the period's bytes and one read hands
+ * them over. Sockets also read into slabs of their own (Node's `onread`), so a read allocates no
+ * ArrayBuffer and goes through no stream machinery.
+ */
+import { Buffer } from 'node:buffer';
+import { Socket } from 'node:net';
+
+/** Called with each read and the socket it came from; return false to stop reading (`ReadPacer.hold` restarts it). */
+export type ReadHandler = (bytes: Uint8Array, socket: Socket) => boolean;
+
+/** Size of the slabs reads land in; a read is at most what is left of the current slab. */
+const READ_SLAB_BYTES = 64 * 1024;
+/** A fresh slab is taken when less than this is left of the current one. */
+const MIN_READ_BYTES = 16 * 1024;
+
+/** A read slab: uninitialised memory (every byte handed out was first written by a read), as a plain Uint8Array. */
+function newSlab(): Uint8Array {
+  const memory = Buffer.allocUnsafeSlow(READ_SLAB_BYTES);
+  return new Uint8Array(memory.buffer, memory.byteOffset, READ_SLAB_BYTES);
+}
+
+/** Internal shape of an accepted socket we take the handle from (Node has no public API for it). */
+interface SocketWithHandle {
+  _handle: unknown;
+}
+
+/**
+ * Re-wraps a socket accepted by a `pauseOnConnect` server so its reads land in slabs it hands to
+ * `onRead` as views (never reused: a view stays valid), without Node's Readable machinery;
+ * undefined when the connection was already gone (no handle).
+ * `net.Server` cannot pass Node's `onread` option to the sockets it accepts, so the accepted
+ * socket's handle moves to a new Socket that has it; the accepted one is destroyed without its
+ * handle (which keeps the server's connection count right).
+ */
+export function adoptWithSlabReads(accepted: Socket, onRead: ReadHandler): Socket | undefined {
+  const inner = accepted as unknown as SocketWithHandle;
+  const handle = inner._handle;
+  inner._handle = null;
+  accepted.destroy();
+  if (handle === null || handle === undefined) {
+    return undefined;
+  }
+  let slab = newSlab();
+  let used = 0;
+  const options = {
+    handle,
+    readable: true,
+    writable: true,
+    onread: {
+      buffer: () => {
+        if (READ_SLAB_BYTES - used < MIN_READ_BYTES) {
+          slab = newSlab();
+          used = 0;
+        }
+        return slab.subarray(used);
+      },
+      callback: (nread: number, buffer: Uint8Array) => {
+        used += (nread + 7) & ~7;
+        return onRead(buffer.subarray(0, nread), socket);
+      },
+    },
+  };
+  const socket = new Socket(options as unknown as ConstructorParameters<typeof Socket>[0]);
+  return socket;
+}
+
+/** Restarts held sockets once per period, all on one timer that runs only while any socket is held. */
+export class ReadPacer {
+  private stopped: Socket[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly periodMs: number) {}
+
+  /** Whether reads are paced at all (a period of 0 reads as bytes arrive). */
+  get enabled(): boolean {
+    return this.periodMs > 0;
+  }
+
+  /** Holds a socket whose read handler returned false; it reads again on the next tick. */
+  hold(socket: Socket): void {
+    this.stopped.push(socket);
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.resumeHeld(), this.periodMs);
+    }
+  }
+
+  /** Stops the timer (held sockets stay stopped; they are being closed). */
+  close(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.stopped = [];
+  }
+
+  /** Restarts every held socket now (the timer's tick); stops the timer when none was held. */
+  resumeHeld(): void {
+    const due = this.stopped;
+    if (due.length === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    this.stopped = [];
+    for (const socket of due) {
+      if (!socket.destroyed) {
+        socket.resume();
+      }
+    }
+  }
+}
