@@ -18,7 +18,7 @@ export const title = 'Media: CPU and memory per passthrough stream (Airwave vs n
 
 const STEPS = (process.env.BENCH_MEDIA_STREAMS ?? '1,10,50').split(',').map(Number);
 const WARMUP_S = Number(process.env.BENCH_MEDIA_WARMUP_S ?? 8);
-const WINDOW_S = Number(process.env.BENCH_MEDIA_WINDOW_S ?? 12);
+const WINDOW_S = Number(process.env.BENCH_MEDIA_WINDOW_S ?? 30);
 
 /** One measured step of one server. */
 interface Step {
@@ -133,8 +133,9 @@ function threadSplit(step: Step): string {
 
 const ON_DEMAND = 'Airwave (default: on-demand packaging, no viewer)';
 const ALWAYS = 'Airwave (AIRWAVE_PACKAGING=always)';
+const ALWAYS_UNMERGED = 'Airwave (AIRWAVE_PACKAGING=always, AIRWAVE_RTMP_MERGED_READ_MS=0: read as when watched)';
 
-/** Runs the four servers one after the other and returns the Markdown tables. */
+/** Runs the five configurations one after the other and returns the Markdown tables. */
 export async function run(): Promise<string> {
   const { mp4 } = benchMedia();
   const count = Math.max(...STEPS);
@@ -146,6 +147,7 @@ export async function run(): Promise<string> {
   const contenders: Contender[] = [
     airwave(ON_DEMAND, { AIRWAVE_PACKAGING: 'on-demand' }),
     airwave(ALWAYS, { AIRWAVE_PACKAGING: 'always' }),
+    airwave(ALWAYS_UNMERGED, { AIRWAVE_PACKAGING: 'always', AIRWAVE_RTMP_MERGED_READ_MS: '0' }),
     { name: 'nginx-rtmp', start: startNginxRtmp, threads: false },
     { name: 'Node-Media-Server', start: startNodeMediaServer, threads: true },
   ];
@@ -153,7 +155,7 @@ export async function run(): Promise<string> {
   for (const contender of contenders) {
     results.push(await measureServer(contender, mp4));
   }
-  const [onDemand, always, nginx, nms] = results;
+  const [onDemand, always, alwaysUnmerged, nginx, nms] = results;
   const rows: string[] = [];
   for (const result of results) {
     if (result.skipped) {
@@ -193,7 +195,7 @@ export async function run(): Promise<string> {
     };
     return (
       `| ${streams} | ${ratio(onDemand, nginx, 1)} | ${ratio(onDemand, nms, 0.5)} | ` +
-      `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} |`
+      `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} | ${ratio(alwaysUnmerged, nginx, 1)} |`
     );
   });
   return [
@@ -203,11 +205,14 @@ export async function run(): Promise<string> {
       `warm-up. CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
       `Airwave: the built \`dist/main/cli.js start\` — a bare launcher that relaunches itself as the service process with ` +
       `its V8 flags, see packages/server/src/main/cli.ts), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
-      `the window. Airwave is measured twice. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
+      `the window. Airwave is measured three times. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
       `first viewer request and no viewer asks during the windows, so it only ingests (RTMP → hub), like ` +
       `Node-Media-Server, which only relays RTMP/FLV. **${ALWAYS}** packages every stream into TS-HLS and CMAF ` +
       `(LL-HLS parts + DASH) from publish on — the like-for-like comparison with nginx-rtmp, which writes HLS + DASH ` +
-      `files (2 s fragments) whether or not anyone watches. After each window one stream's outputs are checked: nginx ` +
+      `files (2 s fragments) whether or not anyone watches. In both, no viewer watches, so each publisher is read ` +
+      `once per 100 ms (merged reads, \`AIRWAVE_RTMP_MERGED_READ_MS\`, ADR 0007; a stream with a viewer is read as ` +
+      `bytes arrive). **${ALWAYS_UNMERGED}** shows what every packager costs when reads are not merged, as for a ` +
+      `watched stream. After each window one stream's outputs are checked: nginx ` +
       `files, NMS HTTP-FLV, Airwave (always) playlists; Airwave (on-demand) only that the streams are live ` +
       `(networkStatus), since a playlist request would start its packagers — its playlists are fetched once after ` +
       `its last window.`,
@@ -220,8 +225,8 @@ export async function run(): Promise<string> {
       'Like for like: on-demand (no viewer, ingest only) vs Node-Media-Server (relay only); always (all packagers) ' +
       'vs nginx-rtmp (HLS + DASH files):',
     '',
-    '| streams | on-demand / nginx-rtmp | on-demand / Node-Media-Server | always / nginx-rtmp | always / Node-Media-Server |',
-    '|---:|---:|---:|---:|---:|',
+    '| streams | on-demand / nginx-rtmp | on-demand / Node-Media-Server | always / nginx-rtmp | always / Node-Media-Server | always, reads unmerged / nginx-rtmp |',
+    '|---:|---:|---:|---:|---:|---:|',
     ...ratioRows,
     '',
     `"main thread / other threads" splits a Node server's CPU (Airwave, Node-Media-Server) into its event loop ` +

@@ -75,8 +75,9 @@ describe('ReadPacer', () => {
     assert.equal(pacer.enabled, true);
     assert.equal(new ReadPacer(0).enabled, false, 'a period of 0 turns merged reads off');
     const reads: Uint8Array[] = [];
-    const { server, port, adopted } = await listen((bytes, socket) => {
+    const { server, port, adopted } = await listen((bytes, socket, drained) => {
       reads.push(bytes);
+      assert.equal(drained, true, 'small writes are read whole');
       pacer.hold(socket);
       return false;
     });

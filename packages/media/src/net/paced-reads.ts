@@ -10,8 +10,13 @@
 import { Buffer } from 'node:buffer';
 import { Socket } from 'node:net';
 
-/** Called with each read and the socket it came from; return false to stop reading (`ReadPacer.hold` restarts it). */
-export type ReadHandler = (bytes: Uint8Array, socket: Socket) => boolean;
+/**
+ * Called with each read, the socket it came from and whether the read emptied the kernel's
+ * buffer (it returned less than it could hold); return false to stop reading (`ReadPacer.hold`
+ * restarts it). Stop only after a read that emptied the buffer, or a fast sender is throttled to
+ * one slab per period.
+ */
+export type ReadHandler = (bytes: Uint8Array, socket: Socket, drained: boolean) => boolean;
 
 /** Size of the slabs reads land in; a read is at most what is left of the current slab. */
 const READ_SLAB_BYTES = 64 * 1024;
@@ -61,7 +66,7 @@ export function adoptWithSlabReads(accepted: Socket, onRead: ReadHandler): Socke
       },
       callback: (nread: number, buffer: Uint8Array) => {
         used += (nread + 7) & ~7;
-        return onRead(buffer.subarray(0, nread), socket);
+        return onRead(buffer.subarray(0, nread), socket, nread < buffer.byteLength);
       },
     },
   };

@@ -124,9 +124,9 @@ export class RtmpServer {
     if (this.options.tls) {
       socket.on('data', (chunk: Buffer) => session?.receive(chunk));
     } else {
-      const adopted = adoptWithSlabReads(socket, (bytes, reading) => {
+      const adopted = adoptWithSlabReads(socket, (bytes, reading, drained) => {
         session?.receive(bytes);
-        if (this.mergedReads.enabled && session?.publishingUnwatched) {
+        if (drained && this.mergedReads.enabled && session?.publishingUnwatched) {
           this.mergedReads.hold(reading);
           return false;
         }
