@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { adoptWithSlabReads, ReadPacer } from './paced-reads.js';
+import { adoptWithSlabReads, type ReadHandler, ReadPacer } from './paced-reads.js';
 
 /** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`. */
 async function listen(
