@@ -5,9 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import { adoptWithSlabReads, type ReadHandler, ReadPacer } from './paced-reads.js';
 
 /** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`. */
-async function listen(
-  onRead: (bytes: Uint8Array, socket: Socket) => boolean,
-): Promise<{ server: Server; port: number; adopted: Socket[] }> {
+async function listen(onRead: ReadHandler): Promise<{ server: Server; port: number; adopted: Socket[] }> {
   const adopted: Socket[] = [];
   const server = createServer({ pauseOnConnect: true }, (accepted) => {
     const socket = adoptWithSlabReads(accepted, onRead);
