@@ -4,9 +4,9 @@
  * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
  * and Abort applied as they arrive, and limits on message size and chunk stream count.
  *
- * Cost per message is kept low: a message that arrives as one chunk inside one read is a view of
- * it (no copy) when that read's memory is at most a slab or at most twice the message (so holding
- * the message holds at most one slab or twice its size); a message spread over chunks, or small beside its read, is copied into a
+ * Cost per message is kept low: a message that arrives as one chunk inside one read, and is at
+ * least half of that read's memory, is a view of it (no copy, and holding the message holds at
+ * most twice its size); a message spread over chunks, or small beside its read, is copied into a
  * slab shared by the messages of a few hundred milliseconds (one ArrayBuffer per slab, not one
  * per message), or into a buffer of its own when large; chunk state lives in fields, not in an
  * object per chunk.
@@ -42,11 +42,6 @@ const SLAB_BYTES = 64 * 1024;
 /** Largest message placed in a slab (most video frames up to ~8 Mb/s); larger ones get a buffer of their own. */
 const MAX_SLAB_MESSAGE = SLAB_BYTES / 2;
 const EMPTY = new Uint8Array(0);
-
-/** Whether a message of `length` bytes may stay a view of read memory of `memory` bytes. */
-function viewBounded(length: number, memory: number): boolean {
-  return memory <= SLAB_BYTES || length * 2 >= memory;
-}
 
 interface ChunkStreamState {
   timestamp: number;
@@ -111,7 +106,7 @@ export class ChunkReader {
       const state = this.current;
       if (state) {
         const take = Math.min(this.remaining, end - at);
-        if (state.received === 0 && take === state.length && viewBounded(take, buf.buffer.byteLength)) {
+        if (state.received === 0 && take === state.length && take * 2 >= buf.buffer.byteLength) {
           state.payload = buf.subarray(at, at + take);
           state.received = take;
         } else {
