@@ -97,4 +97,28 @@ describe('ReadPacer', () => {
     assert.equal(reads[1]?.[1999], 19);
     adopted[0]?.destroy();
   });
+
+  it('releases one held socket at once (a viewer arrived), without waiting for the tick', async () => {
+    const pacer = new ReadPacer(60_000);
+    cleanups.push(() => pacer.close());
+    const reads: Uint8Array[] = [];
+    const { server, port, adopted } = await listen((bytes, socket) => {
+      reads.push(bytes);
+      pacer.hold(socket);
+      return false;
+    });
+    cleanups.push(() => server.close());
+    const client = connect(port, '127.0.0.1');
+    cleanups.push(() => client.destroy());
+    client.write(Uint8Array.of(1));
+    await until(() => reads.length === 1);
+    const socket = adopted[0] as Socket;
+    await new Promise<void>((resolve) => client.write(new Uint8Array(300).fill(7), () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(reads.length, 1, 'held: nothing read yet');
+    pacer.release(socket);
+    await until(() => reads.length === 2);
+    assert.equal(reads[1]?.byteLength, 300);
+    socket.destroy();
+  });
 });

@@ -74,9 +74,15 @@ export function adoptWithSlabReads(accepted: Socket, onRead: ReadHandler): Socke
   return socket;
 }
 
+function resumeIfOpen(socket: Socket): void {
+  if (!socket.destroyed) {
+    socket.resume();
+  }
+}
+
 /** Restarts held sockets once per period, all on one timer that runs only while any socket is held. */
 export class ReadPacer {
-  private stopped: Socket[] = [];
+  private held: Socket[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly periodMs: number) {}
@@ -88,9 +94,18 @@ export class ReadPacer {
 
   /** Holds a socket whose read handler returned false; it reads again on the next tick. */
   hold(socket: Socket): void {
-    this.stopped.push(socket);
+    this.held.push(socket);
     if (this.timer === undefined) {
       this.timer = setInterval(() => this.resumeHeld(), this.periodMs);
+    }
+  }
+
+  /** Restarts one held socket now (not held: nothing happens); it is held again after its next emptying read if its handler says so. */
+  release(socket: Socket): void {
+    const at = this.held.indexOf(socket);
+    if (at >= 0) {
+      this.held.splice(at, 1);
+      resumeIfOpen(socket);
     }
   }
 
@@ -98,22 +113,20 @@ export class ReadPacer {
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
-    this.stopped = [];
+    this.held = [];
   }
 
   /** Restarts every held socket now (the timer's tick); stops the timer when none was held. */
   resumeHeld(): void {
-    const due = this.stopped;
+    const due = this.held;
     if (due.length === 0) {
       clearInterval(this.timer);
       this.timer = undefined;
       return;
     }
-    this.stopped = [];
+    this.held = [];
     for (const socket of due) {
-      if (!socket.destroyed) {
-        socket.resume();
-      }
+      resumeIfOpen(socket);
     }
   }
 }

@@ -8,6 +8,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Hub } from '../../hub/hub.js';
+import type { LiveStream } from '../../hub/live-stream.js';
 import { adoptWithSlabReads, ReadPacer } from '../../net/paced-reads.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { type RtmpServerStats, RtmpSession } from './session.js';
@@ -121,16 +122,28 @@ export class RtmpServer {
     }
     this.stats.accepted++;
     let session: RtmpSession | undefined;
+    /** While reads merge: wakes the held socket when the first viewer of its stream connects. */
+    let waking: { readonly stream: LiveStream; readonly stop: () => void } | undefined;
     if (this.options.tls) {
       socket.on('data', (chunk: Buffer) => session?.receive(chunk));
     } else {
       const adopted = adoptWithSlabReads(socket, (bytes, reading, drained) => {
         session?.receive(bytes);
-        if (drained && this.mergedReads.enabled && session?.publishingUnwatched) {
-          this.mergedReads.hold(reading);
-          return false;
+        const stream = session?.publishedStream;
+        if (!drained || !this.mergedReads.enabled || stream === undefined || stream.watched) {
+          return true;
         }
-        return true;
+        if (waking?.stream !== stream) {
+          waking?.stop();
+          const stop = stream.viewers.subscribe((event) => {
+            if (event.type === 'connect') {
+              this.mergedReads.release(reading);
+            }
+          });
+          waking = { stream, stop };
+        }
+        this.mergedReads.hold(reading);
+        return false;
       });
       if (!adopted) {
         return;
@@ -153,6 +166,7 @@ export class RtmpServer {
     this.sessions.add(opened);
     this.startIdleSweep();
     void opened.closed.then(() => {
+      waking?.stop();
       this.sessions.delete(opened);
       if (this.sessions.size === 0) {
         clearInterval(this.idleSweep);

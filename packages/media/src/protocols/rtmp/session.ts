@@ -13,6 +13,7 @@ import type { FlvPacket } from '../../formats/flv/flv-packet.js';
 import { type FlvMetadataHints, metadataHints, parseScriptTag } from '../../formats/flv/flv-script.js';
 import { type FlvTag, FlvTagReader, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { AlreadyPublishingError, type Hub, type Publisher } from '../../hub/hub.js';
+import type { LiveStream } from '../../hub/live-stream.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { ChunkReader } from './chunk-reader.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -130,9 +131,9 @@ export class RtmpSession {
     return this.publisher !== undefined;
   }
 
-  /** True while this session publishes a stream nobody consumes as it arrives (see `LiveStream.watched`). */
-  get publishingUnwatched(): boolean {
-    return this.publisher !== undefined && !this.publisher.stream.watched;
+  /** The stream this session publishes, if any. */
+  get publishedStream(): LiveStream | undefined {
+    return this.publisher?.stream;
   }
 
   /**
