@@ -67,11 +67,11 @@ describe('adoptWithSlabReads', () => {
 });
 
 describe('ReadPacer', () => {
-  it('keeps a held socket from reading until the pacer resumes it, then hands over what gathered in one read', async () => {
-    const pacer = new ReadPacer(60_000);
-    cleanups.push(() => pacer.close());
-    assert.equal(pacer.enabled, true);
-    assert.equal(new ReadPacer(0).enabled, false, 'a period of 0 turns merged reads off');
+  /**
+   * A connection whose server side holds its socket in `pacer` after every read (each a small
+   * write, read whole), once its first byte has been read.
+   */
+  async function heldConnection(pacer: ReadPacer): Promise<{ reads: Uint8Array[]; client: Socket; socket: Socket }> {
     const reads: Uint8Array[] = [];
     const { server, port, adopted } = await listen((bytes, socket, drained) => {
       reads.push(bytes);
@@ -84,6 +84,15 @@ describe('ReadPacer', () => {
     cleanups.push(() => client.destroy());
     client.write(Uint8Array.of(1));
     await until(() => reads.length === 1);
+    return { reads, client, socket: adopted[0] as Socket };
+  }
+
+  it('keeps a held socket from reading until the pacer resumes it, then hands over what gathered in one read', async () => {
+    const pacer = new ReadPacer(60_000);
+    cleanups.push(() => pacer.close());
+    assert.equal(pacer.enabled, true);
+    assert.equal(new ReadPacer(0).enabled, false, 'a period of 0 turns merged reads off');
+    const { reads, client, socket } = await heldConnection(pacer);
     for (let i = 0; i < 20; i++) {
       client.write(new Uint8Array(100).fill(i));
     }
@@ -95,24 +104,13 @@ describe('ReadPacer', () => {
     await until(() => reads.length === 2);
     assert.equal(reads[1]?.byteLength, 2000, 'the twenty writes arrive as one read');
     assert.equal(reads[1]?.[1999], 19);
-    adopted[0]?.destroy();
+    socket.destroy();
   });
 
   it('releases one held socket at once (a viewer arrived), without waiting for the tick', async () => {
     const pacer = new ReadPacer(60_000);
     cleanups.push(() => pacer.close());
-    const reads: Uint8Array[] = [];
-    const { server, port, adopted } = await listen((bytes, socket) => {
-      reads.push(bytes);
-      pacer.hold(socket);
-      return false;
-    });
-    cleanups.push(() => server.close());
-    const client = connect(port, '127.0.0.1');
-    cleanups.push(() => client.destroy());
-    client.write(Uint8Array.of(1));
-    await until(() => reads.length === 1);
-    const socket = adopted[0] as Socket;
+    const { reads, client, socket } = await heldConnection(pacer);
     await new Promise<void>((resolve) => client.write(new Uint8Array(300).fill(7), () => resolve()));
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(reads.length, 1, 'held: nothing read yet');
