@@ -66,10 +66,10 @@ interface LoaderReport {
 }
 
 async function loaderMain(plan: LoaderPlan): Promise<void> {
-  const { PartTimingCache, runLlHlsViewer } = await import('../lib/llhls-viewer.js');
+  const { PartLog, PartTimingCache, runLlHlsViewer } = await import('../lib/llhls-viewer.js');
   const { readLiveMp4 } = await import('../lib/mp4-viewer.js');
   const cache = new PartTimingCache();
-  const records: { end: number; playlistAt: number; partAt: number }[] = [];
+  const log = new PartLog();
   const mp4: number[] = [];
   const errorSamples: string[] = [];
   let errors = 0;
@@ -90,7 +90,7 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
           playlistUrl: plan.playlistUrl,
           until: stage.until,
           cache,
-          records,
+          log,
           onError,
           preloadHint: stage.preloadHint,
         });
@@ -105,7 +105,7 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
   ];
   await Promise.all(viewers);
   const report: LoaderReport = {
-    parts: records.flatMap((record) => [record.end, record.playlistAt, record.partAt]),
+    parts: log.values,
     mp4,
     errors,
     errorSamples,

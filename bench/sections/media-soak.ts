@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { freePort, stopChild } from '../lib/child-process.js';
 import { type HeapProbe, openHeapProbe } from '../lib/heap-probe.js';
-import { type PartRecord, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/llhls-viewer.js';
+import { PartLog, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/llhls-viewer.js';
 import { benchMedia } from '../lib/media-file.js';
 import { readLiveMp4 } from '../lib/mp4-viewer.js';
 import { startNginxRtmp } from '../lib/peers.js';
@@ -238,12 +238,12 @@ async function airwaveRun(mp4: string, seconds: number, viewers: boolean): Promi
     const base = `${server.baseUrl}/play/${stream.playbackId}`;
     await waitForLlHls(`${base}/cmaf/video.m3u8`, Date.now() + 30_000);
     const until = Date.now() + seconds * 1000 + 2000;
-    const records: PartRecord[] = [];
+    const log = new PartLog();
     let fragments = 0;
     if (viewers) {
       const cache = new PartTimingCache();
       for (let i = 0; i < 2; i++) {
-        running.push(runLlHlsViewer({ playlistUrl: `${base}/cmaf/video.m3u8`, agent, until, cache, records, onError }));
+        running.push(runLlHlsViewer({ playlistUrl: `${base}/cmaf/video.m3u8`, agent, until, cache, log, onError }));
       }
       running.push(
         readLiveMp4(`${base}.mp4`, until, () => {
@@ -253,8 +253,8 @@ async function airwaveRun(mp4: string, seconds: number, viewers: boolean): Promi
     }
     const samples = await sampleRun(seconds, push, async () => {
       const usage = await activeProbe.afterGc();
-      const delivered = viewers ? `${records.length} parts, ${fragments} MP4 fragments` : undefined;
-      records.length = 0;
+      const delivered = viewers ? `${log.count} parts, ${fragments} MP4 fragments` : undefined;
+      log.clear();
       fragments = 0;
       return { heapUsed: usage.heapUsed, arrayBuffers: usage.arrayBuffers, rss: rssBytes(server.pid), delivered };
     });
