@@ -14,7 +14,7 @@ import { viewerSessionId } from '../../http/play/viewer-session.js';
 
 /** The request URL without the token (it is neither logged nor sent to webhooks). */
 export function redactToken(url: string): string {
-  return url.replace(/([?&])jwt=[^&#]*/g, '$1jwt=redacted');
+  return url.includes('jwt=') ? url.replace(/([?&])jwt=[^&#]*/g, '$1jwt=redacted') : url;
 }
 
 /** The session query value of a request (`?session=`), as the routes read it. */

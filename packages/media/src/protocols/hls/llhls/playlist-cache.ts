@@ -9,9 +9,17 @@ import { withUriQuery } from '../../shared/http-types.js';
 /** Stands for the viewer's query in a cached body; cannot occur in playlist text. */
 export const QUERY_SLOT = '\u0000uri-query\u0000';
 
+/** Most viewer queries whose filled playlist is kept per entry; past it the map starts over. */
+const FILLED_MAX = 64;
+
 interface Cached {
   readonly version: number;
   readonly body: string;
+  /**
+   * The body filled per viewer query ('' for none): viewers that share a query (every viewer of a
+   * public stream) get the same string, so it is not rebuilt, re-hashed and re-encoded per request.
+   */
+  readonly filled: Map<string, string>;
 }
 
 /** Cache of rendered playlists, keyed by track, variant (full or delta) and packager version. */
@@ -33,10 +41,19 @@ export class PlaylistCache {
     }
     let cached = byVariant.get(variant);
     if (cached?.version !== version) {
-      cached = { version, body: render(QUERY_SLOT) };
+      cached = { version, body: render(QUERY_SLOT), filled: new Map() };
       byVariant.set(variant, cached);
     }
-    return fillQuery(cached.body, uriQuery);
+    const key = uriQuery ?? '';
+    let filled = cached.filled.get(key);
+    if (filled === undefined) {
+      filled = fillQuery(cached.body, uriQuery);
+      if (cached.filled.size >= FILLED_MAX) {
+        cached.filled.clear();
+      }
+      cached.filled.set(key, filled);
+    }
+    return filled;
   }
 }
 
