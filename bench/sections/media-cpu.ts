@@ -18,6 +18,14 @@ export const title = 'Media: CPU and memory per passthrough stream (Airwave vs n
 
 const STEPS = (process.env.BENCH_MEDIA_STREAMS ?? '1,10,50').split(',').map(Number);
 const WARMUP_S = Number(process.env.BENCH_MEDIA_WARMUP_S ?? 8);
+/**
+ * Warm-up before the first step. At one stream the hot functions of a Node server are called a few
+ * hundred times a second, so V8 keeps optimizing them for the first minute or two: perf showed
+ * 20 % of Airwave's CPU at one stream in V8's optimizing compiler 10–25 s after the first publish,
+ * 14 % at 70–85 s (`--trace-opt`: ~100 compilations of 1–9 ms each in 90 s). That is a cost per
+ * process, not per stream; the later steps start hot.
+ */
+const FIRST_WARMUP_S = Number(process.env.BENCH_MEDIA_FIRST_WARMUP_S ?? 90);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_WINDOW_S ?? 30);
 
 /** One measured step of one server. */
@@ -67,7 +75,7 @@ async function measureServer(contender: Contender, file: string): Promise<Server
     for (const streams of STEPS) {
       const have = steps.at(-1)?.streams ?? 0;
       publishers.add(Array.from({ length: streams - have }, (_, i) => server.rtmpUrl(have + i + 1)));
-      await sleep(WARMUP_S * 1000);
+      await sleep((have === 0 ? FIRST_WARMUP_S : WARMUP_S) * 1000);
       const window = await sampleWindow(
         {
           server: () => processTree(server.pid),
@@ -202,7 +210,9 @@ export async function run(): Promise<string> {
     `Same file for every server: 720p30 H.264 High (GOP 60, ~3 Mb/s) + AAC 128 kb/s, 20 s, pushed in a loop by ` +
       `\`ffmpeg -re -stream_loop -1 -i file -c copy -f flv rtmp://…\` per stream. Servers run one after the other; ` +
       `streams are added in steps (${STEPS.join(' → ')}), each step measured over ${WINDOW_S} s after ${WARMUP_S} s of ` +
-      `warm-up. CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
+      `warm-up (${FIRST_WARMUP_S} s before the first step: at one stream V8 was still optimizing the Node servers' hot ` +
+      `functions for the first minute or two — perf: 20 % of Airwave's CPU in the optimizing compiler 10–25 s after the ` +
+      `first publish, 14 % at 70–85 s — a cost per process, not per stream; nginx has none). CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
       `Airwave: the built \`dist/main/cli.js start\` — a bare launcher that relaunches itself as the service process with ` +
       `its V8 flags, see packages/server/src/main/cli.ts), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
       `the window. Airwave is measured three times. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
