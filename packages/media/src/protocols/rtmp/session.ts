@@ -126,11 +126,6 @@ export class RtmpSession {
     return this.done;
   }
 
-  /** True while this session publishes a stream. */
-  get publishing(): boolean {
-    return this.publisher !== undefined;
-  }
-
   /** The stream this session publishes, if any. */
   get publishedStream(): LiveStream | undefined {
     return this.publisher?.stream;
