@@ -19,11 +19,15 @@ async function listen(onRead: ReadHandler): Promise<{ server: Server; port: numb
   return { server, port: typeof address === 'object' && address ? address.port : 0, adopted };
 }
 
-function until(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const poll = () => (check() ? resolve() : setTimeout(poll, 5));
-    poll();
-  });
+/** Polls `check` until it holds; fails naming `what` after 10 s instead of hanging the run. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 const cleanups: (() => void)[] = [];
@@ -46,7 +50,7 @@ describe('adoptWithSlabReads', () => {
     for (let at = 0; at < sent.byteLength; at += 10_000) {
       client.write(sent.subarray(at, at + 10_000));
     }
-    await until(() => reads.reduce((sum, read) => sum + read.byteLength, 0) >= sent.byteLength);
+    await until(() => reads.reduce((sum, read) => sum + read.byteLength, 0) >= sent.byteLength, 'every byte sent');
     const received = new Uint8Array(sent.byteLength);
     let at = 0;
     for (const read of reads) {
@@ -83,7 +87,7 @@ describe('ReadPacer', () => {
     const client = connect(port, '127.0.0.1');
     cleanups.push(() => client.destroy());
     client.write(Uint8Array.of(1));
-    await until(() => reads.length === 1);
+    await until(() => reads.length === 1, 'the first read');
     return { reads, client, socket: adopted[0] as Socket };
   }
 
@@ -101,7 +105,7 @@ describe('ReadPacer', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(reads.length, 1, 'no read while held');
     pacer.resumeHeld();
-    await until(() => reads.length === 2);
+    await until(() => reads.length === 2, 'the read after the tick');
     assert.equal(reads[1]?.byteLength, 2000, 'the twenty writes arrive as one read');
     assert.equal(reads[1]?.[1999], 19);
     socket.destroy();
@@ -115,7 +119,7 @@ describe('ReadPacer', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(reads.length, 1, 'held: nothing read yet');
     pacer.release(socket);
-    await until(() => reads.length === 2);
+    await until(() => reads.length === 2, 'the read after the release');
     assert.equal(reads[1]?.byteLength, 300);
     socket.destroy();
   });
