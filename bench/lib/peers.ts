@@ -1,10 +1,11 @@
 /**
  * The media peers of the benchmark, each started as a private child process on free ports:
  * nginx with libnginx-mod-rtmp (HLS + DASH, config in bench/peers/nginx-rtmp.conf) and
- * Node-Media-Server 4.4.3 (installed from npm into bench/.work/nms at bench time, RTMP/FLV only).
+ * Node-Media-Server 4.4.3 (installed from npm into bench/.work/nms at bench time, RTMP/FLV only);
+ * and nginx as a static file server (bench/peers/nginx-static.conf) for the fan-out burst floor.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort, stopChild, waitForPort } from './child-process.js';
 import { WORK_DIR } from './media-file.js';
@@ -66,6 +67,48 @@ export async function startNginxRtmp(): Promise<PeerStart> {
     verify,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   });
+}
+
+/** A static file server started for a comparison: the root PID of its process tree and its port. */
+export interface StaticServer {
+  readonly pid: number;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts nginx serving the files of `filesDir` (config bench/peers/nginx-static.conf: one worker,
+ * sendfile), or says why it could not.
+ */
+export async function startNginxStatic(
+  filesDir: string,
+): Promise<{ readonly ok: true; readonly server: StaticServer } | { readonly ok: false; readonly reason: string }> {
+  if (!existsSync(NGINX)) {
+    return { ok: false, reason: `nginx is not installed (${NGINX})` };
+  }
+  const port = await freePort();
+  const dir = `${WORK_DIR}nginx-static-${port}`;
+  mkdirSync(dir, { recursive: true });
+  rmSync(`${dir}/files`, { force: true });
+  symlinkSync(filesDir, `${dir}/files`);
+  const conf = readFileSync(`${PEERS_DIR}nginx-static.conf`, 'utf8')
+    .replaceAll('@DIR@', dir)
+    .replaceAll('@PORT@', String(port));
+  writeFileSync(`${dir}/nginx.conf`, conf);
+  const child = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const stop = async (): Promise<void> => {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child);
+  } catch (error) {
+    await stop();
+    return { ok: false, reason: `nginx did not start: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return { ok: true, server: { pid: child.pid ?? 0, port, stop } };
 }
 
 /** Installs Node-Media-Server into bench/.work/nms when absent and starts its bin/app.js. */

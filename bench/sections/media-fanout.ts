@@ -11,12 +11,17 @@
  * wall clock of the machine (performance.timeOrigin + performance.now() in both processes).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { startBareHttpServer } from '../lib/bare-http-server.js';
+import { type BurstResult, type BurstTarget, measureBursts } from '../lib/burst-floor.js';
 import { stopChild } from '../lib/child-process.js';
-import { withLivePublish } from '../lib/live-publish.js';
-import { benchMedia } from '../lib/media-file.js';
+import { type LivePublish, withLivePublish } from '../lib/live-publish.js';
+import { listedParts } from '../lib/llhls-viewer.js';
+import { benchMedia, WORK_DIR } from '../lib/media-file.js';
+import { startNginxStatic } from '../lib/peers.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { type CpuWindow, sampleWindow } from '../lib/proc-stats.js';
 
@@ -31,6 +36,8 @@ const STALLED = Number(process.env.BENCH_MEDIA_STALLED ?? 50);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
 /** `BENCH_FANOUT_LOADER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the load generator. */
 const LOADER_NODE_ARGS = (process.env.BENCH_FANOUT_LOADER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+/** Measured rounds of the burst floor (after 3 warm-up rounds), 0.5 s apart. */
+const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
 /** Each group of viewers joins spread over this many seconds. */
 const RAMP_S = 4;
 /** Seconds after the ramp (and after the stalled readers joined) before a window starts. */
@@ -212,10 +219,74 @@ function p50p99(values: readonly number[]): string {
   return values.length === 0 ? '—' : `${ms(percentile(values, 50))} / **${ms(percentile(values, 99))}**`;
 }
 
+/**
+ * The burst floor: the newest part of the live stream and its playlist, sent by Airwave, by a bare
+ * Node server and by nginx (sendfile) to the same viewers released at once (burst-floor.ts).
+ */
+async function burstFloor(
+  live: LivePublish,
+): Promise<{ results: BurstResult[]; skipped: string[]; partBytes: number }> {
+  const playlistUrl = `${live.base}/cmaf/video.m3u8`;
+  const playlist = await (await fetch(playlistUrl)).text();
+  const last = listedParts(playlist).at(-1);
+  if (!last) {
+    throw new Error(`${playlistUrl} lists no part`);
+  }
+  const partUrl = new URL(last.uri, playlistUrl);
+  const part = new Uint8Array(await (await fetch(partUrl)).arrayBuffer());
+  const dir = `${WORK_DIR}burst-floor-${process.pid}`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/video.m3u8`, playlist);
+  writeFileSync(`${dir}/part.m4s`, part);
+  const skipped: string[] = [];
+  const bare = await startBareHttpServer(dir);
+  const nginx = await startNginxStatic(dir);
+  try {
+    const copy = (name: string, port: number, pid: number): BurstTarget => ({
+      name,
+      port,
+      playlistPath: '/video.m3u8',
+      partPath: '/part.m4s',
+      partBytes: part.length,
+      pid,
+    });
+    const targets: BurstTarget[] = [
+      {
+        name: 'Airwave (the live playlist and part)',
+        port: live.server.httpPort,
+        playlistPath: new URL(playlistUrl).pathname,
+        partPath: `${partUrl.pathname}${partUrl.search}`,
+        partBytes: part.length,
+        pid: live.server.pid,
+      },
+      copy('bare Node http server (files in memory)', bare.port, bare.child.pid ?? 0),
+    ];
+    if (nginx.ok) {
+      targets.push(copy('nginx, 1 worker, sendfile', nginx.server.port, nginx.server.pid));
+    } else {
+      skipped.push(nginx.reason);
+    }
+    const results = await measureBursts(targets, {
+      viewers: LLHLS_VIEWERS,
+      rounds: BURST_ROUNDS,
+      warmupRounds: 3,
+      pauseMs: 500,
+    });
+    return { results, skipped, partBytes: part.length };
+  } finally {
+    await stopChild(bare.child);
+    if (nginx.ok) {
+      await nginx.server.stop();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs both phases and returns the Markdown table. */
 export async function run(): Promise<string> {
   const { flv } = benchMedia();
-  return withLivePublish(flv, async ({ server, stream, publisher, base }) => {
+  return withLivePublish(flv, async (live) => {
+    const { server, stream, publisher, base } = live;
     const stalled: Socket[] = [];
     let loader: ChildProcess | undefined;
     try {
@@ -305,6 +376,12 @@ export async function run(): Promise<string> {
       const stalledLeftD = closeStalled();
       await measure(`${LLHLS_VIEWERS} LL-HLS viewers requesting the preload hint`, LLHLS_VIEWERS, 0, windowE, true);
       const report = await reported;
+      const floor = await burstFloor(live);
+      const floorRows = floor.results.map(
+        (result) =>
+          `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${ms(Math.max(...result.delays))} | ` +
+          `${result.serverMs.toFixed(3)} | ${result.loaderMs.toFixed(3)} | ${result.errors}${result.errorSamples.length > 0 ? ` (${result.errorSamples.join('; ')})` : ''} |`,
+      );
       const sent = publisher.videoSent;
       const results = windows.map((window) => ({
         ...window,
@@ -364,6 +441,19 @@ export async function run(): Promise<string> {
           `(${hintP99 < 100 ? 'met' : 'missed'}). At the server CPU cost measured with ${LLHLS_VIEWERS} viewers ` +
           `(${costMs.toFixed(3)} ms per part delivered, its blocking playlist reload included, plus the MP4 viewers), ` +
           `${LLHLS_VIEWERS} viewers × 2 parts/s need ${needed.toFixed(0)} % of one core. Slow viewers: ${ratio(FIRST_VIEWERS)}; ${ratio(LLHLS_VIEWERS)}.`,
+        '',
+        `**Burst floor.** What the ${LLHLS_VIEWERS}-viewer burst costs without the live timing: the stream's full video ` +
+          `playlist and its newest part (${(floor.partBytes / 1024).toFixed(0)} KiB) are sent to ${LLHLS_VIEWERS} keep-alive viewers ` +
+          `(the same lean client, in its own process) that are all released at one instant, each GETting the playlist and then ` +
+          `the part, ${BURST_ROUNDS} rounds 0.5 s apart after 3 warm-up rounds; delay = the part's last byte at the viewer − ` +
+          `the release. The same bytes are also served from files by a bare Node http server (node:http, the files in ` +
+          `memory, no other code) and by nginx (one worker, sendfile). Server CPU is per viewer and round (playlist + part), ` +
+          `over the server's process tree (Airwave's includes ingesting the live stream, ~1 % of a core). ` +
+          `${floor.skipped.length > 0 ? `Not run: ${floor.skipped.join('; ')}.` : ''}`,
+        '',
+        '| server | deliveries | delay p50 / p99 ms | max ms | server CPU ms per viewer | load generator CPU ms per viewer | errors |',
+        '|---|---:|---:|---:|---:|---:|---:|',
+        ...floorRows,
       ].join('\n');
     } finally {
       for (const socket of stalled) {
