@@ -282,6 +282,17 @@ async function burstFloor(
   }
 }
 
+/** One sentence comparing the burst floor's servers with each other and with the 100 ms target. */
+function floorVerdict(results: readonly BurstResult[]): string {
+  const p99 = (index: number): number => percentile(results[index]?.delays ?? [], 99);
+  const [airwave, bare, nginx] = [p99(0), p99(1), p99(2)];
+  const under = (value: number): string => (value < 100 ? 'under' : 'over');
+  return (
+    `Burst p99: Airwave ${ms(airwave)} ms, ${(airwave / bare).toFixed(2)}× the bare Node server's ${ms(bare)} ms ` +
+    `(${under(bare)} 100 ms)${results[2] ? `; nginx ${ms(nginx)} ms (${under(nginx)} 100 ms)` : ''}.`
+  );
+}
+
 /** Runs both phases and returns the Markdown table. */
 export async function run(): Promise<string> {
   const { flv } = benchMedia();
@@ -454,6 +465,8 @@ export async function run(): Promise<string> {
         '| server | deliveries | delay p50 / p99 ms | max ms | server CPU ms per viewer | load generator CPU ms per viewer | errors |',
         '|---|---:|---:|---:|---:|---:|---:|',
         ...floorRows,
+        '',
+        floorVerdict(floor.results),
       ].join('\n');
     } finally {
       for (const socket of stalled) {
