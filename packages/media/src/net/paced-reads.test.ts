@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
+import { until } from '../testing/until.js';
 import { adoptWithSlabReads, type ReadHandler, ReadPacer } from './paced-reads.js';
 
 /** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`. */
@@ -17,17 +18,6 @@ async function listen(onRead: ReadHandler): Promise<{ server: Server; port: numb
   await once(server, 'listening');
   const address = server.address();
   return { server, port: typeof address === 'object' && address ? address.port : 0, adopted };
-}
-
-/** Polls `check` until it holds; fails naming `what` after 10 s instead of hanging the run. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const cleanups: (() => void)[] = [];

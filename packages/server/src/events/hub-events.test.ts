@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Hub, type StreamDescription, silentLogger } from '@airwave/media';
+import { until } from '@airwave/media/testing/until';
 import { testVideoTrack } from '../testing/tracks.js';
 import { EventBus } from './event-bus.js';
 import type { AnyBusEvent } from './event-map.js';
@@ -30,16 +31,6 @@ function setup(reconnectWindowMs = 0) {
       egress += bytes;
     },
   };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('attachHubEvents', () => {
@@ -79,7 +70,7 @@ describe('attachHubEvents', () => {
     publisher.write({ trackId: 1, dts: 0, pts: 0, key: true, data: new Uint8Array(500) });
     publisher.stream.viewers.open('v1', 'webrtc');
     addEgress(10_000);
-    await until(() => seen.filter((e) => e.name === 'viewer.metrics').length >= 3, 'three metrics events');
+    await until(() => seen.filter((e) => e.name === 'viewer.metrics').length >= 3, 'three metrics events', 5000);
     const metrics = seen.flatMap((e) => (e.name === 'viewer.metrics' ? [e.data] : []));
     assert.equal(metrics[0]?.currentViewers, 1);
     assert.equal(metrics[0]?.bytesIn, 500);
@@ -96,7 +87,7 @@ describe('attachHubEvents', () => {
     const publisher = hub.publish({ streamId: 's-1', playbackId: 'p-1' }, 'rtmp');
     publisher.setDescription(description);
     bus.publish('stream.live', { tenantId: 't-1', streamId: 's-1' });
-    await until(() => seen.some((e) => e.name === 'viewer.metrics'), 'a metrics event');
+    await until(() => seen.some((e) => e.name === 'viewer.metrics'), 'a metrics event', 5000);
     publisher.close('dropped');
     await new Promise((resolve) => setTimeout(resolve, 30));
     const count = seen.filter((e) => e.name === 'viewer.metrics').length;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '@airwave/media';
+import { until } from '@airwave/media/testing/until';
 import pg from 'pg';
 import { createScratchDatabase, type ScratchDatabase } from '../testing/databases.js';
 import { EventBus } from './event-bus.js';
@@ -25,16 +26,6 @@ async function startNode(url: string): Promise<Node> {
   const seen: AnyBusEvent[] = [];
   bus.subscribe({ tenantId: 't-1' }, (event) => seen.push(event));
   return { bus, relay, pool, seen };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('PgNotifyRelay (PostgreSQL LISTEN/NOTIFY)', { skip }, () => {
