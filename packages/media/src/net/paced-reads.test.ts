@@ -3,13 +3,14 @@ import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { until } from '../testing/until.js';
-import { adoptWithSlabReads, type ReadHandler, ReadPacer } from './paced-reads.js';
+import { adoptWithReusedReads, newReadBuffer, READ_BUFFER_BYTES, type ReadHandler, ReadPacer } from './paced-reads.js';
 
-/** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`. */
+/** A pauseOnConnect server on 127.0.0.1 whose accepted sockets are adopted with `onRead`, all reading into one buffer. */
 async function listen(onRead: ReadHandler): Promise<{ server: Server; port: number; adopted: Socket[] }> {
   const adopted: Socket[] = [];
+  const readBuffer = newReadBuffer();
   const server = createServer({ pauseOnConnect: true }, (accepted) => {
-    const socket = adoptWithSlabReads(accepted, onRead);
+    const socket = adoptWithReusedReads(accepted, readBuffer, onRead);
     if (socket) {
       adopted.push(socket);
     }
@@ -27,35 +28,51 @@ afterEach(() => {
   }
 });
 
-describe('adoptWithSlabReads', () => {
-  it('hands every byte over in order as views of shared slabs, and the server counts no connection left', async () => {
-    const reads: Uint8Array[] = [];
-    const { server, port, adopted } = await listen((bytes) => {
-      reads.push(bytes);
+describe('adoptWithReusedReads', () => {
+  it('hands every byte over in order, from two connections, as views of the one buffer, and the server counts no connection left', async () => {
+    const received = new Map<Socket, Uint8Array[]>();
+    const buffers = new Set<ArrayBufferLike>();
+    const { server, port, adopted } = await listen((bytes, socket) => {
+      assert.equal(bytes.constructor, Uint8Array);
+      buffers.add(bytes.buffer);
+      const copies = received.get(socket) ?? [];
+      copies.push(bytes.slice());
+      received.set(socket, copies);
       return true;
     });
-    const sent = new Uint8Array(1_000_000).map((_, i) => (i * 7 + (i >> 9)) & 0xff);
-    const client = connect(port, '127.0.0.1');
-    cleanups.push(() => client.destroy());
-    for (let at = 0; at < sent.byteLength; at += 10_000) {
-      client.write(sent.subarray(at, at + 10_000));
+    const sent = [1, 2].map((seed) => new Uint8Array(1_000_000).map((_, i) => (i * 7 + (i >> 9) + seed) & 0xff));
+    const clients = sent.map(() => connect(port, '127.0.0.1'));
+    cleanups.push(() => {
+      for (const client of clients) {
+        client.destroy();
+      }
+    });
+    for (let at = 0; at < 1_000_000; at += 10_000) {
+      for (const [i, client] of clients.entries()) {
+        client.write(sent[i]?.subarray(at, at + 10_000) as Uint8Array);
+      }
     }
-    await until(() => reads.reduce((sum, read) => sum + read.byteLength, 0) >= sent.byteLength, 'every byte sent');
-    const received = new Uint8Array(sent.byteLength);
-    let at = 0;
-    for (const read of reads) {
-      assert.equal(read.constructor, Uint8Array);
-      assert.equal(read.buffer.byteLength, 64 * 1024, 'reads land in 64 KiB slabs');
-      received.set(read, at);
-      at += read.byteLength;
+    const total = (): number => [...received.values()].flat().reduce((sum, read) => sum + read.byteLength, 0);
+    await until(() => total() >= 2_000_000, 'every byte sent on both connections');
+    assert.equal(adopted.length, 2);
+    const joined = adopted.map((socket) => new Uint8Array(Buffer.concat(received.get(socket) ?? [])));
+    // Which adopted socket is which client is not known: match by content.
+    assert.deepEqual(new Set(joined.map((bytes) => bytes[0])), new Set(sent.map((bytes) => bytes[0])));
+    for (const bytes of joined) {
+      assert.deepEqual(
+        bytes,
+        sent.find((candidate) => candidate[0] === bytes[0]),
+      );
     }
-    assert.deepEqual(received, sent);
-    assert.ok(new Set(reads.map((read) => read.buffer)).size < reads.length, 'reads share slabs');
-    // Earlier reads are not overwritten by later ones (a slab region is never reused).
-    assert.deepEqual(reads[0], sent.subarray(0, reads[0]?.byteLength));
-    client.end();
-    await once(adopted[0] as Socket, 'end');
-    (adopted[0] as Socket).end();
+    assert.equal(buffers.size, 1, 'every read lands in the one buffer');
+    assert.equal([...buffers][0]?.byteLength, READ_BUFFER_BYTES);
+    for (const client of clients) {
+      client.end();
+    }
+    await Promise.all(adopted.map((socket) => once(socket, 'end')));
+    for (const socket of adopted) {
+      socket.end();
+    }
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 });

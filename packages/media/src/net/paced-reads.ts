@@ -4,8 +4,11 @@
  * then payload), so a 3 Mb/s stream costs about a hundred event-loop wake-ups, reads and JS
  * callbacks per second. A held socket stops reading after a read, and one shared timer restarts
  * every held socket once per period: the kernel gathers the period's bytes and one read hands
- * them over. Sockets also read into slabs of their own (Node's `onread`), so a read allocates no
- * ArrayBuffer and goes through no stream machinery.
+ * them over. Sockets read into one buffer their owner gives them and reuses for every read
+ * (Node's `onread`), so a read allocates nothing and goes through no stream machinery: the
+ * handler copies what it keeps. Fresh memory per read would double the ArrayBuffer churn of
+ * ingest (the chunk reader copies messages out anyway), and V8 runs a full collection for every
+ * 64 MiB of new external memory.
  */
 import { Buffer } from 'node:buffer';
 import { Socket } from 'node:net';
@@ -14,19 +17,20 @@ import { Socket } from 'node:net';
  * Called with each read, the socket it came from and whether the read emptied the kernel's
  * buffer (it returned less than it could hold); return false to stop reading (`ReadPacer.hold`
  * restarts it). Stop only after a read that emptied the buffer, or a fast sender is throttled to
- * one slab per period.
+ * one buffer per period. `bytes` is overwritten by the next read: copy what you keep.
  */
 export type ReadHandler = (bytes: Uint8Array, socket: Socket, drained: boolean) => boolean;
 
-/** Size of the slabs reads land in; a read is at most what is left of the current slab. */
-const READ_SLAB_BYTES = 64 * 1024;
-/** A fresh slab is taken when less than this is left of the current one. */
-const MIN_READ_BYTES = 16 * 1024;
+/** Size of a read buffer: one read takes at most this much of what the kernel holds. */
+export const READ_BUFFER_BYTES = 64 * 1024;
 
-/** A read slab: uninitialised memory (every byte handed out was first written by a read), as a plain Uint8Array. */
-function newSlab(): Uint8Array {
-  const memory = Buffer.allocUnsafeSlow(READ_SLAB_BYTES);
-  return new Uint8Array(memory.buffer, memory.byteOffset, READ_SLAB_BYTES);
+/**
+ * A buffer for `adoptWithReusedReads`: uninitialised memory (a read hands over only the bytes it
+ * wrote), as a plain Uint8Array.
+ */
+export function newReadBuffer(): Uint8Array {
+  const memory = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
+  return new Uint8Array(memory.buffer, memory.byteOffset, READ_BUFFER_BYTES);
 }
 
 /** Internal shape of an accepted socket we take the handle from (Node has no public API for it). */
@@ -35,14 +39,19 @@ interface SocketWithHandle {
 }
 
 /**
- * Re-wraps a socket accepted by a `pauseOnConnect` server so its reads land in slabs it hands to
- * `onRead` as views (never reused: a view stays valid), without Node's Readable machinery;
- * undefined when the connection was already gone (no handle).
+ * Re-wraps a socket accepted by a `pauseOnConnect` server so every read lands in `readBuffer`
+ * (shared by all the sockets of one owner: each read is handled before the next one starts) and
+ * goes to `onRead` as a view of it, without Node's Readable machinery; undefined when the
+ * connection was already gone (no handle).
  * `net.Server` cannot pass Node's `onread` option to the sockets it accepts, so the accepted
  * socket's handle moves to a new Socket that has it; the accepted one is destroyed without its
  * handle (which keeps the server's connection count right).
  */
-export function adoptWithSlabReads(accepted: Socket, onRead: ReadHandler): Socket | undefined {
+export function adoptWithReusedReads(
+  accepted: Socket,
+  readBuffer: Uint8Array,
+  onRead: ReadHandler,
+): Socket | undefined {
   const inner = accepted as unknown as SocketWithHandle;
   const handle = inner._handle;
   inner._handle = null;
@@ -50,24 +59,14 @@ export function adoptWithSlabReads(accepted: Socket, onRead: ReadHandler): Socke
   if (handle === null || handle === undefined) {
     return undefined;
   }
-  let slab = newSlab();
-  let used = 0;
   const options = {
     handle,
     readable: true,
     writable: true,
     onread: {
-      buffer: () => {
-        if (READ_SLAB_BYTES - used < MIN_READ_BYTES) {
-          slab = newSlab();
-          used = 0;
-        }
-        return slab.subarray(used);
-      },
-      callback: (nread: number, buffer: Uint8Array) => {
-        used += (nread + 7) & ~7;
-        return onRead(buffer.subarray(0, nread), socket, nread < buffer.byteLength);
-      },
+      buffer: readBuffer,
+      callback: (nread: number, buffer: Uint8Array) =>
+        onRead(buffer.subarray(0, nread), socket, nread < buffer.byteLength),
     },
   };
   const socket = new Socket(options as unknown as ConstructorParameters<typeof Socket>[0]);

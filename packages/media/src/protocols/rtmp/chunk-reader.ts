@@ -4,13 +4,12 @@
  * continuation chunks, as ffmpeg and librtmp send them), per-chunk-stream state, Set Chunk Size
  * and Abort applied as they arrive, and limits on message size and chunk stream count.
  *
- * Cost per message is kept low: a message that arrives as one chunk inside one read, and is at
- * least half of that read's memory, is a view of it (no copy, and holding the message holds at
- * most twice its size); a message spread over chunks, or small beside its read, is copied into a
- * slab shared by the messages of a few hundred milliseconds (one ArrayBuffer per slab, not one
- * per message), or into a buffer of its own when large; chunk state lives in fields, not in an
- * object per chunk.
+ * Cost per message is kept low: every message is copied out of the read (so the caller may reuse
+ * its read memory) into a slab of uninitialised memory shared by the messages of a few hundred
+ * milliseconds (one ArrayBuffer per slab, not one per message), or into a buffer of its own when
+ * large; chunk state lives in fields, not in an object per chunk.
  */
+import { Buffer } from 'node:buffer';
 import { concatBytes } from '../../bits/bytes.js';
 import { ProtocolError } from '../../errors.js';
 import { MessageType, type RtmpMessage, readU32 } from './messages.js';
@@ -87,13 +86,10 @@ export class ChunkReader {
 
   /**
    * Feeds bytes; returns every message completed. Throws ProtocolError on a broken chunk stream.
-   * A returned payload may be a view of `chunk`: the caller must not reuse `chunk`'s memory.
+   * Nothing returned or kept refers to `buf`'s memory: the caller may reuse it.
    */
-  push(chunk: Uint8Array): RtmpMessage[] {
+  push(buf: Uint8Array): RtmpMessage[] {
     const out: RtmpMessage[] = [];
-    // A plain Uint8Array view (not a Buffer), so every payload has one type whatever the caller passes.
-    const buf =
-      chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const end = buf.byteLength;
     let at = 0;
     if (this.pending.byteLength > 0) {
@@ -106,12 +102,7 @@ export class ChunkReader {
       const state = this.current;
       if (state) {
         const take = Math.min(this.remaining, end - at);
-        if (state.received === 0 && take === state.length && take * 2 >= buf.buffer.byteLength) {
-          state.payload = buf.subarray(at, at + take);
-          state.received = take;
-        } else {
-          this.append(state, buf, at, take);
-        }
+        this.append(state, buf, at, take);
         this.remaining -= take;
         at += take;
         if (this.remaining > 0) {
@@ -123,7 +114,8 @@ export class ChunkReader {
       }
       const next = this.readHeader(buf, at);
       if (next < 0) {
-        this.pending = buf.slice(at);
+        // A copy (Buffer's `slice` would be a view).
+        this.pending = new Uint8Array(buf.subarray(at));
         break;
       }
       at = next;
@@ -280,7 +272,7 @@ export class ChunkReader {
     }
     const received = state.received;
     if (received + count > payload.byteLength) {
-      const grown = new Uint8Array(Math.min(state.length, Math.max(payload.byteLength * 2, received + count)));
+      const grown = uninitialised(Math.min(state.length, Math.max(payload.byteLength * 2, received + count)));
       grown.set(payload.subarray(0, received));
       payload = grown;
       state.payload = grown;
@@ -293,10 +285,10 @@ export class ChunkReader {
   private allocate(state: ChunkStreamState): Uint8Array {
     const length = state.length;
     if (length > MAX_SLAB_MESSAGE || (state.typeId !== MessageType.audio && state.typeId !== MessageType.video)) {
-      return new Uint8Array(Math.min(length, INITIAL_PAYLOAD_BYTES));
+      return uninitialised(Math.min(length, INITIAL_PAYLOAD_BYTES));
     }
     if (this.slab === undefined || this.slabUsed + length > SLAB_BYTES) {
-      this.slab = new ArrayBuffer(SLAB_BYTES);
+      this.slab = uninitialised(SLAB_BYTES).buffer as ArrayBuffer;
       this.slabUsed = 0;
     }
     const view = new Uint8Array(this.slab, this.slabUsed, length);
@@ -347,6 +339,15 @@ export class ChunkReader {
       }
     }
   }
+}
+
+/**
+ * `size` bytes of memory of their own, not zero-filled, as a plain Uint8Array (every payload has
+ * one type): a message is handed out only once all of its bytes were written.
+ */
+function uninitialised(size: number): Uint8Array {
+  const memory = Buffer.allocUnsafeSlow(size);
+  return new Uint8Array(memory.buffer, memory.byteOffset, size);
 }
 
 /** Big-endian 24-bit field at `at` (the caller checked it is there). */

@@ -32,7 +32,8 @@ function randomPacket(epochMs: number): Uint8Array {
 
 function append(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (a.byteLength === 0) {
-    return b;
+    // A copy (Buffer's `slice` would be a view): the caller may reuse the memory of `b` once `push` returns.
+    return new Uint8Array(b);
   }
   const out = new Uint8Array(a.byteLength + b.byteLength);
   out.set(a);

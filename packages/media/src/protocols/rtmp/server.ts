@@ -9,7 +9,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Hub } from '../../hub/hub.js';
 import type { LiveStream } from '../../hub/live-stream.js';
-import { adoptWithSlabReads, ReadPacer } from '../../net/paced-reads.js';
+import { adoptWithReusedReads, newReadBuffer, ReadPacer } from '../../net/paced-reads.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { type RtmpServerStats, RtmpSession } from './session.js';
 
@@ -61,6 +61,8 @@ export class RtmpServer {
   private readonly idleTimeoutMs: number;
   private idleSweep: NodeJS.Timeout | undefined;
   private readonly mergedReads: ReadPacer;
+  /** Where every plain-TCP connection's reads land (each is parsed, and what is kept copied, before the next). */
+  private readonly readBuffer = newReadBuffer();
 
   constructor(private readonly options: RtmpServerOptions) {
     this.protocol = options.tls ? 'rtmps' : 'rtmp';
@@ -127,7 +129,7 @@ export class RtmpServer {
     if (this.options.tls) {
       socket.on('data', (chunk: Buffer) => session?.receive(chunk));
     } else {
-      const adopted = adoptWithSlabReads(socket, (bytes, reading, drained) => {
+      const adopted = adoptWithReusedReads(socket, this.readBuffer, (bytes, reading, drained) => {
         session?.receive(bytes);
         const stream = session?.publishedStream;
         if (!drained || !this.mergedReads.enabled || stream === undefined || stream.watched) {
