@@ -1,4 +1,5 @@
-/** Whole byte arrays: comparison (decoder configs, init segments) and concatenation. */
+/** Whole byte arrays: comparison (decoder configs, init segments), concatenation and allocation. */
+import { Buffer } from 'node:buffer';
 
 /** True when `a` and `b` hold the same bytes. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -26,4 +27,13 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
     offset += part.byteLength;
   }
   return out;
+}
+
+/**
+ * `size` bytes of memory of their own, not zero-filled, as a plain Uint8Array (not a Buffer, so
+ * every payload has one type). Only for memory whose every byte is written before it is read.
+ */
+export function uninitialisedBytes(size: number): Uint8Array {
+  const memory = Buffer.allocUnsafeSlow(size);
+  return new Uint8Array(memory.buffer, memory.byteOffset, size);
 }

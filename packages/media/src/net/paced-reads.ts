@@ -10,8 +10,8 @@
  * ingest (the chunk reader copies messages out anyway), and V8 runs a full collection for every
  * 64 MiB of new external memory.
  */
-import { Buffer } from 'node:buffer';
 import { Socket } from 'node:net';
+import { uninitialisedBytes } from '../bits/bytes.js';
 
 /**
  * Called with each read, the socket it came from and whether the read emptied the kernel's
@@ -29,8 +29,7 @@ export const READ_BUFFER_BYTES = 64 * 1024;
  * wrote), as a plain Uint8Array.
  */
 export function newReadBuffer(): Uint8Array {
-  const memory = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
-  return new Uint8Array(memory.buffer, memory.byteOffset, READ_BUFFER_BYTES);
+  return uninitialisedBytes(READ_BUFFER_BYTES);
 }
 
 /** Internal shape of an accepted socket we take the handle from (Node has no public API for it). */

@@ -7,10 +7,10 @@
  * Cost per message is kept low: every message is copied out of the read (so the caller may reuse
  * its read memory) into a slab of uninitialised memory shared by the messages of a few hundred
  * milliseconds (one ArrayBuffer per slab, not one per message), or into a buffer of its own when
- * large; chunk state lives in fields, not in an object per chunk.
+ * large (uninitialised too: a message is handed out only once all of its bytes were written);
+ * chunk state lives in fields, not in an object per chunk.
  */
-import { Buffer } from 'node:buffer';
-import { concatBytes } from '../../bits/bytes.js';
+import { concatBytes, uninitialisedBytes } from '../../bits/bytes.js';
 import { ProtocolError } from '../../errors.js';
 import { MessageType, type RtmpMessage, readU32 } from './messages.js';
 
@@ -272,7 +272,7 @@ export class ChunkReader {
     }
     const received = state.received;
     if (received + count > payload.byteLength) {
-      const grown = uninitialised(Math.min(state.length, Math.max(payload.byteLength * 2, received + count)));
+      const grown = uninitialisedBytes(Math.min(state.length, Math.max(payload.byteLength * 2, received + count)));
       grown.set(payload.subarray(0, received));
       payload = grown;
       state.payload = grown;
@@ -285,10 +285,10 @@ export class ChunkReader {
   private allocate(state: ChunkStreamState): Uint8Array {
     const length = state.length;
     if (length > MAX_SLAB_MESSAGE || (state.typeId !== MessageType.audio && state.typeId !== MessageType.video)) {
-      return uninitialised(Math.min(length, INITIAL_PAYLOAD_BYTES));
+      return uninitialisedBytes(Math.min(length, INITIAL_PAYLOAD_BYTES));
     }
     if (this.slab === undefined || this.slabUsed + length > SLAB_BYTES) {
-      this.slab = uninitialised(SLAB_BYTES).buffer as ArrayBuffer;
+      this.slab = uninitialisedBytes(SLAB_BYTES).buffer as ArrayBuffer;
       this.slabUsed = 0;
     }
     const view = new Uint8Array(this.slab, this.slabUsed, length);
@@ -339,15 +339,6 @@ export class ChunkReader {
       }
     }
   }
-}
-
-/**
- * `size` bytes of memory of their own, not zero-filled, as a plain Uint8Array (every payload has
- * one type): a message is handed out only once all of its bytes were written.
- */
-function uninitialised(size: number): Uint8Array {
-  const memory = Buffer.allocUnsafeSlow(size);
-  return new Uint8Array(memory.buffer, memory.byteOffset, size);
 }
 
 /** Big-endian 24-bit field at `at` (the caller checked it is there). */
