@@ -37,6 +37,26 @@ export type PeerStart =
   | { readonly ok: true; readonly peer: MediaServerProcess }
   | { readonly ok: false; readonly reason: string };
 
+/**
+ * Writes bench/peers/`template` into `dir`/nginx.conf with each `@NAME@` replaced by `values.NAME`
+ * and starts nginx on it, prefixed to `dir` (its error log there too); `stderr` piped or ignored.
+ */
+function spawnNginx(
+  dir: string,
+  template: string,
+  values: Readonly<Record<string, string>>,
+  stderr: 'pipe' | 'ignore',
+): ChildProcess {
+  let conf = readFileSync(`${PEERS_DIR}${template}`, 'utf8');
+  for (const [name, value] of Object.entries(values)) {
+    conf = conf.replaceAll(`@${name}@`, value);
+  }
+  writeFileSync(`${dir}/nginx.conf`, conf);
+  return spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
+    stdio: ['ignore', 'ignore', stderr],
+  });
+}
+
 /** Starts nginx-rtmp with HLS and DASH on, writing its files under bench/.work/nginx-<port>/. */
 export async function startNginxRtmp(): Promise<PeerStart> {
   if (!existsSync(NGINX) || !existsSync(NGINX_RTMP_MODULE)) {
@@ -47,14 +67,12 @@ export async function startNginxRtmp(): Promise<PeerStart> {
   mkdirSync(`${dir}/hls`, { recursive: true });
   mkdirSync(`${dir}/dash`, { recursive: true });
   mkdirSync(`${dir}/logs`, { recursive: true });
-  const conf = readFileSync(`${PEERS_DIR}nginx-rtmp.conf`, 'utf8')
-    .replaceAll('@MODULE@', NGINX_RTMP_MODULE)
-    .replaceAll('@DIR@', dir)
-    .replaceAll('@RTMP_PORT@', String(port));
-  writeFileSync(`${dir}/nginx.conf`, conf);
-  const child = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnNginx(
+    dir,
+    'nginx-rtmp.conf',
+    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port) },
+    'pipe',
+  );
   const verify = async (index: number): Promise<string | undefined> => {
     const missing = [`hls/s${index}.m3u8`, `dash/s${index}.mpd`].filter((file) => !existsSync(`${dir}/${file}`));
     return missing.length > 0 ? `nginx-rtmp wrote no ${missing.join(', ')}` : undefined;
@@ -91,13 +109,7 @@ export async function startNginxStatic(
   mkdirSync(dir, { recursive: true });
   rmSync(`${dir}/files`, { force: true });
   symlinkSync(filesDir, `${dir}/files`);
-  const conf = readFileSync(`${PEERS_DIR}nginx-static.conf`, 'utf8')
-    .replaceAll('@DIR@', dir)
-    .replaceAll('@PORT@', String(port));
-  writeFileSync(`${dir}/nginx.conf`, conf);
-  const child = spawn(NGINX, ['-p', dir, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = spawnNginx(dir, 'nginx-static.conf', { DIR: dir, PORT: String(port) }, 'ignore');
   const stop = async (): Promise<void> => {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
