@@ -313,7 +313,7 @@ for (const backend of testBackends()) {
         rtmpUrl: `rtmp://127.0.0.1:${node.rtmpPort}/live/${stream.streamKey}`,
         rtmpsUrl: null,
         srtUrl: null,
-        whipUrl: null,
+        whipUrl: `${server.baseUrl}/webrtc/${stream.streamKey}`,
         region: null,
         loadScore: 0,
         kind: 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC',

@@ -9,6 +9,8 @@ import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
+import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
@@ -49,6 +51,8 @@ import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
+import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
+import { webrtcNetwork } from '../http/webrtc/webrtc-network.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 
@@ -134,6 +138,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       rtmpsPort: config.tlsCert ? config.rtmpsPort : undefined,
       srtPort: config.srtPort,
       httpPort: config.httpPort,
+      whip: config.webrtc.enabled,
     };
     const accountsStore = new AccountsStore(database.db);
     const sessionTokens = new SessionTokens(
@@ -193,6 +198,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackAccess,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
+    const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
+    const playbackGate = new AccessControlGate(playbackAccess);
+    const network = webrtcNetwork(config);
+    const webrtc = config.webrtc.enabled ? new WebRtcService({ hub, authorizer, log, network }) : undefined;
+    if (webrtc) {
+      closers.unshift(() => webrtc.close());
+    }
     const app = await buildApp({
       services,
       authenticate: requestAuthenticator(
@@ -215,7 +227,15 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             get publicBaseUrl() {
               return currentNode.baseUrl;
             },
-            gate: new AccessControlGate(playbackAccess),
+            gate: playbackGate,
+            webrtc: webrtc !== undefined,
+          }),
+        (instance) =>
+          webrtc &&
+          registerWebRtcRoutes(instance, {
+            service: webrtc,
+            gate: playbackGate,
+            iceServerLinks: iceServerLinks(network.iceServers),
           }),
         graphqlWsRoute({
           feed: new EventFeed({
@@ -237,7 +257,6 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     // Before any ingest listener accepts a publish: reset what a previous run left LIVE.
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());
-    const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();

@@ -1,0 +1,163 @@
+/**
+ * WHIP media into the hub: reassembled H.264 access units (RFC 6184) and Opus packets (RFC 7587)
+ * become MediaUnits. Video carries SPS/PPS in band; they become the track's avcC (ISO/IEC
+ * 14496-15 §5.3.3) and a changed SPS/PPS (a resolution switch) re-declares the tracks. RTP
+ * timestamps of each track are unwrapped and placed on one timeline by their arrival time, so
+ * audio and video start together. H.264 from WebRTC has no B-frames: pts equals dts.
+ */
+import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
+import { toLengthPrefixed } from '../../../codecs/nal.js';
+import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
+import type { MediaUnit } from '../../../stream/media-unit.js';
+import { type AudioTrack, type StreamDescription, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
+import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
+import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
+
+/** Track id of WHIP video. */
+export const WHIP_VIDEO_TRACK_ID = 1;
+/** Track id of WHIP audio. */
+export const WHIP_AUDIO_TRACK_ID = 2;
+
+/** Where converted media goes (a hub Publisher). */
+export interface UnitSink {
+  setDescription(description: StreamDescription): void;
+  write(unit: MediaUnit): void;
+}
+
+/** What the offer said the publisher sends. */
+export interface ExpectedTracks {
+  readonly video: boolean;
+  readonly audio: boolean;
+}
+
+/** One track's timeline: first RTP timestamp mapped to its arrival on the session clock. */
+class TrackClock {
+  private readonly unwrapper = new TimestampUnwrapper();
+  private origin: { rtp: number; at: number } | undefined;
+
+  constructor(private readonly rate: number) {}
+
+  /** The track-clock time of `rtp` on the session timeline (0 = session start). */
+  time(rtp: number, arrivalMs: number): number {
+    const extended = this.unwrapper.unwrap(rtp);
+    if (!this.origin) {
+      this.origin = { rtp: extended, at: Math.round((arrivalMs * this.rate) / 1000) };
+    }
+    return extended - this.origin.rtp + this.origin.at;
+  }
+}
+
+/** Converts one WHIP session's media into units for the hub. */
+export class WhipToStream {
+  private video: VideoTrack | undefined;
+  private audio: AudioTrack | undefined;
+  private sps: Uint8Array | undefined;
+  private pps: Uint8Array | undefined;
+  private described = false;
+  private readonly videoClock = new TrackClock(VIDEO_TIMESCALE);
+  private readonly audioClock = new TrackClock(OPUS_SAMPLE_RATE);
+  private lastAudioTime = -1;
+  private lastVideoTime = -1;
+
+  constructor(
+    private readonly sink: UnitSink,
+    private readonly expected: ExpectedTracks,
+    /** Milliseconds since the session started (arrival clock). */
+    private readonly clock: () => number,
+  ) {
+    if (expected.audio) {
+      this.audio = opusTrack();
+    }
+    if (!expected.video && this.audio) {
+      this.declare();
+    }
+  }
+
+  /** True once the tracks are declared (video waits for its first SPS/PPS). */
+  get isDescribed(): boolean {
+    return this.described;
+  }
+
+  /** One reassembled access unit. */
+  onVideo(unit: H264AccessUnit): void {
+    const arrival = this.clock();
+    const time = this.videoClock.time(unit.timestamp, arrival);
+    const slices: Uint8Array[] = [];
+    let sps = this.sps;
+    let pps = this.pps;
+    for (const nal of unit.nals) {
+      const type = (nal[0] as number) & 0x1f;
+      if (type === H264_NAL.sps) {
+        sps = nal;
+      } else if (type === H264_NAL.pps) {
+        pps = nal;
+      } else if (type !== H264_NAL.aud && type !== FILLER) {
+        slices.push(nal);
+      }
+    }
+    if (sps && pps && (sps !== this.sps || pps !== this.pps)) {
+      this.updateVideo(sps, pps);
+    }
+    if (!this.described || !this.video || slices.length === 0 || time <= this.lastVideoTime) {
+      return;
+    }
+    this.lastVideoTime = time;
+    this.sink.write({ trackId: WHIP_VIDEO_TRACK_ID, dts: time, pts: time, key: unit.key, data: toLengthPrefixed(slices) });
+  }
+
+  /** One Opus packet (the whole RTP payload, RFC 7587 §4.2). */
+  onAudio(packet: Uint8Array, rtpTimestamp: number): void {
+    const time = this.audioClock.time(rtpTimestamp, this.clock());
+    if (!this.described || !this.audio || packet.length === 0 || time <= this.lastAudioTime) {
+      return;
+    }
+    this.lastAudioTime = time;
+    this.sink.write({ trackId: WHIP_AUDIO_TRACK_ID, dts: time, pts: time, key: true, data: packet });
+  }
+
+  private updateVideo(sps: Uint8Array, pps: Uint8Array): void {
+    const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) =>
+      a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+    const changed = !sameBytes(this.sps, sps) || !sameBytes(this.pps, pps);
+    this.sps = sps;
+    this.pps = pps;
+    if (!changed && this.video) {
+      return;
+    }
+    const config = buildAvcC([sps], [pps]);
+    const d = describeAvcC(config);
+    this.video = {
+      kind: 'video',
+      id: WHIP_VIDEO_TRACK_ID,
+      codec: 'h264',
+      timescale: VIDEO_TIMESCALE,
+      config,
+      codecString: d.codecString,
+      width: d.width,
+      height: d.height,
+      ...(d.fps === undefined ? {} : { fps: d.fps }),
+    };
+    this.declare();
+  }
+
+  private declare(): void {
+    const tracks = [this.video, this.audio].filter((track) => track !== undefined);
+    this.sink.setDescription({ tracks });
+    this.described = true;
+  }
+}
+
+const FILLER = 12;
+
+function opusTrack(): AudioTrack {
+  return {
+    kind: 'audio',
+    id: WHIP_AUDIO_TRACK_ID,
+    codec: 'opus',
+    timescale: OPUS_SAMPLE_RATE,
+    config: buildOpusHead({ channels: 2 }),
+    codecString: opusCodecString(),
+    sampleRate: OPUS_SAMPLE_RATE,
+    channels: 2,
+  };
+}
