@@ -158,7 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   const iceServers = list(c.AIRWAVE_WEBRTC_ICE_SERVERS);
   const badServer = iceServers.find((url) => !/^(stuns?|turns?):[^\s<>]+$/.test(url));
   if (badServer !== undefined) {
-    throw new ConfigError(`invalid configuration:\n  AIRWAVE_WEBRTC_ICE_SERVERS: ${badServer} is not a stun:/turn: URL`);
+    throw new ConfigError(
+      `invalid configuration:\n  AIRWAVE_WEBRTC_ICE_SERVERS: ${badServer} is not a stun:/turn: URL`,
+    );
   }
   if (Boolean(c.AIRWAVE_TLS_CERT) !== Boolean(c.AIRWAVE_TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  AIRWAVE_TLS_CERT and AIRWAVE_TLS_KEY must be set together');

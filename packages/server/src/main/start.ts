@@ -51,8 +51,8 @@ import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
-import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
 import { webrtcNetwork } from '../http/webrtc/webrtc-network.js';
+import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 

@@ -57,7 +57,10 @@ export function peerCodecs(): { video: RTCRtpCodecParameters[]; audio: RTCRtpCod
 }
 
 /** RTP header extensions negotiated (MID for BUNDLE demultiplexing, abs-send-time). */
-export function peerHeaderExtensions(): { video: RTCRtpHeaderExtensionParameters[]; audio: RTCRtpHeaderExtensionParameters[] } {
+export function peerHeaderExtensions(): {
+  video: RTCRtpHeaderExtensionParameters[];
+  audio: RTCRtpHeaderExtensionParameters[];
+} {
   return { video: [useSdesMid(), useAbsSendTime()], audio: [useSdesMid()] };
 }
 
@@ -67,8 +70,12 @@ export function peerConfig(options: WebRtcNetworkOptions) {
     codecs: peerCodecs(),
     headerExtensions: peerHeaderExtensions(),
     iceServers: [],
-    ...(options.udpPortRange ? { icePortRange: [options.udpPortRange[0], options.udpPortRange[1]] as [number, number] } : {}),
-    ...(options.publicIps && options.publicIps.length > 0 ? { iceAdditionalHostAddresses: [...options.publicIps] } : {}),
+    ...(options.udpPortRange
+      ? { icePortRange: [options.udpPortRange[0], options.udpPortRange[1]] as [number, number] }
+      : {}),
+    ...(options.publicIps && options.publicIps.length > 0
+      ? { iceAdditionalHostAddresses: [...options.publicIps] }
+      : {}),
     iceUseTcp: options.iceTcp ?? false,
     iceTcpPassive: options.iceTcp ?? false,
     iceUseIpv6: false,

@@ -6,8 +6,8 @@
  */
 import { RTCPeerConnection, type RTCRtpTransceiver } from 'werift';
 import { ProtocolError } from '../../errors.js';
-import type { TrickleFragment } from './sdp/trickle-fragment.js';
 import { peerConfig, type WebRtcNetworkOptions } from './peer-options.js';
+import type { TrickleFragment } from './sdp/trickle-fragment.js';
 
 /** Why a connection ended (the session's close reason). */
 export type PeerEnd = (reason: string) => void;

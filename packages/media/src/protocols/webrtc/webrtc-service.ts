@@ -5,9 +5,9 @@
  * `<base>/whip/sessions/<id>` and `<base>/whep/sessions/<id>` (PATCH for trickle ICE, DELETE).
  */
 import { randomBytes } from 'node:crypto';
+import { ParseError, ProtocolError } from '../../errors.js';
 import { AlreadyPublishingError, type Hub } from '../../hub/hub.js';
 import type { LiveStream } from '../../hub/live-stream.js';
-import { ParseError, ProtocolError } from '../../errors.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { videoTrackOf } from '../../stream/track.js';
 import { iceServerLinks, type WebRtcNetworkOptions } from './peer-options.js';
@@ -74,21 +74,35 @@ export class WebRtcService {
   }
 
   /** WHIP: publishes `streamKey` with the offer; `sessionBase` is the absolute or rooted `…/whip/sessions`. */
-  async publish(streamKey: string | undefined, offer: string, contentType: string | undefined, sessionBase: string): Promise<WebRtcResponse> {
+  async publish(
+    streamKey: string | undefined,
+    offer: string,
+    contentType: string | undefined,
+    sessionBase: string,
+  ): Promise<WebRtcResponse> {
     if (!streamKey) {
-      return withHeaders(refuse(401, 'stream_key_missing', 'send the stream key as Authorization: Bearer <streamKey>'), {
-        'www-authenticate': 'Bearer',
-      });
+      return withHeaders(
+        refuse(401, 'stream_key_missing', 'send the stream key as Authorization: Bearer <streamKey>'),
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
     }
     const checked = this.checkOffer(offer, contentType, 'send');
     if ('status' in checked) {
       return checked;
     }
-    const sent = checked.media.filter((m) => (m.kind === 'video' || m.kind === 'audio') && m.direction !== 'recvonly' && m.direction !== 'inactive');
+    const sent = checked.media.filter(
+      (m) => (m.kind === 'video' || m.kind === 'audio') && m.direction !== 'recvonly' && m.direction !== 'inactive',
+    );
     const video = sent.find((m) => m.kind === 'video');
     const audio = sent.find((m) => m.kind === 'audio');
     if (video && !video.codecs.includes('h264')) {
-      return refuse(406, 'unsupported_codec', `video must be H.264 (offered: ${video.codecs.join(', ') || 'none'}); VP8, VP9 and AV1 are not accepted over WHIP yet`);
+      return refuse(
+        406,
+        'unsupported_codec',
+        `video must be H.264 (offered: ${video.codecs.join(', ') || 'none'}); VP8, VP9 and AV1 are not accepted over WHIP yet`,
+      );
     }
     if (audio && !audio.codecs.includes('opus')) {
       return refuse(406, 'unsupported_codec', `audio must be Opus (offered: ${audio.codecs.join(', ') || 'none'})`);
@@ -118,7 +132,9 @@ export class WebRtcService {
       {
         network: this.options.network,
         ...(this.options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.options.connectTimeoutMs }),
-        ...(this.options.keyframeIntervalMs === undefined ? {} : { keyframeIntervalMs: this.options.keyframeIntervalMs }),
+        ...(this.options.keyframeIntervalMs === undefined
+          ? {}
+          : { keyframeIntervalMs: this.options.keyframeIntervalMs }),
       },
       log,
       (ended) => this.forgetWhip(ended),
@@ -141,7 +157,13 @@ export class WebRtcService {
   }
 
   /** WHEP: plays the live stream `playbackId` to a viewer counted as `viewerSessionId`. */
-  async play(playbackId: string, offer: string, contentType: string | undefined, viewerSessionId: string, sessionBase: string): Promise<WebRtcResponse> {
+  async play(
+    playbackId: string,
+    offer: string,
+    contentType: string | undefined,
+    viewerSessionId: string,
+    sessionBase: string,
+  ): Promise<WebRtcResponse> {
     const checked = this.checkOffer(offer, contentType, 'receive');
     if ('status' in checked) {
       return checked;
@@ -152,14 +174,20 @@ export class WebRtcService {
     }
     const description = stream.description;
     if (!description) {
-      return withHeaders(refuse(503, 'not_ready', 'the stream has not declared its tracks yet'), { 'retry-after': '1' });
+      return withHeaders(refuse(503, 'not_ready', 'the stream has not declared its tracks yet'), {
+        'retry-after': '1',
+      });
     }
     const video = videoTrackOf(description);
     if (video && video.codec !== 'h264') {
       return refuse(415, 'unsupported_codec', `WebRTC playback carries H.264; this stream is ${video.codec}`);
     }
     if (video && stream.gopCache.some((unit) => unit.trackId === video.id && unit.pts !== unit.dts)) {
-      return refuse(409, 'b_frames', 'the stream has B-frames, which WebRTC cannot carry; publish without B-frames (e.g. x264 -bf 0 or a baseline profile)');
+      return refuse(
+        409,
+        'b_frames',
+        'the stream has B-frames, which WebRTC cannot carry; publish without B-frames (e.g. x264 -bf 0 or a baseline profile)',
+      );
     }
     if (this.full()) {
       return busy();
@@ -227,7 +255,9 @@ export class WebRtcService {
     if (!session) {
       return refuse(404, 'session_not_found', 'no such WebRTC session');
     }
-    session.close(kind === 'whip' ? 'the publisher ended the session (DELETE)' : 'the viewer ended the session (DELETE)');
+    session.close(
+      kind === 'whip' ? 'the publisher ended the session (DELETE)' : 'the viewer ended the session (DELETE)',
+    );
     if (kind === 'whip') {
       this.options.hub.stop(session.streamId, 'the publisher ended the session (DELETE)');
     }
@@ -249,7 +279,11 @@ export class WebRtcService {
     }
   }
 
-  private checkOffer(offer: string, contentType: string | undefined, want: 'send' | 'receive'): OfferSummary | WebRtcResponse {
+  private checkOffer(
+    offer: string,
+    contentType: string | undefined,
+    want: 'send' | 'receive',
+  ): OfferSummary | WebRtcResponse {
     if (mediaType(contentType) !== SDP) {
       return refuse(415, 'unsupported_media_type', `the offer must be sent as ${SDP}`);
     }
@@ -265,7 +299,11 @@ export class WebRtcService {
         (m.direction === 'sendrecv' || m.direction === (want === 'send' ? 'sendonly' : 'recvonly')),
     );
     if (!useful) {
-      return refuse(400, 'bad_offer', want === 'send' ? 'the offer sends no audio or video' : 'the offer receives no audio or video');
+      return refuse(
+        400,
+        'bad_offer',
+        want === 'send' ? 'the offer sends no audio or video' : 'the offer receives no audio or video',
+      );
     }
     return summary;
   }
@@ -323,7 +361,9 @@ function mediaType(contentType: string | undefined): string {
 }
 
 function busy(): WebRtcResponse {
-  return withHeaders(refuse(503, 'too_many_sessions', 'this node has no room for another WebRTC session'), { 'retry-after': '5' });
+  return withHeaders(refuse(503, 'too_many_sessions', 'this node has no room for another WebRTC session'), {
+    'retry-after': '5',
+  });
 }
 
 function withHeaders(response: WebRtcResponse, extra: Record<string, string>): WebRtcResponse {

@@ -219,7 +219,7 @@ export type IngestEndpoint = {
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
   /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
-  /** <baseUrl>/webrtc/<streamKey> (WHIP) once this node serves WHIP; null until then. */
+  /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
 };
 

@@ -45,20 +45,35 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
     }
     const preflight = (_request: FastifyRequest, reply: FastifyReply) => {
       const links = deps.iceServerLinks ?? [];
-      void reply.headers({ ...PREFLIGHT, ...(links.length > 0 ? { link: [...links] } : {}) }).status(204).send();
+      void reply
+        .headers({ ...PREFLIGHT, ...(links.length > 0 ? { link: [...links] } : {}) })
+        .status(204)
+        .send();
     };
-    for (const url of ['/webrtc/:key', '/whip', '/play/:id/webrtc', '/whep/:id', '/whip/sessions/:sid', '/whep/sessions/:sid']) {
+    for (const url of [
+      '/webrtc/:key',
+      '/whip',
+      '/play/:id/webrtc',
+      '/whep/:id',
+      '/whip/sessions/:sid',
+      '/whep/sessions/:sid',
+    ]) {
       scope.options(url, preflight);
     }
     scope.post<{ Params: { key: string } }>('/webrtc/:key', (request, reply) =>
       publish(request, reply, request.params.key),
     );
     scope.post('/whip', (request, reply) => publish(request, reply, bearerToken(request.headers.authorization)));
-    scope.post<{ Params: { id: string } }>('/play/:id/webrtc', (request, reply) => play(request, reply, request.params.id));
+    scope.post<{ Params: { id: string } }>('/play/:id/webrtc', (request, reply) =>
+      play(request, reply, request.params.id),
+    );
     scope.post<{ Params: { id: string } }>('/whep/:id', (request, reply) => play(request, reply, request.params.id));
     for (const kind of ['whip', 'whep'] as const) {
       scope.patch<{ Params: { sid: string } }>(`/${kind}/sessions/:sid`, async (request, reply) =>
-        answer(reply, await deps.service.patch(kind, request.params.sid, body(request), request.headers['content-type'])),
+        answer(
+          reply,
+          await deps.service.patch(kind, request.params.sid, body(request), request.headers['content-type']),
+        ),
       );
       scope.delete<{ Params: { sid: string } }>(`/${kind}/sessions/:sid`, (request, reply) =>
         answer(reply, deps.service.delete(kind as SessionKind, request.params.sid)),
@@ -67,12 +82,7 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
   });
 
   async function publish(request: FastifyRequest, reply: FastifyReply, key: string | undefined): Promise<void> {
-    const response = await deps.service.publish(
-      key,
-      body(request),
-      request.headers['content-type'],
-      '/whip/sessions',
-    );
+    const response = await deps.service.publish(key, body(request), request.headers['content-type'], '/whip/sessions');
     answer(reply, response);
   }
 
@@ -93,7 +103,9 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
         answer(reply, {
           status: 503,
           headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' },
-          body: JSON.stringify({ error: { reason: 'gate_unavailable', message: 'playback access could not be checked; try again' } }),
+          body: JSON.stringify({
+            error: { reason: 'gate_unavailable', message: 'playback access could not be checked; try again' },
+          }),
         });
         return;
       }
@@ -129,8 +141,5 @@ function answer(reply: FastifyReply, response: WebRtcResponse): void {
   for (const [name, value] of Object.entries(response.headers)) {
     headers[name] = typeof value === 'string' ? value : [...value];
   }
-  void reply
-    .headers(headers)
-    .status(response.status)
-    .send(response.body);
+  void reply.headers(headers).status(response.status).send(response.body);
 }

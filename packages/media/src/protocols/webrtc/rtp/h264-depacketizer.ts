@@ -57,6 +57,10 @@ export class H264Depacketizer {
    */
   push(payload: Uint8Array, timestamp: number, marker: boolean): H264AccessUnit[] {
     const out: H264AccessUnit[] = [];
+    if (payload.length === 0) {
+      // Padding-only packets (bandwidth probes) carry no media.
+      return out;
+    }
     if (this.timestamp !== undefined && timestamp !== this.timestamp) {
       this.finish(out);
     }
@@ -85,9 +89,6 @@ export class H264Depacketizer {
   }
 
   private parse(payload: Uint8Array): void {
-    if (payload.length < 1) {
-      throw new ParseError('empty H.264 RTP payload');
-    }
     const header = payload[0] as number;
     if (header & 0x80) {
       throw new ParseError('H.264 NAL header has forbidden_zero_bit set', 0);

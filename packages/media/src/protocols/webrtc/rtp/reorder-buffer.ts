@@ -7,7 +7,9 @@
 import { nextSequence, sequenceDelta } from './rtp-clock.js';
 
 /** What the buffer reports in delivery order. */
-export type ReorderEvent<T> = { readonly kind: 'packet'; readonly packet: T } | { readonly kind: 'lost'; readonly count: number };
+export type ReorderEvent<T> =
+  | { readonly kind: 'packet'; readonly packet: T }
+  | { readonly kind: 'lost'; readonly count: number };
 
 /** Counters of one buffer. */
 export interface ReorderStats {

@@ -51,7 +51,12 @@ export function parseTrickleFragment(body: string): TrickleFragment {
     } else if (name === 'candidate') {
       // foundation component transport priority address port typ type …
       const fields = rest.split(' ');
-      if (fields.length < 8 || fields[6] !== 'typ' || !/^\d+$/.test(fields[5] ?? '') || !/^\d+$/.test(fields[1] ?? '')) {
+      if (
+        fields.length < 8 ||
+        fields[6] !== 'typ' ||
+        !/^\d+$/.test(fields[5] ?? '') ||
+        !/^\d+$/.test(fields[1] ?? '')
+      ) {
         throw new ParseError(`a=candidate at line ${line.number} is malformed`, line.number);
       }
       if (candidates.length >= MAX_FRAGMENT_CANDIDATES) {

@@ -7,7 +7,7 @@
  * drops to the next keyframe and never holds up the others. NACKs are answered from werift's
  * send history; a PLI from the viewer is passed upstream when the publisher can be asked.
  */
-import { RtpHeader, RtpPacket, type RTCRtpSender } from 'werift';
+import { type RTCRtpSender, RtpHeader, RtpPacket } from 'werift';
 import type { LiveStream } from '../../../hub/live-stream.js';
 import type { QueuedReader } from '../../../hub/reader.js';
 import type { Logger } from '../../../ports.js';

@@ -61,7 +61,7 @@ export class WhipToStream {
 
   constructor(
     private readonly sink: UnitSink,
-    private readonly expected: ExpectedTracks,
+    expected: ExpectedTracks,
     /** Milliseconds since the session started (arrival clock). */
     private readonly clock: () => number,
   ) {
@@ -102,7 +102,13 @@ export class WhipToStream {
       return;
     }
     this.lastVideoTime = time;
-    this.sink.write({ trackId: WHIP_VIDEO_TRACK_ID, dts: time, pts: time, key: unit.key, data: toLengthPrefixed(slices) });
+    this.sink.write({
+      trackId: WHIP_VIDEO_TRACK_ID,
+      dts: time,
+      pts: time,
+      key: unit.key,
+      data: toLengthPrefixed(slices),
+    });
   }
 
   /** One Opus packet (the whole RTP payload, RFC 7587 §4.2). */

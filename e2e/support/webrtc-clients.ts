@@ -1,0 +1,242 @@
+/**
+ * Real WebRTC clients for e2e tests and benchmarks: Debian's Chromium with a fake capture device
+ * fed from files ffmpeg made (`--use-file-for-fake-video-capture`), a local page whose script
+ * publishes over WHIP and plays over WHEP with the browser's own RTCPeerConnection, and readers
+ * of the browser's getStats().
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Makes a short Y4M test pattern and a WAV tone in `dir` (ffmpeg, faster than real time). */
+export async function makeFakeCapture(
+  dir: string,
+  width = 640,
+  height = 360,
+): Promise<{ video: string; audio: string }> {
+  const video = join(dir, 'capture.y4m');
+  const audio = join(dir, 'capture.wav');
+  const run = promisify(execFile);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=30`,
+    '-t',
+    '4',
+    '-pix_fmt',
+    'yuv420p',
+    video,
+  ]);
+  await run('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '4',
+    '-ac',
+    '2',
+    audio,
+  ]);
+  return { video, audio };
+}
+
+/** Headless Chromium whose camera and microphone are the given files (or Chromium's own pattern). */
+export async function launchWebRtcChromium(capture?: { video: string; audio: string }): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      ...(capture
+        ? [`--use-file-for-fake-video-capture=${capture.video}`, `--use-file-for-fake-audio-capture=${capture.audio}`]
+        : []),
+    ],
+  });
+}
+
+/** The page's WHIP/WHEP client (plain browser JavaScript). */
+const CLIENT = `
+const video = document.getElementById('v');
+function gathered(pc) {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    pc.addEventListener('icegatheringstatechange', () => { if (pc.iceGatheringState === 'complete') resolve(); });
+    setTimeout(resolve, 3000);
+  });
+}
+function connected(pc, ms) {
+  return new Promise((resolve) => {
+    if (pc.connectionState === 'connected') return resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    pc.addEventListener('connectionstatechange', () => {
+      if (pc.connectionState === 'connected') { clearTimeout(timer); resolve(true); }
+    });
+  });
+}
+function fragment(pc) {
+  const sdp = pc.localDescription.sdp;
+  const ufrag = /a=ice-ufrag:(\\S+)/.exec(sdp)[1];
+  const pwd = /a=ice-pwd:(\\S+)/.exec(sdp)[1];
+  const lines = ['a=ice-ufrag:' + ufrag, 'a=ice-pwd:' + pwd];
+  const sections = sdp.split(/\\r\\nm=/).slice(1);
+  for (const section of sections) {
+    const mid = /a=mid:(\\S+)/.exec(section);
+    const candidates = section.split('\\r\\n').filter((l) => l.startsWith('a=candidate:'));
+    lines.push('m=' + section.split('\\r\\n')[0]);
+    if (mid) lines.push('a=mid:' + mid[1]);
+    lines.push(...candidates);
+  }
+  lines.push('a=end-of-candidates');
+  return lines.join('\\r\\n') + '\\r\\n';
+}
+async function negotiate(pc, url, opts) {
+  const offer = await pc.createOffer();
+  await pc.setLocalDescription(offer);
+  if (!opts.trickle) await gathered(pc);
+  const headers = { 'content-type': 'application/sdp' };
+  if (opts.bearer) headers.authorization = 'Bearer ' + opts.bearer;
+  const response = await fetch(url, { method: 'POST', headers, body: pc.localDescription.sdp });
+  const body = await response.text();
+  if (response.status !== 201) return { status: response.status, body };
+  const location = new URL(response.headers.get('location'), url).href;
+  await pc.setRemoteDescription({ type: 'answer', sdp: body });
+  let patchStatus;
+  if (opts.trickle) {
+    await gathered(pc);
+    const patch = await fetch(location, { method: 'PATCH', headers: { 'content-type': 'application/trickle-ice-sdpfrag' }, body: fragment(pc) });
+    patchStatus = patch.status;
+  }
+  const ok = await connected(pc, 20000);
+  return { status: response.status, location, patchStatus, connected: ok, link: response.headers.get('link') };
+}
+window.whipPublish = async (url, opts) => {
+  const media = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 30 }, audio: true });
+  const pc = new RTCPeerConnection();
+  window.publisher = pc;
+  for (const track of media.getTracks()) {
+    if (track.kind === 'video') track.contentHint = 'detail';
+    pc.addTransceiver(track, { direction: 'sendonly' });
+  }
+  return negotiate(pc, url, opts);
+};
+window.whepPlay = async (url, opts) => {
+  const pc = new RTCPeerConnection();
+  window.player = pc;
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  const stream = new MediaStream();
+  pc.ontrack = (event) => { stream.addTrack(event.track); video.srcObject = stream; video.play().catch(() => {}); };
+  return negotiate(pc, url, opts);
+};
+window.playerStats = async () => {
+  const out = { video: {}, audio: {} };
+  if (!window.player) return out;
+  (await window.player.getStats()).forEach((s) => {
+    if (s.type === 'inbound-rtp' && s.kind === 'video') out.video = { framesDecoded: s.framesDecoded || 0, keyFramesDecoded: s.keyFramesDecoded || 0, frameWidth: s.frameWidth || 0, frameHeight: s.frameHeight || 0, packetsLost: s.packetsLost || 0 };
+    if (s.type === 'inbound-rtp' && s.kind === 'audio') out.audio = { packetsReceived: s.packetsReceived || 0, totalSamplesReceived: s.totalSamplesReceived || 0 };
+  });
+  return out;
+};
+window.closeAll = () => { window.publisher && window.publisher.close(); window.player && window.player.close(); };
+`;
+
+/** Serves the client page on 127.0.0.1:0 (another origin than the server: CORS is exercised). */
+export async function startClientPage(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(
+      `<!doctype html><html><body><video id="v" muted autoplay playsinline></video><script>${CLIENT}</script></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What a WHIP or WHEP negotiation in the page returned. */
+export interface Negotiated {
+  readonly status: number;
+  readonly body?: string;
+  readonly location?: string;
+  readonly patchStatus?: number;
+  readonly connected?: boolean;
+  readonly link?: string | null;
+}
+
+/** Options of a negotiation. */
+export interface NegotiateOptions {
+  readonly bearer?: string;
+  /** POST the offer before gathering, then PATCH the candidates. */
+  readonly trickle?: boolean;
+}
+
+/** Opens a page of the client and publishes the fake camera over WHIP to `url`. */
+export async function publishWhip(
+  browser: Browser,
+  pageUrl: string,
+  url: string,
+  options: NegotiateOptions = {},
+): Promise<{ page: Page; result: Negotiated }> {
+  const page = await browser.newPage();
+  await page.goto(pageUrl);
+  const result = (await page.evaluate(
+    `window.whipPublish(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
+  )) as Negotiated;
+  return { page, result };
+}
+
+/** Opens a page of the client and plays `url` over WHEP. */
+export async function playWhep(
+  browser: Browser,
+  pageUrl: string,
+  url: string,
+  options: NegotiateOptions = {},
+): Promise<{ page: Page; result: Negotiated }> {
+  const page = await browser.newPage();
+  await page.goto(pageUrl);
+  const result = (await page.evaluate(
+    `window.whepPlay(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
+  )) as Negotiated;
+  return { page, result };
+}
+
+/** The WHEP page's inbound statistics. */
+export interface PlayerStats {
+  readonly video: {
+    framesDecoded?: number;
+    keyFramesDecoded?: number;
+    frameWidth?: number;
+    frameHeight?: number;
+    packetsLost?: number;
+  };
+  readonly audio: { packetsReceived?: number; totalSamplesReceived?: number };
+}
+
+/** Reads getStats() of the page's player. */
+export function playerStats(page: Page): Promise<PlayerStats> {
+  return page.evaluate('window.playerStats()') as Promise<PlayerStats>;
+}
