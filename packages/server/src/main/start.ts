@@ -11,6 +11,7 @@ import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
+import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
@@ -72,6 +73,8 @@ export interface RunningAirwave {
   readonly services: Services;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
   readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
+  /** WHIP/WHEP sessions, when WebRTC is enabled. */
+  readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
 }
 
@@ -201,7 +204,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
     const playbackGate = new AccessControlGate(playbackAccess);
     const network = webrtcNetwork(config);
-    const webrtc = config.webrtc.enabled ? new WebRtcService({ hub, authorizer, log, network }) : undefined;
+    const webrtc = config.webrtc.enabled
+      ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
+      : undefined;
     if (webrtc) {
       closers.unshift(() => webrtc.close());
     }
@@ -287,6 +292,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
       services,
       ingest: { authorizer, lifecycle },
+      webrtc,
       close: async () => {
         for (const close of closers) {
           try {

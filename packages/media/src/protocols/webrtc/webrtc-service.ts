@@ -28,6 +28,8 @@ export interface WebRtcResponse {
 export interface OpusSources {
   /** Opus for `stream` (AAC audio); call the returned release when the viewer leaves. */
   acquire(stream: LiveStream): { source: OpusSource; release(): void };
+  /** Transcoders running now. */
+  readonly running: number;
 }
 
 /** Options of the service. */
@@ -62,6 +64,11 @@ export class WebRtcService {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly options: WebRtcServiceOptions) {}
+
+  /** AAC→Opus transcoders running (one per stream with WebRTC viewers and AAC audio). */
+  get opusTranscoders(): number {
+    return this.options.opus?.running ?? 0;
+  }
 
   /** Live WHIP sessions (tests, metrics). */
   get publishSessions(): readonly WhipSession[] {

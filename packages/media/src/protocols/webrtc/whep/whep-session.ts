@@ -36,6 +36,8 @@ export interface WhepContext {
 export interface WhepSessionOptions extends PeerOptions {
   readonly maxQueuedUnits?: number;
   readonly maxQueuedBytes?: number;
+  /** A viewer that sends no RTCP (receiver reports) this long is gone (default 6 s). */
+  readonly viewerTimeoutMs?: number;
 }
 
 /** Counters of one viewer. */
@@ -64,6 +66,8 @@ export class WhepSession {
   private unsubscribeOpus: (() => void) | undefined;
   private ended: string | undefined;
   private videoStarted = false;
+  private lastHeard = performance.now();
+  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
     readonly id: string,
@@ -115,6 +119,9 @@ export class WhepSession {
         sequence: Math.floor(Math.random() * 0x10000),
         timestampOffset: Math.floor(Math.random() * 0x7fffffff),
       };
+      transceiver.sender.onRtcp.subscribe(() => {
+        this.lastHeard = performance.now();
+      });
       if (transceiver.kind === 'video' && !this.video) {
         this.video = outgoing;
         transceiver.sender.onPictureLossIndication.subscribe(() => this.onViewerPli());
@@ -142,6 +149,7 @@ export class WhepSession {
       return;
     }
     this.ended = reason;
+    clearInterval(this.watchdog);
     this.reader?.close();
     this.unsubscribeOpus?.();
     this.closeViewer?.();
@@ -160,6 +168,14 @@ export class WhepSession {
       return;
     }
     this.closeViewer = this.stream.viewers.open(this.viewerSessionId, 'webrtc');
+    const timeout = this.options.viewerTimeoutMs ?? 6000;
+    this.lastHeard = performance.now();
+    this.watchdog = setInterval(() => {
+      if (performance.now() - this.lastHeard > timeout) {
+        this.close(`the viewer sent no RTCP for ${Math.round(timeout / 1000)} s`);
+      }
+    }, 1000);
+    this.watchdog.unref();
     this.log.info({ sessionId: this.id, streamId: this.stream.streamId }, 'WHEP session connected');
     const description = this.stream.description;
     const videoTrack = description ? videoTrackOf(description) : undefined;
