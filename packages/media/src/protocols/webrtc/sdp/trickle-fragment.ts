@@ -55,6 +55,7 @@ export function parseTrickleFragment(body: string): TrickleFragment {
         fields.length < 8 ||
         fields[6] !== 'typ' ||
         !/^\d+$/.test(fields[5] ?? '') ||
+        !/^\d+$/.test(fields[3] ?? '') ||
         !/^\d+$/.test(fields[1] ?? '')
       ) {
         throw new ParseError(`a=candidate at line ${line.number} is malformed`, line.number);
