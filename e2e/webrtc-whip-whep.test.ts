@@ -6,10 +6,12 @@
  * the stream. One Chromium serves every test of the file.
  */
 import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { prng } from '@airwave/media/testing/fuzz';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumMissing } from './support/browser.js';
 import { byType, ffmpegMissing, probeStreams } from './support/ffmpeg.js';
@@ -32,6 +34,7 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
   let dir: string;
   let publisher: Page | undefined;
   let location: string | undefined;
+  let answer: string | undefined;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'airwave-webrtc-'));
@@ -71,6 +74,7 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
     assert.equal(result.connected, true);
     assert.match(result.location ?? '', /\/whip\/sessions\/[A-Za-z0-9_-]{20,}$/);
     location = result.location;
+    answer = result.answer;
     await waitFor(
       'LIVE with H.264 and Opus tracks',
       async () => {
@@ -83,6 +87,32 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
       },
       30_000,
     );
+  });
+
+  it('garbage STUN, DTLS and RTP/RTCP datagrams at the session port leave the publish running', async () => {
+    const ports = [...(answer ?? '').matchAll(/a=candidate:\S+ 1 udp \d+ 127\.0\.0\.1 (\d+) typ host/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.ok(ports.length > 0, `no loopback candidate in the answer:\n${answer}`);
+    const socket = createSocket('udp4');
+    const random = prng(15);
+    for (let i = 0; i < 3000; i++) {
+      const packet = Buffer.alloc(1 + Math.floor(random() * 1200));
+      for (let j = 0; j < packet.length; j++) {
+        packet[j] = Math.floor(random() * 256);
+      }
+      packet[0] = [0x00, 0x01, 0x16, 0x17, 0x80, 0x81, 0x90, 0xbf][i % 8] as number;
+      await new Promise<void>((resolve) => socket.send(packet, ports[0], '127.0.0.1', () => resolve()));
+    }
+    socket.close();
+    const before = media.server.running.hub.getByPlaybackId(media.playbackId)?.stats.units ?? 0;
+    await waitFor(
+      'media still flowing',
+      async () => (media.server.running.hub.getByPlaybackId(media.playbackId)?.stats.units ?? 0) > before + 30,
+      15_000,
+    );
+    assert.equal(media.server.running.webrtc?.publishSessions.length, 1);
+    assert.equal((await streamState(media)).metrics.status, 'LIVE');
   });
 
   it('refuses a second publisher with 409', async () => {

@@ -129,7 +129,7 @@ async function negotiate(pc, url, opts) {
     patchStatus = patch.status;
   }
   const ok = await connected(pc, 20000);
-  return { status: response.status, location, patchStatus, connected: ok, link: response.headers.get('link') };
+  return { status: response.status, location, patchStatus, connected: ok, link: response.headers.get('link'), answer: body };
 }
 window.whipPublish = async (url, opts) => {
   const media = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 30 }, audio: true });
@@ -185,6 +185,8 @@ export interface Negotiated {
   readonly patchStatus?: number;
   readonly connected?: boolean;
   readonly link?: string | null;
+  /** The server's answer SDP. */
+  readonly answer?: string;
 }
 
 /** Options of a negotiation. */
