@@ -76,6 +76,21 @@ export async function launchWebRtcChromium(capture?: { video: string; audio: str
   });
 }
 
+/** Bits of the pixel clock (milliseconds modulo 2^20) drawn as blocks across the top 48 rows. */
+export const CLOCK_BITS = 20;
+
+/** Draws the pixel clock into a gray 640×360 frame (one byte per pixel). */
+export function drawClockGray(frame: Uint8Array, width: number, now = Date.now()): void {
+  const value = now & ((1 << CLOCK_BITS) - 1);
+  const block = width / CLOCK_BITS;
+  for (let y = 0; y < 48; y++) {
+    for (let x = 0; x < width; x++) {
+      const bit = Math.floor(x / block);
+      frame[y * width + x] = (value >> (CLOCK_BITS - 1 - bit)) & 1 ? 255 : 0;
+    }
+  }
+}
+
 /** The page's WHIP/WHEP client (plain browser JavaScript). */
 const CLIENT = `
 const video = document.getElementById('v');
@@ -159,6 +174,54 @@ window.playerStats = async () => {
   });
   return out;
 };
+const CLOCK_BITS = 20;
+window.drawClock = (ctx, width) => {
+  const now = Date.now() & ((1 << CLOCK_BITS) - 1);
+  const block = width / CLOCK_BITS;
+  for (let bit = 0; bit < CLOCK_BITS; bit++) {
+    ctx.fillStyle = (now >> (CLOCK_BITS - 1 - bit)) & 1 ? '#fff' : '#000';
+    ctx.fillRect(bit * block, 0, block, 48);
+  }
+};
+window.whipPublishClock = async (url, opts) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 640; canvas.height = 360;
+  const ctx = canvas.getContext('2d');
+  let frame = 0;
+  setInterval(() => {
+    ctx.fillStyle = '#808080'; ctx.fillRect(0, 48, 640, 312);
+    ctx.fillStyle = '#f00'; ctx.fillRect((frame++ * 8) % 640, 100, 40, 40);
+    window.drawClock(ctx, 640);
+  }, 1000 / 60);
+  const track = canvas.captureStream(30).getVideoTracks()[0];
+  const pc = new RTCPeerConnection();
+  window.publisher = pc;
+  pc.addTransceiver(track, { direction: 'sendonly' });
+  return negotiate(pc, url, opts);
+};
+window.clockSamples = [];
+window.readClock = () => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 640; canvas.height = 360;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const block = 640 / CLOCK_BITS;
+  const onFrame = () => {
+    if (video.videoWidth > 0) {
+      ctx.drawImage(video, 0, 0, 640, 360);
+      const row = ctx.getImageData(0, 24, 640, 1).data;
+      let value = 0;
+      for (let bit = 0; bit < CLOCK_BITS; bit++) {
+        const x = Math.floor(bit * block + block / 2);
+        value = (value << 1) | (row[x * 4] > 128 ? 1 : 0);
+      }
+      let latency = (Date.now() & ((1 << CLOCK_BITS) - 1)) - value;
+      if (latency < 0) latency += 1 << CLOCK_BITS;
+      window.clockSamples.push(latency);
+    }
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+};
 window.closeAll = () => { window.publisher && window.publisher.close(); window.player && window.player.close(); };
 `;
 
@@ -241,4 +304,29 @@ export interface PlayerStats {
 /** Reads getStats() of the page's player. */
 export function playerStats(page: Page): Promise<PlayerStats> {
   return page.evaluate('window.playerStats()') as Promise<PlayerStats>;
+}
+
+/** Publishes a canvas showing the pixel clock over WHIP from a new page. */
+export async function publishClock(
+  browser: Browser,
+  pageUrl: string,
+  url: string,
+  options: NegotiateOptions = {},
+): Promise<{ page: Page; result: Negotiated }> {
+  const page = await browser.newPage();
+  await page.goto(pageUrl);
+  const result = (await page.evaluate(
+    `window.whipPublishClock(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
+  )) as Negotiated;
+  return { page, result };
+}
+
+/** Starts reading the pixel clock of every frame the WHEP page presents. */
+export async function startClockReader(page: Page): Promise<void> {
+  await page.evaluate('window.readClock()');
+}
+
+/** Latencies (ms) measured so far by the page's clock reader; clears them. */
+export async function takeClockSamples(page: Page): Promise<number[]> {
+  return (await page.evaluate('window.clockSamples.splice(0)')) as number[];
 }
