@@ -2,14 +2,18 @@
  * WHEP viewers per core on one stream, against the same number of LL-HLS viewers: a 720p30
  * ~3 Mb/s H.264 stream without B-frames (plus AAC, transcoded once to Opus for the WebRTC viewers)
  * published by ffmpeg over RTMP; N werift WHEP clients in a separate load-generator process (this
- * file, forked with AIRWAVE_BENCH_WHEP_CHILD) each count the video frames they receive whole
- * (marker bit, no sequence gap inside the frame) and the packets lost; the server's CPU (with its
+ * file, forked with AIRWAVE_BENCH_WHEP_CHILD) each put packets back in order (NACK
+ * retransmissions arrive late) and count the video frames that reassemble whole, and the packets
+ * never recovered; the server's CPU (with its
  * ffmpeg child) and RSS are sampled over a window. Then N LL-HLS viewers on blocking reload.
  */
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RTCPeerConnection } from 'werift';
+import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
+import { H264Depacketizer } from '@airwave/media/protocols/webrtc/rtp/h264-depacketizer';
+import { ReorderBuffer } from '@airwave/media/protocols/webrtc/rtp/reorder-buffer';
+import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { stopChild } from '../lib/child-process.js';
 import { PartLog, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/llhls-viewer.js';
@@ -230,8 +234,9 @@ async function loadGenerator(plan: Plan): Promise<void> {
   let lost = 0;
   let connected = 0;
   const peers: RTCPeerConnection[] = [];
+  const timers: NodeJS.Timeout[] = [];
   const join = async (index: number) => {
-    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'] });
+    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], codecs: peerCodecs() });
     peers.push(pc);
     frames[index] = 0;
     pc.addTransceiver('video', { direction: 'recvonly' });
@@ -245,25 +250,33 @@ async function loadGenerator(plan: Plan): Promise<void> {
       if (track.kind !== 'video') {
         return;
       }
-      let last: number | undefined;
-      let broken = false;
-      track.onReceiveRtp.subscribe((rtp) => {
+      // As a browser does: put packets back in order (NACKed retransmissions arrive late), then
+      // count the frames that reassemble whole.
+      const reorder = new ReorderBuffer<RtpPacket>(1024, 250);
+      const depacketizer = new H264Depacketizer();
+      const deliver = (events: ReturnType<typeof reorder.push>) => {
         const now = Date.now();
-        const sequence = rtp.header.sequenceNumber;
-        if (last !== undefined && ((sequence - last) & 0xffff) !== 1) {
-          broken = true;
-          if (now >= plan.countFrom && now < plan.countUntil) {
-            lost += ((sequence - last - 1) & 0xffff) % 1000;
+        const counting = now >= plan.countFrom && now < plan.countUntil;
+        for (const event of events) {
+          if (event.kind === 'lost') {
+            depacketizer.lost();
+            lost += counting ? event.count : 0;
+            continue;
+          }
+          const { header, payload } = event.packet;
+          try {
+            const units = depacketizer.push(payload, header.timestamp, header.marker);
+            if (counting) {
+              frames[index] = (frames[index] ?? 0) + units.length;
+            }
+          } catch {
+            lost += counting ? 1 : 0;
           }
         }
-        last = sequence;
-        if (rtp.header.marker) {
-          if (!broken && now >= plan.countFrom && now < plan.countUntil) {
-            frames[index] = (frames[index] ?? 0) + 1;
-          }
-          broken = false;
-        }
-      });
+      };
+      const timer = setInterval(() => deliver(reorder.poll(Date.now())), 50);
+      timers.push(timer);
+      track.onReceiveRtp.subscribe((rtp) => deliver(reorder.push(rtp.header.sequenceNumber, rtp, Date.now())));
     });
     await pc.setLocalDescription(await pc.createOffer());
     const response = await fetch(plan.whepUrl, {
@@ -284,6 +297,9 @@ async function loadGenerator(plan: Plan): Promise<void> {
   );
   await sleepUntil(plan.countUntil + 500);
   process.send?.({ connected, framesPerViewer: frames, lostPackets: lost } satisfies Report);
+  for (const timer of timers) {
+    clearInterval(timer);
+  }
   await Promise.all(peers.map((pc) => pc.close().catch(() => undefined)));
   process.exit(0);
 }
