@@ -8,7 +8,7 @@
  * ffmpeg child) and RSS are sampled over a window. Then N LL-HLS viewers on blocking reload.
  */
 import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
 import { H264Depacketizer } from '@airwave/media/protocols/webrtc/rtp/h264-depacketizer';
@@ -85,12 +85,14 @@ export async function run(): Promise<string> {
         loader.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
       });
       await sleepUntil(plan.countFrom);
+      const dropsBefore = udpReceiveBufferErrors();
       const window = await sampleWindow({ server: serverGroup, loader: () => processTree(loader.pid ?? 0) }, WINDOW_S);
+      const kernelDrops = udpReceiveBufferErrors() - dropsBefore;
       const result = await report;
       await stopChild(loader);
       const expected = WINDOW_S * FPS;
       const frames = result.framesPerViewer;
-      const delivery = `${result.connected}/${viewers} connected; frames per viewer min ${Math.min(...frames)}, median ${percentile(frames, 50)} of ~${expected}; ${result.lostPackets} packets lost`;
+      const delivery = `${result.connected}/${viewers} connected; frames per viewer min ${Math.min(...frames)}, median ${percentile(frames, 50)} of ~${expected}; ${result.lostPackets} packets never recovered; ${kernelDrops} datagrams dropped by full socket receive buffers on this machine (kernel RcvbufErrors) in the window`;
       rows.push(
         row(
           `${viewers} WHEP`,
@@ -160,6 +162,16 @@ function row(
   const viewersPerCore =
     viewers > 0 && cpu > idleCpu ? ` (≈ ${Math.round((100 * viewers) / (cpu - idleCpu))} viewers per core)` : '';
   return `| ${label} | ${cpu.toFixed(0)} % | ${perViewer}${viewersPerCore} | ${Math.round(rss / 2 ** 20)} MiB | ${loaderCpu === undefined ? '—' : `${loaderCpu.toFixed(0)} %`} | ${delivery} |`;
+}
+
+/** The machine's count of UDP datagrams dropped because a socket's receive buffer was full. */
+function udpReceiveBufferErrors(): number {
+  const lines = readFileSync('/proc/net/snmp', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('Udp:'));
+  const names = lines[0]?.split(/\s+/) ?? [];
+  const values = lines[1]?.split(/\s+/) ?? [];
+  return Number(values[names.indexOf('RcvbufErrors')] ?? 0);
 }
 
 function sleepUntil(at: number): Promise<void> {
