@@ -7,8 +7,8 @@
  * never recovered; the server's CPU (with its
  * ffmpeg child) and RSS are sampled over a window. Then N LL-HLS viewers on blocking reload.
  */
-import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
 import { H264Depacketizer } from '@airwave/media/protocols/webrtc/rtp/h264-depacketizer';
@@ -17,7 +17,7 @@ import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { stopChild } from '../lib/child-process.js';
 import { PartLog, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/llhls-viewer.js';
-import { WORK_DIR } from '../lib/media-file.js';
+import { benchMedia } from '../lib/media-file.js';
 import { percentile } from '../lib/percentile.js';
 import { processTree, sampleWindow } from '../lib/proc-stats.js';
 
@@ -47,7 +47,7 @@ interface Report {
 
 /** Runs the section. */
 export async function run(): Promise<string> {
-  const source = sourceFile();
+  const source = benchMedia({ bFrames: false }).flv;
   const server = await startAirwave();
   const rows: string[] = [];
   let ffmpeg: ChildProcess | undefined;
@@ -176,68 +176,6 @@ function udpReceiveBufferErrors(): number {
 
 function sleepUntil(at: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-}
-
-/** 720p30 ~3 Mb/s H.264 without B-frames + AAC, 20 s, FLV, encoded once into bench/.work/. */
-function sourceFile(): string {
-  mkdirSync(WORK_DIR, { recursive: true });
-  const flv = `${WORK_DIR}webrtc-720p30-nobf.flv`;
-  if (!existsSync(flv)) {
-    const result = spawnSync(
-      'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=size=1280x720:rate=30',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000',
-        '-t',
-        '20',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-profile:v',
-        'main',
-        '-bf',
-        '0',
-        '-pix_fmt',
-        'yuv420p',
-        '-b:v',
-        '3M',
-        '-maxrate',
-        '3M',
-        '-bufsize',
-        '6M',
-        '-g',
-        '60',
-        '-keyint_min',
-        '60',
-        '-sc_threshold',
-        '0',
-        '-c:a',
-        'aac',
-        '-b:a',
-        '128k',
-        '-ac',
-        '2',
-        '-f',
-        'flv',
-        flv,
-      ],
-      { encoding: 'utf8' },
-    );
-    if (result.status !== 0) {
-      throw new Error(`ffmpeg failed: ${result.stderr}`);
-    }
-  }
-  return flv;
 }
 
 /** The load generator: `plan.viewers` werift WHEP clients. */

@@ -9,7 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
 
 /** Makes a short Y4M test pattern and a WAV tone in `dir` (ffmpeg, faster than real time). */
 export async function makeFakeCapture(
@@ -20,60 +21,22 @@ export async function makeFakeCapture(
   const video = join(dir, 'capture.y4m');
   const audio = join(dir, 'capture.wav');
   const run = promisify(execFile);
-  await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=${width}x${height}:rate=30`,
-    '-t',
-    '4',
-    '-pix_fmt',
-    'yuv420p',
-    video,
-  ]);
-  await run('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=48000',
-    '-t',
-    '4',
-    '-ac',
-    '2',
-    audio,
-  ]);
+  const lavfi = (source: string, output: readonly string[]) =>
+    run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, '-t', '4', ...output]);
+  await lavfi(`testsrc2=size=${width}x${height}:rate=30`, ['-pix_fmt', 'yuv420p', video]);
+  await lavfi('sine=frequency=440:sample_rate=48000', ['-ac', '2', audio]);
   return { video, audio };
 }
 
 /** Headless Chromium whose camera and microphone are the given files (or Chromium's own pattern). */
-export async function launchWebRtcChromium(capture?: { video: string; audio: string }): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      ...(capture
-        ? [`--use-file-for-fake-video-capture=${capture.video}`, `--use-file-for-fake-audio-capture=${capture.audio}`]
-        : []),
-    ],
-  });
+export function launchWebRtcChromium(capture?: { video: string; audio: string }): Promise<Browser> {
+  return launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    ...(capture
+      ? [`--use-file-for-fake-video-capture=${capture.video}`, `--use-file-for-fake-audio-capture=${capture.audio}`]
+      : []),
+  ]);
 }
 
 /** Bits of the pixel clock (milliseconds modulo 2^20) drawn as blocks across the top 48 rows. */
@@ -259,34 +222,40 @@ export interface NegotiateOptions {
   readonly trickle?: boolean;
 }
 
-/** Opens a page of the client and publishes the fake camera over WHIP to `url`. */
-export async function publishWhip(
+/** Opens a page of the client and runs one of its negotiations (`whipPublish`, `whepPlay`, `whipPublishClock`). */
+async function negotiateIn(
   browser: Browser,
   pageUrl: string,
+  action: string,
   url: string,
-  options: NegotiateOptions = {},
+  options: NegotiateOptions,
 ): Promise<{ page: Page; result: Negotiated }> {
   const page = await browser.newPage();
   await page.goto(pageUrl);
   const result = (await page.evaluate(
-    `window.whipPublish(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
+    `window.${action}(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
   )) as Negotiated;
   return { page, result };
 }
 
-/** Opens a page of the client and plays `url` over WHEP. */
-export async function playWhep(
+/** Opens a page of the client and publishes the fake camera over WHIP to `url`. */
+export function publishWhip(
   browser: Browser,
   pageUrl: string,
   url: string,
   options: NegotiateOptions = {},
 ): Promise<{ page: Page; result: Negotiated }> {
-  const page = await browser.newPage();
-  await page.goto(pageUrl);
-  const result = (await page.evaluate(
-    `window.whepPlay(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
-  )) as Negotiated;
-  return { page, result };
+  return negotiateIn(browser, pageUrl, 'whipPublish', url, options);
+}
+
+/** Opens a page of the client and plays `url` over WHEP. */
+export function playWhep(
+  browser: Browser,
+  pageUrl: string,
+  url: string,
+  options: NegotiateOptions = {},
+): Promise<{ page: Page; result: Negotiated }> {
+  return negotiateIn(browser, pageUrl, 'whepPlay', url, options);
 }
 
 /** The WHEP page's inbound statistics. */
@@ -307,18 +276,13 @@ export function playerStats(page: Page): Promise<PlayerStats> {
 }
 
 /** Publishes a canvas showing the pixel clock over WHIP from a new page. */
-export async function publishClock(
+export function publishClock(
   browser: Browser,
   pageUrl: string,
   url: string,
   options: NegotiateOptions = {},
 ): Promise<{ page: Page; result: Negotiated }> {
-  const page = await browser.newPage();
-  await page.goto(pageUrl);
-  const result = (await page.evaluate(
-    `window.whipPublishClock(${JSON.stringify(url)}, ${JSON.stringify(options)})`,
-  )) as Negotiated;
-  return { page, result };
+  return negotiateIn(browser, pageUrl, 'whipPublishClock', url, options);
 }
 
 /** Starts reading the pixel clock of every frame the WHEP page presents. */

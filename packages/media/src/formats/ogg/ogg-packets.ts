@@ -4,6 +4,7 @@
  * One logical stream is assumed (ffmpeg's Ogg Opus output); CRCs are not checked (the input is
  * our own child's pipe, not the network).
  */
+import { concatBytes } from '../../bits/bytes.js';
 import { ParseError } from '../../errors.js';
 
 const CAPTURE = [0x4f, 0x67, 0x67, 0x53] as const;
@@ -53,7 +54,7 @@ export class OggPacketReader {
           throw new ParseError(`Ogg packet larger than ${MAX_OGG_PACKET_BYTES} bytes`, cursor);
         }
         if (lace < 255) {
-          packets.push(concat(this.partial, this.partialBytes));
+          packets.push(concatBytes(this.partial));
           this.partial = [];
           this.partialBytes = 0;
         }
@@ -63,14 +64,4 @@ export class OggPacketReader {
     this.buffer = joined.slice(offset);
     return packets;
   }
-}
-
-function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

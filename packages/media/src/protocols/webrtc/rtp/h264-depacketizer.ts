@@ -5,6 +5,7 @@
  * belong to the interleaved mode, which is never negotiated, and are refused. A lost packet
  * corrupts the access unit it belongs to: it is dropped, and so is every frame until the next IDR.
  */
+import { concatBytes } from '../../../bits/bytes.js';
 import { ParseError, UnsupportedError } from '../../../errors.js';
 
 const STAP_A = 24;
@@ -160,7 +161,7 @@ export class H264Depacketizer {
       throw new ParseError(`H.264 access unit larger than ${MAX_ACCESS_UNIT_BYTES} bytes`);
     }
     if (end) {
-      const nal = concat(this.fragment, this.fragmentBytes);
+      const nal = concatBytes(this.fragment);
       this.fragment = undefined;
       this.fragmentBytes = 0;
       this.add(nal);
@@ -213,14 +214,4 @@ export class H264Depacketizer {
     this.stats.units++;
     out.push({ timestamp, nals, key });
   }
-}
-
-function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
