@@ -115,7 +115,11 @@ window.whipPublish = async (url, opts) => {
   window.publisher = pc;
   for (const track of media.getTracks()) {
     if (track.kind === 'video') track.contentHint = 'detail';
-    pc.addTransceiver(track, { direction: 'sendonly' });
+    const transceiver = pc.addTransceiver(track, { direction: 'sendonly' });
+    if (track.kind === 'video' && opts.videoCodec) {
+      const wanted = 'video/' + opts.videoCodec.toLowerCase();
+      transceiver.setCodecPreferences(RTCRtpSender.getCapabilities('video').codecs.filter((c) => c.mimeType.toLowerCase() === wanted));
+    }
   }
   return negotiate(pc, url, opts);
 };
@@ -220,6 +224,8 @@ export interface NegotiateOptions {
   readonly bearer?: string;
   /** POST the offer before gathering, then PATCH the candidates. */
   readonly trickle?: boolean;
+  /** WHIP: offer only this video codec (`AV1`, `VP8`, …) instead of the browser's list. */
+  readonly videoCodec?: string;
 }
 
 /** Opens a page of the client and runs one of its negotiations (`whipPublish`, `whepPlay`, `whipPublishClock`). */

@@ -2,9 +2,9 @@
  * Network and codec settings every WebRTC peer connection of this node shares (werift's
  * PeerConfig): the UDP port range, extra host candidates (public or Docker-mapped addresses,
  * loopback in tests), optional passive ICE-TCP, STUN/TURN servers to advertise, and the codecs
- * Airwave accepts (WHIP) or sends (WHEP): H.264 in packetization-mode 1 without B-frames, Opus.
- * VP8 is never offered back: the hub has no VP8 track type, so a VP8-only offer is answered with
- * its video section rejected (RFC 8829 §5.3.1) and the WHIP request fails with 406.
+ * Airwave accepts (WHIP) or sends (WHEP): H.264 in packetization-mode 1 without B-frames, Opus;
+ * AV1 from a WHIP publisher whose offer has no H.264. VP8 is never accepted: the hub has no VP8
+ * track type, so the service refuses a VP8-only WHIP offer with 406 before negotiating.
  */
 import { RTCRtpCodecParameters, type RTCRtpHeaderExtensionParameters, useAbsSendTime, useSdesMid } from 'werift';
 
@@ -51,9 +51,20 @@ function opusCodec(): RTCRtpCodecParameters {
   });
 }
 
-/** Codecs, in preference order, for a publishing (WHIP) or playing (WHEP) peer. */
-export function peerCodecs(): { video: RTCRtpCodecParameters[]; audio: RTCRtpCodecParameters[] } {
-  return { video: h264Codecs(), audio: [opusCodec()] };
+/** AV1 (RTP payload format for AV1), accepted from publishers whose offer has no H.264. */
+function av1Codec(): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({ mimeType: 'video/AV1', clockRate: 90_000, rtcpFeedback: videoFeedback });
+}
+
+/** Video codecs a peer may negotiate: H.264 (every WHEP viewer, and WHIP by preference) or AV1 (WHIP only). */
+export type PeerVideoCodec = 'h264' | 'av1';
+
+/** Codecs for a publishing (WHIP) or playing (WHEP) peer. */
+export function peerCodecs(video: PeerVideoCodec = 'h264'): {
+  video: RTCRtpCodecParameters[];
+  audio: RTCRtpCodecParameters[];
+} {
+  return { video: video === 'av1' ? [av1Codec()] : h264Codecs(), audio: [opusCodec()] };
 }
 
 /** RTP header extensions negotiated (MID for BUNDLE demultiplexing, abs-send-time). */
@@ -65,9 +76,9 @@ export function peerHeaderExtensions(): {
 }
 
 /** The werift PeerConfig fields these options set. */
-export function peerConfig(options: WebRtcNetworkOptions) {
+export function peerConfig(options: WebRtcNetworkOptions, video: PeerVideoCodec = 'h264') {
   return {
-    codecs: peerCodecs(),
+    codecs: peerCodecs(video),
     headerExtensions: peerHeaderExtensions(),
     iceServers: [],
     ...(options.udpPortRange

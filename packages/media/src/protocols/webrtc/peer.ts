@@ -6,7 +6,7 @@
  */
 import { RTCPeerConnection, type RTCRtpTransceiver } from 'werift';
 import { ProtocolError } from '../../errors.js';
-import { peerConfig, type WebRtcNetworkOptions } from './peer-options.js';
+import { type PeerVideoCodec, peerConfig, type WebRtcNetworkOptions } from './peer-options.js';
 import type { TrickleFragment } from './sdp/trickle-fragment.js';
 
 /** Why a connection ended (the session's close reason). */
@@ -19,6 +19,8 @@ export interface PeerOptions {
   readonly connectTimeoutMs?: number;
   /** A connection that stays `disconnected` this long is over (default 5 s). */
   readonly disconnectGraceMs?: number;
+  /** The video codec to negotiate (default H.264). */
+  readonly videoCodec?: PeerVideoCodec;
 }
 
 /** A negotiated peer connection. */
@@ -33,7 +35,7 @@ export class Peer {
     private readonly options: PeerOptions,
     private readonly onEnd: PeerEnd,
   ) {
-    this.pc = new RTCPeerConnection(peerConfig(options.network));
+    this.pc = new RTCPeerConnection(peerConfig(options.network, options.videoCodec));
     this.pc.connectionStateChange.subscribe((state) => this.onState(state));
   }
 

@@ -104,11 +104,12 @@ export class WebRtcService {
     );
     const video = sent.find((m) => m.kind === 'video');
     const audio = sent.find((m) => m.kind === 'audio');
-    if (video && !video.codecs.includes('h264')) {
+    const videoCodec = video && !video.codecs.includes('h264') && video.codecs.includes('av1') ? 'av1' : 'h264';
+    if (video && videoCodec === 'h264' && !video.codecs.includes('h264')) {
       return refuse(
         406,
         'unsupported_codec',
-        `video must be H.264 (offered: ${video.codecs.join(', ') || 'none'}); VP8, VP9 and AV1 are not accepted over WHIP yet`,
+        `video must be H.264 or AV1 (offered: ${video.codecs.join(', ') || 'none'}); VP8 and VP9 are not accepted over WHIP`,
       );
     }
     if (audio && !audio.codecs.includes('opus')) {
@@ -138,6 +139,7 @@ export class WebRtcService {
       checked,
       {
         network: this.options.network,
+        videoCodec,
         ...(this.options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.options.connectTimeoutMs }),
         ...(this.options.keyframeIntervalMs === undefined
           ? {}

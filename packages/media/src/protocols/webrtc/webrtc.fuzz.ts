@@ -8,6 +8,7 @@ import { RtcpPacketConverter, RtpHeader, RtpPacket } from 'werift';
 import { ParseError } from '../../errors.js';
 import { OggPacketReader } from '../../formats/ogg/ogg-packets.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
+import { Av1Depacketizer } from './rtp/av1-depacketizer.js';
 import { H264Depacketizer } from './rtp/h264-depacketizer.js';
 import { packetizeH264 } from './rtp/h264-packetizer.js';
 import { ReorderBuffer } from './rtp/reorder-buffer.js';
@@ -91,6 +92,20 @@ export const fuzzTargets: FuzzTarget[] = [
         }
       }
       check(reorder.heldCount <= 8, 'reorder buffer stays bounded');
+    },
+  },
+  {
+    name: 'AV1 depacketizer',
+    seeds: [Uint8Array.of(0x18, 0x0a, 0x0b, 0, 0, 0, 2, 0xaf, 0xff, 0x9b, 0x5f, 0x20, 0x08, 0x32, 0x10, 1, 2, 3)],
+    run: (input) => {
+      const depacketizer = new Av1Depacketizer();
+      // Each 48-byte slice is one packet; its first byte's low bit is the marker.
+      for (let offset = 0; offset < input.length; offset += 48) {
+        const packet = input.subarray(offset, offset + 48);
+        for (const unit of depacketizer.push(packet.subarray(1), offset >> 7, ((packet[0] ?? 0) & 1) === 1)) {
+          check(unit.data.length > 0, 'temporal units are non-empty');
+        }
+      }
     },
   },
   {

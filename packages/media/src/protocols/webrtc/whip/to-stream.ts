@@ -1,15 +1,19 @@
 /**
- * WHIP media into the hub: reassembled H.264 access units (RFC 6184) and Opus packets (RFC 7587)
- * become MediaUnits. Video carries SPS/PPS in band; they become the track's avcC (ISO/IEC
+ * WHIP media into the hub: reassembled H.264 access units (RFC 6184), AV1 temporal units (AV1 RTP
+ * payload format; their sequence header becomes the av1C, AV1-ISOBMFF §2.3) and Opus packets
+ * (RFC 7587) become MediaUnits. Video carries SPS/PPS in band; they become the track's avcC (ISO/IEC
  * 14496-15 §5.3.3) and a changed SPS/PPS (a resolution switch) re-declares the tracks. RTP
  * timestamps of each track are unwrapped and placed on one timeline by their arrival time, so
  * audio and video start together. H.264 from WebRTC has no B-frames: pts equals dts.
  */
+import { bytesEqual } from '../../../bits/bytes.js';
+import { buildAv1C, describeAv1C, OBU, splitObus } from '../../../codecs/av1.js';
 import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
 import { toLengthPrefixed } from '../../../codecs/nal.js';
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { type AudioTrack, type StreamDescription, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
+import type { Av1TemporalUnit } from '../rtp/av1-depacketizer.js';
 import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
 import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
 
@@ -52,6 +56,7 @@ export class WhipToStream {
   private video: VideoTrack | undefined;
   private audio: AudioTrack | undefined;
   private sps: Uint8Array | undefined;
+  private av1SequenceHeader: Uint8Array | undefined;
   private pps: Uint8Array | undefined;
   private described = false;
   private readonly videoClock = new TrackClock(VIDEO_TIMESCALE);
@@ -78,8 +83,8 @@ export class WhipToStream {
     return this.described;
   }
 
-  /** One reassembled access unit. */
-  onVideo(unit: H264AccessUnit): void {
+  /** One reassembled H.264 access unit. */
+  onH264(unit: H264AccessUnit): void {
     const arrival = this.clock();
     const time = this.videoClock.time(unit.timestamp, arrival);
     const slices: Uint8Array[] = [];
@@ -98,17 +103,41 @@ export class WhipToStream {
     if (sps && pps && (sps !== this.sps || pps !== this.pps)) {
       this.updateVideo(sps, pps);
     }
-    if (!this.described || !this.video || slices.length === 0 || time <= this.lastVideoTime) {
+    if (slices.length > 0) {
+      this.writeVideo(time, unit.key, toLengthPrefixed(slices));
+    }
+  }
+
+  /** One reassembled AV1 temporal unit; its sequence header (re)declares the track. */
+  onAv1(unit: Av1TemporalUnit): void {
+    const time = this.videoClock.time(unit.timestamp, this.clock());
+    const sequenceHeader = splitObus(unit.data).find((obu) => obu.type === OBU.sequenceHeader);
+    if (sequenceHeader && (!this.av1SequenceHeader || !bytesEqual(sequenceHeader.bytes, this.av1SequenceHeader))) {
+      this.av1SequenceHeader = sequenceHeader.bytes;
+      const config = buildAv1C(sequenceHeader.bytes);
+      const d = describeAv1C(config);
+      this.video = {
+        kind: 'video',
+        id: WHIP_VIDEO_TRACK_ID,
+        codec: 'av1',
+        timescale: VIDEO_TIMESCALE,
+        config,
+        codecString: d.codecString,
+        width: d.width,
+        height: d.height,
+        ...(d.fps === undefined ? {} : { fps: d.fps }),
+      };
+      this.declare();
+    }
+    this.writeVideo(time, unit.key, unit.data);
+  }
+
+  private writeVideo(time: number, key: boolean, data: Uint8Array): void {
+    if (!this.described || !this.video || time <= this.lastVideoTime) {
       return;
     }
     this.lastVideoTime = time;
-    this.sink.write({
-      trackId: WHIP_VIDEO_TRACK_ID,
-      dts: time,
-      pts: time,
-      key: unit.key,
-      data: toLengthPrefixed(slices),
-    });
+    this.sink.write({ trackId: WHIP_VIDEO_TRACK_ID, dts: time, pts: time, key, data });
   }
 
   /** One Opus packet (the whole RTP payload, RFC 7587 §4.2). */
@@ -122,9 +151,8 @@ export class WhipToStream {
   }
 
   private updateVideo(sps: Uint8Array, pps: Uint8Array): void {
-    const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) =>
-      a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
-    const changed = !sameBytes(this.sps, sps) || !sameBytes(this.pps, pps);
+    const changed =
+      this.sps === undefined || this.pps === undefined || !bytesEqual(this.sps, sps) || !bytesEqual(this.pps, pps);
     this.sps = sps;
     this.pps = pps;
     if (!changed && this.video) {
