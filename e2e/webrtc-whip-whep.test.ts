@@ -191,37 +191,51 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
     await publisher?.close();
   });
 
-  it('publishes AV1 over WHIP when the browser offers only AV1 (LL-HLS carries av01); VP8 alone is 406', async () => {
-    const av1 = await media.addStream('av1');
-    const vp8 = await publishWhip(browser, client.url, `${media.server.baseUrl}/webrtc/${av1.streamKey}`, {
+  it('refuses a VP8-only WHIP offer with 406 and creates nothing', async () => {
+    const vp8 = await publishWhip(browser, client.url, `${media.server.baseUrl}/webrtc/${media.streamKey}`, {
       videoCodec: 'VP8',
     });
     assert.equal(vp8.result.status, 406, vp8.result.body);
     assert.match(vp8.result.body ?? '', /unsupported_codec/);
     await vp8.page.close();
-    const { page, result } = await publishWhip(browser, client.url, `${media.server.baseUrl}/webrtc/${av1.streamKey}`, {
-      videoCodec: 'AV1',
-    });
-    try {
-      assert.equal(result.status, 201, result.body);
-      assert.equal(result.connected, true);
-      await waitFor(
-        'an AV1 LL-HLS segment',
-        async () => {
-          const playlist = await fetch(av1.playUrl('/cmaf/video.m3u8'));
-          return playlist.status === 200 && ((await playlist.text()).match(/#EXTINF/g) ?? []).length >= 1;
-        },
-        45_000,
-        250,
-      );
-      const streams = await probeStreams(av1.playUrl('/cmaf/index.m3u8'), ['-read_intervals', '%+#10']);
-      assert.equal(byType(streams, 'video').codec_name, 'av1');
-      assert.ok(Number(byType(streams, 'video').nb_read_frames) > 0);
-      const refused = await playWhep(browser, client.url, av1.playUrl('/webrtc'));
-      assert.equal(refused.result.status, 415, 'WHEP sends H.264 only');
-      await refused.page.close();
-    } finally {
-      await page.close();
-    }
+    assert.equal(media.server.running.hub.getByPlaybackId(media.playbackId), undefined);
   });
+
+  for (const [offered, probed] of [
+    ['AV1', 'av1'],
+    ['VP9', 'vp9'],
+  ] as const) {
+    it(`publishes ${offered} over WHIP when the browser offers only ${offered}; LL-HLS carries it, WHEP says 415`, async () => {
+      const stream = await media.addStream(offered);
+      const { page, result } = await publishWhip(
+        browser,
+        client.url,
+        `${media.server.baseUrl}/webrtc/${stream.streamKey}`,
+        {
+          videoCodec: offered,
+        },
+      );
+      try {
+        assert.equal(result.status, 201, result.body);
+        assert.equal(result.connected, true);
+        await waitFor(
+          `an ${offered} LL-HLS segment`,
+          async () => {
+            const playlist = await fetch(stream.playUrl('/cmaf/video.m3u8'));
+            return playlist.status === 200 && ((await playlist.text()).match(/#EXTINF/g) ?? []).length >= 1;
+          },
+          45_000,
+          250,
+        );
+        const streams = await probeStreams(stream.playUrl('/cmaf/index.m3u8'), ['-read_intervals', '%+#10']);
+        assert.equal(byType(streams, 'video').codec_name, probed);
+        assert.ok(Number(byType(streams, 'video').nb_read_frames) > 0);
+        const refused = await playWhep(browser, client.url, stream.playUrl('/webrtc'));
+        assert.equal(refused.result.status, 415, 'WHEP sends H.264 only');
+        await refused.page.close();
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });

@@ -3,7 +3,7 @@
  * PeerConfig): the UDP port range, extra host candidates (public or Docker-mapped addresses,
  * loopback in tests), optional passive ICE-TCP, STUN/TURN servers to advertise, and the codecs
  * Airwave accepts (WHIP) or sends (WHEP): H.264 in packetization-mode 1 without B-frames, Opus;
- * AV1 from a WHIP publisher whose offer has no H.264. VP8 is never accepted: the hub has no VP8
+ * AV1, then VP9, from a WHIP publisher whose offer has no H.264. VP8 is never accepted: the hub has no VP8
  * track type, so the service refuses a VP8-only WHIP offer with 406 before negotiating.
  */
 import { RTCRtpCodecParameters, type RTCRtpHeaderExtensionParameters, useAbsSendTime, useSdesMid } from 'werift';
@@ -56,15 +56,26 @@ function av1Codec(): RTCRtpCodecParameters {
   return new RTCRtpCodecParameters({ mimeType: 'video/AV1', clockRate: 90_000, rtcpFeedback: videoFeedback });
 }
 
-/** Video codecs a peer may negotiate: H.264 (every WHEP viewer, and WHIP by preference) or AV1 (WHIP only). */
-export type PeerVideoCodec = 'h264' | 'av1';
+/** VP9 profile 0 (RFC 9628), accepted from publishers whose offer has neither H.264 nor AV1. */
+function vp9Codec(): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({
+    mimeType: 'video/VP9',
+    clockRate: 90_000,
+    rtcpFeedback: videoFeedback,
+    parameters: 'profile-id=0',
+  });
+}
+
+/** Video codecs a peer may negotiate: H.264 (every WHEP viewer, and WHIP by preference), AV1 or VP9 (WHIP only). */
+export type PeerVideoCodec = 'h264' | 'av1' | 'vp9';
 
 /** Codecs for a publishing (WHIP) or playing (WHEP) peer. */
 export function peerCodecs(video: PeerVideoCodec = 'h264'): {
   video: RTCRtpCodecParameters[];
   audio: RTCRtpCodecParameters[];
 } {
-  return { video: video === 'av1' ? [av1Codec()] : h264Codecs(), audio: [opusCodec()] };
+  const videoCodecs = video === 'av1' ? [av1Codec()] : video === 'vp9' ? [vp9Codec()] : h264Codecs();
+  return { video: videoCodecs, audio: [opusCodec()] };
 }
 
 /** RTP header extensions negotiated (MID for BUNDLE demultiplexing, abs-send-time). */

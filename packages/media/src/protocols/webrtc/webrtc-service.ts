@@ -104,12 +104,12 @@ export class WebRtcService {
     );
     const video = sent.find((m) => m.kind === 'video');
     const audio = sent.find((m) => m.kind === 'audio');
-    const videoCodec = video && !video.codecs.includes('h264') && video.codecs.includes('av1') ? 'av1' : 'h264';
-    if (video && videoCodec === 'h264' && !video.codecs.includes('h264')) {
+    const videoCodec = (['h264', 'av1', 'vp9'] as const).find((codec) => video?.codecs.includes(codec)) ?? 'h264';
+    if (video && !video.codecs.includes(videoCodec)) {
       return refuse(
         406,
         'unsupported_codec',
-        `video must be H.264 or AV1 (offered: ${video.codecs.join(', ') || 'none'}); VP8 and VP9 are not accepted over WHIP`,
+        `video must be H.264, AV1 or VP9 (offered: ${video.codecs.join(', ') || 'none'}); VP8 is not a codec Airwave carries`,
       );
     }
     if (audio && !audio.codecs.includes('opus')) {

@@ -12,6 +12,7 @@ import { Av1Depacketizer } from './rtp/av1-depacketizer.js';
 import { H264Depacketizer } from './rtp/h264-depacketizer.js';
 import { packetizeH264 } from './rtp/h264-packetizer.js';
 import { ReorderBuffer } from './rtp/reorder-buffer.js';
+import { Vp9Depacketizer } from './rtp/vp9-depacketizer.js';
 import { summarizeOffer } from './sdp/offer-summary.js';
 import { parseTrickleFragment } from './sdp/trickle-fragment.js';
 
@@ -104,6 +105,41 @@ export const fuzzTargets: FuzzTarget[] = [
         const packet = input.subarray(offset, offset + 48);
         for (const unit of depacketizer.push(packet.subarray(1), offset >> 7, ((packet[0] ?? 0) & 1) === 1)) {
           check(unit.data.length > 0, 'temporal units are non-empty');
+        }
+      }
+    },
+  },
+  {
+    name: 'VP9 depacketizer',
+    seeds: [
+      Uint8Array.of(
+        0xaa,
+        0x80,
+        0x01,
+        0x00,
+        0x05,
+        0x18,
+        0x02,
+        0x80,
+        0x01,
+        0x68,
+        0x01,
+        0x04,
+        0x01,
+        0x82,
+        0x49,
+        0x83,
+        0x42,
+        0,
+        3,
+      ),
+    ],
+    run: (input) => {
+      const depacketizer = new Vp9Depacketizer();
+      for (let offset = 0; offset < input.length; offset += 40) {
+        const packet = input.subarray(offset, offset + 40);
+        for (const frame of depacketizer.push(packet.subarray(1), offset >> 7, ((packet[0] ?? 0) & 1) === 1)) {
+          check(frame.data.length > 0, 'frames are non-empty');
         }
       }
     },

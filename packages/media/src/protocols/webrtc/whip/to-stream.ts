@@ -1,6 +1,7 @@
 /**
  * WHIP media into the hub: reassembled H.264 access units (RFC 6184), AV1 temporal units (AV1 RTP
- * payload format; their sequence header becomes the av1C, AV1-ISOBMFF §2.3) and Opus packets
+ * payload format; their sequence header becomes the av1C, AV1-ISOBMFF §2.3), VP9 frames (RFC 9628;
+ * a key frame's header becomes the vpcC, VP-ISOBMFF §2.2) and Opus packets
  * (RFC 7587) become MediaUnits. Video carries SPS/PPS in band; they become the track's avcC (ISO/IEC
  * 14496-15 §5.3.3) and a changed SPS/PPS (a resolution switch) re-declares the tracks. RTP
  * timestamps of each track are unwrapped and placed on one timeline by their arrival time, so
@@ -11,11 +12,13 @@ import { buildAv1C, describeAv1C, OBU, splitObus } from '../../../codecs/av1.js'
 import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
 import { toLengthPrefixed } from '../../../codecs/nal.js';
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
+import { buildVpcC, parseFrameSize, vp9CodecString, vp9LevelFor, vpcCFieldsFromFrame } from '../../../codecs/vp9.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { type AudioTrack, type StreamDescription, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
 import type { Av1TemporalUnit } from '../rtp/av1-depacketizer.js';
 import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
 import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
+import type { Vp9Frame } from '../rtp/vp9-depacketizer.js';
 
 /** Track id of WHIP video. */
 export const WHIP_VIDEO_TRACK_ID = 1;
@@ -128,6 +131,36 @@ export class WhipToStream {
         ...(d.fps === undefined ? {} : { fps: d.fps }),
       };
       this.declare();
+    }
+    this.writeVideo(time, unit.key, unit.data);
+  }
+
+  /** One reassembled VP9 frame; a key frame of a new size or format (re)declares the track. */
+  onVp9(unit: Vp9Frame): void {
+    const time = this.videoClock.time(unit.timestamp, this.clock());
+    const info = unit.key ? parseFrameSize(unit.data) : undefined;
+    if (info) {
+      const fields = vpcCFieldsFromFrame(info, vp9LevelFor(info.width, info.height, 30));
+      const config = buildVpcC(fields);
+      const current = this.video;
+      if (
+        current?.codec !== 'vp9' ||
+        current.width !== info.width ||
+        current.height !== info.height ||
+        !bytesEqual(current.config, config)
+      ) {
+        this.video = {
+          kind: 'video',
+          id: WHIP_VIDEO_TRACK_ID,
+          codec: 'vp9',
+          timescale: VIDEO_TIMESCALE,
+          config,
+          codecString: vp9CodecString(fields),
+          width: info.width,
+          height: info.height,
+        };
+        this.declare();
+      }
     }
     this.writeVideo(time, unit.key, unit.data);
   }

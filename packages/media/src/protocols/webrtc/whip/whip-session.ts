@@ -1,6 +1,6 @@
 /**
- * One WHIP publish (RFC 9725): a werift peer receiving H.264 or AV1 and Opus RTP (RFC 3550), put
- * back in order, depacketized (RFC 6184, the AV1 RTP payload format, RFC 7587) and written to the hub through WhipToStream. Keyframes
+ * One WHIP publish (RFC 9725): a werift peer receiving H.264, AV1 or VP9 and Opus RTP (RFC 3550),
+ * put back in order, depacketized (RFC 6184, the AV1 RTP payload format, RFC 9628, RFC 7587) and written to the hub through WhipToStream. Keyframes
  * are requested with PLI (RFC 4585 §6.3.1) at the start, after a loss, every `keyframeIntervalMs`
  * (the HLS/DASH segmenters cut on keyframes, and browsers send one only when asked) and when a
  * WebRTC viewer joins. NACKs for lost packets are werift's. A malformed packet is counted and
@@ -13,6 +13,7 @@ import { Peer, type PeerOptions } from '../peer.js';
 import { Av1Depacketizer } from '../rtp/av1-depacketizer.js';
 import { H264Depacketizer } from '../rtp/h264-depacketizer.js';
 import { ReorderBuffer } from '../rtp/reorder-buffer.js';
+import { Vp9Depacketizer } from '../rtp/vp9-depacketizer.js';
 import type { OfferSummary } from '../sdp/offer-summary.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
 import { WhipToStream } from './to-stream.js';
@@ -168,15 +169,19 @@ export class WhipSession {
     receiver: RTCRtpReceiver | undefined,
   ): (event: { kind: 'packet'; packet: RtpPacket } | { kind: 'lost'; count: number }) => void {
     const codec = track.codec?.mimeType.toLowerCase();
-    if (codec !== 'video/h264' && codec !== 'video/av1') {
-      this.close(`video codec ${codec ?? 'unknown'} is not accepted (H.264 or AV1)`);
+    if (codec !== 'video/h264' && codec !== 'video/av1' && codec !== 'video/vp9') {
+      this.close(`video codec ${codec ?? 'unknown'} is not accepted (H.264, AV1 or VP9)`);
       return () => undefined;
     }
     if (receiver && track.ssrc !== undefined) {
       this.videoReceiver = { receiver, ssrc: track.ssrc };
     }
-    const av1 = codec === 'video/av1';
-    const depacketizer = av1 ? new Av1Depacketizer() : new H264Depacketizer();
+    const depacketizer =
+      codec === 'video/av1'
+        ? new Av1Depacketizer()
+        : codec === 'video/vp9'
+          ? new Vp9Depacketizer()
+          : new H264Depacketizer();
     this.requestKeyframe();
     return (event) => {
       if (event.kind === 'lost') {
@@ -189,6 +194,10 @@ export class WhipSession {
         if (depacketizer instanceof Av1Depacketizer) {
           for (const unit of depacketizer.push(payload, header.timestamp, header.marker)) {
             this.toStream.onAv1(unit);
+          }
+        } else if (depacketizer instanceof Vp9Depacketizer) {
+          for (const unit of depacketizer.push(payload, header.timestamp, header.marker)) {
+            this.toStream.onVp9(unit);
           }
         } else {
           for (const unit of depacketizer.push(payload, header.timestamp, header.marker)) {
