@@ -138,7 +138,8 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
     assert.ok(Number(byType(llhls, 'video').nb_read_frames) > 0);
     const hls = await probeStreams(media.playUrl('/hls/index.m3u8'), ['-read_intervals', '%+#30']);
     assert.equal(byType(hls, 'video').codec_name, 'h264');
-    assert.equal(byType(hls, 'audio').codec_name, 'opus', 'classic HLS carries Opus in MPEG-TS');
+    assert.equal(byType(hls, 'audio').codec_name, 'aac', 'classic HLS carries the AAC transcoded from the Opus');
+    assert.equal(hls.filter((s) => s.codec_type === 'audio').length, 1, 'and only that audio');
     const mp4 = await readFor(media.playUrl('.mp4'), 3000);
     await withTempFile('whip.mp4', [mp4], async (path) => {
       const streams = await probeStreams(path);

@@ -5,9 +5,11 @@
  * (RFC 7587) become MediaUnits. Video carries SPS/PPS in band; they become the track's avcC (ISO/IEC
  * 14496-15 §5.3.3) and a changed SPS/PPS (a resolution switch) re-declares the tracks. RTP
  * timestamps of each track are unwrapped and placed on one timeline by their arrival time, so
- * audio and video start together. H.264 from WebRTC has no B-frames: pts equals dts.
+ * audio and video start together. H.264 from WebRTC has no B-frames: pts equals dts. An AAC
+ * track transcoded from the Opus (opus-to-aac.ts) can be declared beside it for classic HLS.
  */
 import { bytesEqual } from '../../../bits/bytes.js';
+import { aacCodecString } from '../../../codecs/aac.js';
 import { buildAv1C, describeAv1C, OBU, splitObus } from '../../../codecs/av1.js';
 import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
 import { toLengthPrefixed } from '../../../codecs/nal.js';
@@ -19,6 +21,7 @@ import type { Av1TemporalUnit } from '../rtp/av1-depacketizer.js';
 import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
 import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
 import type { Vp9Frame } from '../rtp/vp9-depacketizer.js';
+import { DERIVED_AAC_CONFIG } from './opus-to-aac.js';
 
 /** Track id of WHIP video. */
 export const WHIP_VIDEO_TRACK_ID = 1;
@@ -31,10 +34,15 @@ export interface UnitSink {
   write(unit: MediaUnit): void;
 }
 
+/** Track id of the AAC rendition derived from WHIP Opus (for classic HLS). */
+export const WHIP_AAC_TRACK_ID = 3;
+
 /** What the offer said the publisher sends. */
 export interface ExpectedTracks {
   readonly video: boolean;
   readonly audio: boolean;
+  /** Also declare an AAC track (written with onDerivedAac) beside the Opus one. */
+  readonly derivedAac?: boolean;
 }
 
 /** One track's timeline: first RTP timestamp mapped to its arrival on the session clock. */
@@ -58,6 +66,8 @@ class TrackClock {
 export class WhipToStream {
   private video: VideoTrack | undefined;
   private audio: AudioTrack | undefined;
+  private aac: AudioTrack | undefined;
+  private lastAacTime = -1;
   private sps: Uint8Array | undefined;
   private av1SequenceHeader: Uint8Array | undefined;
   private pps: Uint8Array | undefined;
@@ -75,6 +85,9 @@ export class WhipToStream {
   ) {
     if (expected.audio) {
       this.audio = opusTrack();
+      if (expected.derivedAac) {
+        this.aac = aacTrack();
+      }
     }
     if (!expected.video && this.audio) {
       this.declare();
@@ -173,14 +186,24 @@ export class WhipToStream {
     this.sink.write({ trackId: WHIP_VIDEO_TRACK_ID, dts: time, pts: time, key, data });
   }
 
-  /** One Opus packet (the whole RTP payload, RFC 7587 §4.2). */
-  onAudio(packet: Uint8Array, rtpTimestamp: number): void {
+  /** One Opus packet (the whole RTP payload, RFC 7587 §4.2); returns its time when it was written. */
+  onAudio(packet: Uint8Array, rtpTimestamp: number): number | undefined {
     const time = this.audioClock.time(rtpTimestamp, this.clock());
     if (!this.described || !this.audio || packet.length === 0 || time <= this.lastAudioTime) {
-      return;
+      return undefined;
     }
     this.lastAudioTime = time;
     this.sink.write({ trackId: WHIP_AUDIO_TRACK_ID, dts: time, pts: time, key: true, data: packet });
+    return time;
+  }
+
+  /** One AAC frame transcoded from the Opus track, at `time` (48 kHz, the Opus timeline). */
+  onDerivedAac(time: number, frame: Uint8Array): void {
+    if (!this.described || !this.aac || time <= this.lastAacTime) {
+      return;
+    }
+    this.lastAacTime = time;
+    this.sink.write({ trackId: WHIP_AAC_TRACK_ID, dts: time, pts: time, key: true, data: frame });
   }
 
   private updateVideo(sps: Uint8Array, pps: Uint8Array): void {
@@ -208,13 +231,26 @@ export class WhipToStream {
   }
 
   private declare(): void {
-    const tracks = [this.video, this.audio].filter((track) => track !== undefined);
+    const tracks = [this.video, this.audio, this.aac].filter((track) => track !== undefined);
     this.sink.setDescription({ tracks });
     this.described = true;
   }
 }
 
 const FILLER = 12;
+
+function aacTrack(): AudioTrack {
+  return {
+    kind: 'audio',
+    id: WHIP_AAC_TRACK_ID,
+    codec: 'aac',
+    timescale: OPUS_SAMPLE_RATE,
+    config: DERIVED_AAC_CONFIG,
+    codecString: aacCodecString(2),
+    sampleRate: OPUS_SAMPLE_RATE,
+    channels: 2,
+  };
+}
 
 function opusTrack(): AudioTrack {
   return {

@@ -16,6 +16,7 @@ import { ReorderBuffer } from '../rtp/reorder-buffer.js';
 import { Vp9Depacketizer } from '../rtp/vp9-depacketizer.js';
 import type { OfferSummary } from '../sdp/offer-summary.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
+import { OpusToAac } from './opus-to-aac.js';
 import { WhipToStream } from './to-stream.js';
 
 /** Options of a WHIP session. */
@@ -24,6 +25,8 @@ export interface WhipSessionOptions extends PeerOptions {
   readonly keyframeIntervalMs?: number;
   /** A connected publisher that sends no RTP this long is gone (default 10 s). */
   readonly mediaTimeoutMs?: number;
+  /** Transcode the Opus to an AAC track for classic HLS with one ffmpeg (default true). */
+  readonly aacForHls?: boolean;
 }
 
 /** Counters of one session. */
@@ -46,6 +49,7 @@ export class WhipSession {
   private lastPacketAt = performance.now();
   private timers: NodeJS.Timeout[] = [];
   private ended: string | undefined;
+  private aac: OpusToAac | undefined;
 
   constructor(
     /** Unguessable id: the session URL's last segment. */
@@ -58,11 +62,16 @@ export class WhipSession {
   ) {
     this.peer = new Peer(options, (reason) => this.close(reason));
     const media = offer.media.filter((m) => m.direction === 'sendonly' || m.direction === 'sendrecv');
+    const audio = media.some((m) => m.kind === 'audio');
+    const derivedAac = audio && (options.aacForHls ?? true);
     this.toStream = new WhipToStream(
       publisher,
-      { video: media.some((m) => m.kind === 'video'), audio: media.some((m) => m.kind === 'audio') },
+      { video: media.some((m) => m.kind === 'video'), audio, derivedAac },
       () => performance.now() - this.startedAt,
     );
+    if (derivedAac) {
+      this.aac = new OpusToAac(log.child({ sessionId: id }), (time, frame) => this.toStream.onDerivedAac(time, frame));
+    }
     this.peer.pc.onTrack.subscribe((track) => this.onTrack(track));
   }
 
@@ -114,6 +123,7 @@ export class WhipSession {
       clearInterval(timer);
     }
     this.peer.close();
+    this.aac?.close();
     this.publisher.close(reason);
     this.log.info({ sessionId: this.id, reason, ...this.stats }, 'WHIP session ended');
     this.onEnded(this, reason);
@@ -217,7 +227,10 @@ export class WhipSession {
     return (event) => {
       if (event.kind === 'packet') {
         try {
-          this.toStream.onAudio(event.packet.payload, event.packet.header.timestamp);
+          const time = this.toStream.onAudio(event.packet.payload, event.packet.header.timestamp);
+          if (time !== undefined) {
+            this.aac?.write(event.packet.payload, time);
+          }
         } catch (error) {
           this.badPacket(error);
         }
