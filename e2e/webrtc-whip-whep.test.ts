@@ -115,6 +115,19 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
     assert.equal((await streamState(media)).metrics.status, 'LIVE');
   });
 
+  it('lists the WHEP URL in /play/<id> and the WHIP URL in resolveIngestEndpoint', async () => {
+    const info = (await (await fetch(media.playUrl())).json()) as { urls: { webrtc?: string } };
+    assert.equal(info.urls.webrtc, media.playUrl('/webrtc'));
+    const resolved = await media.server.graphql<{ resolveIngestEndpoint: { primary: { whipUrl: string | null } } }>(
+      'query ($key: String!) { resolveIngestEndpoint(streamKey: $key) { primary { whipUrl } } }',
+      { key: media.streamKey },
+    );
+    assert.equal(
+      resolved.data?.resolveIngestEndpoint.primary.whipUrl,
+      `${media.server.baseUrl}/webrtc/${media.streamKey}`,
+    );
+  });
+
   it('refuses a second publisher with 409', async () => {
     const second = await publishWhip(browser, client.url, `${media.server.baseUrl}/webrtc/${media.streamKey}`);
     assert.equal(second.result.status, 409, second.result.body);
