@@ -122,4 +122,26 @@ describe('WebRtcService (werift client on loopback)', () => {
     keys.active = false;
     await until(() => service.publishSessions.length === 0, 'the session of a revoked key to close');
   });
+
+  it('advertises configured ICE servers in Link headers and passive ICE-TCP candidates when enabled', async () => {
+    const { service } = setup({
+      network: {
+        publicIps: ['127.0.0.1'],
+        iceTcp: true,
+        iceServers: [
+          { urls: 'stun:stun.example.net:3478' },
+          { urls: 'turn:turn.example.net', username: 'u', credential: 'p"w' },
+        ],
+      },
+    });
+    const { pc, sdp } = await clientOffer('publish');
+    peers.push(pc);
+    const answer = await service.publish('sk_good', sdp, SDP, '/whip/sessions');
+    assert.equal(answer.status, 201, answer.body);
+    assert.deepEqual(answer.headers.link, [
+      '<stun:stun.example.net:3478>; rel="ice-server"',
+      '<turn:turn.example.net>; rel="ice-server"; username="u"; credential="p\\"w"; credential-type="password"',
+    ]);
+    assert.match(answer.body, /a=candidate:\S+ \d tcp \d+ 127\.0\.0\.1 \d+ typ host tcptype passive/);
+  });
 });
