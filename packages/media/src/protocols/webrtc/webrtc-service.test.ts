@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { fixture } from '../../codecs/fixtures.js';
+import { buildAvcC } from '../../codecs/h264.js';
+import { toLengthPrefixed } from '../../codecs/nal.js';
 import { Hub } from '../../hub/hub.js';
 import { type PublishAuthorizer, type PublishGrant, silentLogger } from '../../ports.js';
+import { trackWithConfig } from '../../testing/synthetic-av.js';
 import { until } from '../../testing/until.js';
 import { peerCodecs } from './peer-options.js';
 import { WebRtcService } from './webrtc-service.js';
@@ -143,5 +147,45 @@ describe('WebRtcService (werift client on loopback)', () => {
       '<turn:turn.example.net>; rel="ice-server"; username="u"; credential="p\\"w"; credential-type="password"',
     ]);
     assert.match(answer.body, /a=candidate:\S+ \d tcp \d+ 127\.0\.0\.1 \d+ typ host tcptype passive/);
+  });
+
+  it('WHEP: a viewer starts at a keyframe with the SPS/PPS in band, and follows a new SPS after a re-declaration', async () => {
+    const { hub, service } = setup();
+    const publisher = hub.publish(GRANT, 'rtmp');
+    const avcC = buildAvcC([fixture('h264Sps')], [fixture('h264Pps')]);
+    const otherSps = Uint8Array.from(fixture('h264Sps'));
+    otherSps[3] = 0x1f; // level_idc 3.1 instead of 1.0: another SPS
+    const describe = (config: Uint8Array) =>
+      publisher.setDescription({ tracks: [{ ...trackWithConfig('h264', config), codecString: 'avc1.64000a' }] });
+    const unit = (dts: number, key: boolean) => ({
+      trackId: 1,
+      dts,
+      pts: dts,
+      key,
+      data: toLengthPrefixed([Uint8Array.of(key ? 0x65 : 0x41, 0x88, dts & 0xff)]),
+    });
+    describe(avcC);
+    publisher.write(unit(0, true));
+    publisher.write(unit(3000, false));
+    const viewer = new RTCPeerConnection({ codecs: peerCodecs(), iceAdditionalHostAddresses: ['127.0.0.1'] });
+    peers.push(viewer);
+    viewer.addTransceiver('video', { direction: 'recvonly' });
+    const firstNals: number[][] = [];
+    viewer.onTrack.subscribe((track) =>
+      track.onReceiveRtp.subscribe((rtp) => firstNals.push([...rtp.payload.subarray(0, 4)])),
+    );
+    await viewer.setLocalDescription(await viewer.createOffer());
+    const answer = await service.play('play-1', viewer.localDescription?.sdp ?? '', SDP, 'viewer', '/whep/sessions');
+    assert.equal(answer.status, 201, answer.body);
+    await viewer.setRemoteDescription({ type: 'answer', sdp: answer.body });
+    await until(() => firstNals.length >= 3, 'the cached GOP to arrive', 15_000);
+    assert.deepEqual(firstNals[0]?.slice(0, 4), [...fixture('h264Sps').subarray(0, 4)], 'the SPS comes first');
+    assert.equal(hub.getByPlaybackId('play-1')?.viewers.count, 1);
+    const newAvcC = buildAvcC([otherSps], [fixture('h264Pps')]);
+    describe(newAvcC);
+    const before = firstNals.length;
+    publisher.write(unit(6000, true));
+    await until(() => firstNals.length > before, 'the new keyframe', 15_000);
+    assert.deepEqual(firstNals[before], [...otherSps.subarray(0, 4)], 'the new SPS goes before the new IDR');
   });
 });

@@ -15,7 +15,10 @@ export class H264UnitPacketizer {
   private readonly parameterSets: Uint8Array[];
   private readonly cache = new WeakMap<MediaUnit, RtpPayload[]>();
 
-  constructor(track: VideoTrack) {
+  constructor(
+    /** The track whose SPS/PPS go before every IDR. */
+    readonly track: VideoTrack,
+  ) {
     const avcC = parseAvcC(track.config);
     this.parameterSets = [...avcC.sps, ...avcC.pps];
   }

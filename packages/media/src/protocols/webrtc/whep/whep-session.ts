@@ -234,6 +234,9 @@ export class WhepSession {
         if (!this.videoStarted && !unit.key) {
           continue;
         }
+        if (unit.key && !this.followTrackChange(plan)) {
+          return;
+        }
         this.videoStarted = true;
         let timestamp = unit.pts;
         if (fromCache && plan.lastCachedVideoPts !== undefined) {
@@ -249,6 +252,28 @@ export class WhepSession {
     if (!this.ended) {
       this.close(this.stream.endReason ? `stream ended: ${this.stream.endReason}` : 'stream reader closed');
     }
+  }
+
+  /**
+   * At a keyframe: when the publisher re-declared its video (a browser lowering its resolution, a
+   * reconnect with new settings), packetize from now on with the new SPS/PPS. False (and the
+   * session closed) when the video is no longer H.264.
+   */
+  private followTrackChange(plan: {
+    packetizer: H264UnitPacketizer | undefined;
+    videoTrackId: number | undefined;
+  }): boolean {
+    const description = this.stream.description;
+    const track = description ? videoTrackOf(description) : undefined;
+    if (!track || track.id !== plan.videoTrackId || plan.packetizer?.track === track) {
+      return true;
+    }
+    if (track.codec !== 'h264') {
+      this.close(`the stream's video changed to ${track.codec}, which WebRTC playback does not carry`);
+      return false;
+    }
+    plan.packetizer = new H264UnitPacketizer(track);
+    return true;
   }
 
   private async sendAudio(unit: MediaUnit): Promise<void> {
