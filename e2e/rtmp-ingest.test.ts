@@ -10,7 +10,6 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readFlvTags } from '@airwave/media/formats/flv/flv-tag';
 import { Hub } from '@airwave/media/hub/hub';
 import type { LiveStream } from '@airwave/media/hub/live-stream';
 import type { LiveStatus, PublishAuthorizer } from '@airwave/media/ports';
@@ -34,6 +33,7 @@ import { CapturingLogger, type LogRecord } from '@airwave/media/testing/capturin
 import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
+import { type FlvSample, makeFlvSample } from './support/flv-sample.js';
 import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
 
 const RECONNECT_WINDOW_MS = 1000;
@@ -78,6 +78,12 @@ hub.addOutput((stream) => {
 });
 
 const rtmpLog = new CapturingLogger();
+let made: FlvSample | undefined;
+/** 10 s of H.264 + AAC made by ffmpeg (once, on first use), replayed tag by tag by our publisher. */
+function flvSample(): FlvSample {
+  made ??= makeFlvSample(10);
+  return made;
+}
 let server: RtmpServer;
 let port = 0;
 const url = (key: string) => `rtmp://127.0.0.1:${port}/live/${key}`;
@@ -270,10 +276,8 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     await first.stop();
   });
 
-  it('resumes the same live stream on a reconnect inside the window and ends it outside', {
-    skip: eflvFixturesMissing,
-  }, async () => {
-    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 120);
+  it('resumes the same live stream on a reconnect inside the window and ends it outside', async () => {
+    const tags = flvSample().tags.filter((tag) => tag.timestampMs < 2000);
     const send = async (key: string, offsetMs: number) => {
       const publisher = new RtmpPublisher();
       await publisher.connect(url(key));
@@ -303,10 +307,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     assert.notEqual(hub.getByStreamId('good-reconnect'), firstStream);
   });
 
-  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', {
-    skip: eflvFixturesMissing,
-  }, async () => {
-    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv')));
+  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', async () => {
+    const sample = flvSample();
+    const { tags } = sample;
     const badBefore = server.stats.badPackets;
     const publisher = new RtmpPublisher();
     await publisher.connect(url('good-badpackets'));
@@ -323,7 +326,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     await publisher.close();
     await waitFor(
       'every good unit',
-      () => video('good-badpackets').length === 300 && audio('good-badpackets').length === 501,
+      () =>
+        video('good-badpackets').length === sample.videoFrames &&
+        audio('good-badpackets').length === sample.audioFrames,
       10_000,
     );
     assert.equal(server.stats.badPackets, badBefore + injected);
@@ -499,14 +504,12 @@ describe('RTMPS ingest', { skip: ffmpegMissing || (hasCommand('openssl') ? false
     assert.equal(video('good-tls').length, 60);
   });
 
-  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', {
-    skip: eflvFixturesMissing,
-  }, async () => {
+  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', async () => {
     const publisher = new RtmpPublisher();
     await publisher.connect(`rtmps://127.0.0.1:${tlsPort}/live/good-tls-client`, {
       tls: { rejectUnauthorized: false },
     });
-    for (const tag of readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 60)) {
+    for (const tag of flvSample().tags.filter((tag) => tag.timestampMs < 1000)) {
       await publisher.writeTag(tag);
     }
     await publisher.close();

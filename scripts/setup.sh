@@ -31,8 +31,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "setup: missing Debian packages: ${missing[*]}" >&2
-    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
+    effect="Airwave cannot start without them"
+    [ "$want_test" = 0 ] || effect="the tests needing them skip, naming them"
+    echo "setup: missing Debian packages ($effect); install them with: sudo apt-get install ${missing[*]}" >&2
     [ "$want_test" = 1 ] || exit 1
   fi
 fi

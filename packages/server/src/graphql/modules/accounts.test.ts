@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tenants, users } from '../../domain/accounts/accounts.tables.js';
-import { createScratchDatabase, type ScratchDatabase, testBackends } from '../../testing/databases.js';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase, testBackends } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 
 const AUTH_FIELDS = `__typename
@@ -223,7 +223,7 @@ describe('the session cookie behind an https public URL', () => {
 });
 
 describe('accounts across two servers on one PostgreSQL database', {
-  skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set',
+  skip: postgresMissing,
 }, () => {
   let scratch: ScratchDatabase;
   let first: TestServer;
