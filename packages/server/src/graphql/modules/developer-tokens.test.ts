@@ -95,7 +95,7 @@ for (const backend of testBackends()) {
 
     test('the value is aw_ + 43 CSPRNG characters, shown once, stored only as its SHA-256', async () => {
       const token = await create(server, session, {
-        name: ' ci ',
+        name: 'ci',
         permissions: 'streams:read, streams:write',
         expiresIn: 30,
       });
