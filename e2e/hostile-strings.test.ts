@@ -5,7 +5,8 @@
  * call must answer a ValidationError naming that input, or succeed with the value read back
  * identical, or (for lookups such as login) the failure the table names — never INTERNAL. A
  * mutation with string inputs missing from the table fails the suite, so new mutations cannot
- * skip the matrix.
+ * skip the matrix. Queries (lookups) get NUL and a lone surrogate in each string or ID argument
+ * and must not answer INTERNAL either.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -275,6 +276,7 @@ for (const backend of testBackends()) {
     let server: TestServer;
     let inputs: StringInputs;
     let mutations: SchemaField[] = [];
+    let queries: SchemaField[] = [];
     let owner: Fixture;
 
     before(async () => {
@@ -283,6 +285,11 @@ for (const backend of testBackends()) {
       inputs = new StringInputs(types);
       const mutationType = roots.find((root) => root.name === 'Mutation')?.type ?? '';
       mutations = types.get(mutationType)?.fields ?? [];
+      const queryType = roots.find((root) => root.name === 'Query')?.type ?? '';
+      queries = (types.get(queryType)?.fields ?? []).filter((field) => {
+        const kind = types.get(named(field.type))?.kind;
+        return kind === 'OBJECT' || kind === 'UNION' || kind === 'INTERFACE';
+      });
       owner = await fixture(server);
     });
     after(() => server.close());
@@ -372,6 +379,44 @@ for (const backend of testBackends()) {
       }
       assert.deepEqual(failures, [], `${failures.length} of ${calls} calls`);
       assert.ok(calls >= 100, `only ${calls} calls made`);
+    });
+
+    it('answers NUL or a lone surrogate in any string or ID argument of any query without INTERNAL', async () => {
+      const failures: string[] = [];
+      let calls = 0;
+      for (const field of queries) {
+        const scalarArgs = field.args.filter((arg) => ['String', 'ID'].includes(named(arg.type)));
+        for (const target of scalarArgs) {
+          if (field.args.some((arg) => arg.type.kind === 'NON_NULL' && !['String', 'ID'].includes(named(arg.type)))) {
+            continue;
+          }
+          for (const value of ['before\u0000after', 'before\ud800after']) {
+            calls++;
+            const args = Object.fromEntries(
+              field.args
+                .filter((arg) => arg === target || arg.type.kind === 'NON_NULL')
+                .map((arg) => [arg.name, arg === target ? value : owner.streamId]),
+            );
+            const definitions = Object.keys(args)
+              .map((name) => `$${name}: ${printRef(field.args.find((arg) => arg.name === name)?.type as TypeRef)}`)
+              .join(', ');
+            const passing = Object.keys(args)
+              .map((name) => `${name}: $${name}`)
+              .join(', ');
+            const response = await server.graphql(
+              `query Hostile(${definitions}) { result: ${field.name}(${passing}) { __typename } }`,
+              args,
+              owner.token,
+            );
+            const codes = (response.errors ?? []).map((error) => error.extensions?.code);
+            if (response.status >= 500 || codes.includes('INTERNAL')) {
+              failures.push(`Query.${field.name} ${target.name}: ${JSON.stringify(response.errors).slice(0, 200)}`);
+            }
+          }
+        }
+      }
+      assert.deepEqual(failures, [], `${failures.length} of ${calls} calls`);
+      assert.ok(calls >= 10, `only ${calls} calls made`);
     });
   });
 }

@@ -47,3 +47,12 @@ describe('text arguments', () => {
     assert.equal(findTextProblem({ input: { name: 'fine', count: 3, on: true, none: null } }, ''), undefined);
   });
 });
+
+describe('text arguments of queries (lookups)', () => {
+  test('refuse what no lookup can take, and keep the rest as given', () => {
+    assert.equal(textArgumentProblem('a\u0000b', 'search', 'lookup')?.constraint, 'characters');
+    assert.equal(textArgumentProblem('a\ud800b', 'search', 'lookup')?.constraint, 'encoding');
+    assert.equal(textArgumentProblem(' show ', 'search', 'lookup'), undefined);
+    assert.equal(textArgumentProblem('abc\u202edef', 'search', 'lookup'), undefined);
+  });
+});

@@ -7,7 +7,9 @@
  * which cannot hold them), bidirectional override and isolate controls (they make a name display
  * as another one), surrounding whitespace (services would trim it, so the stored value would
  * differ; passwords and secrets keep theirs), and more than MAX_TEXT_ARGUMENT_LENGTH characters.
- * Services apply their own, smaller limits after this.
+ * Services apply their own, smaller limits after this. Query arguments are lookups, nothing is
+ * stored: they are refused only for what no lookup can take (control characters, lone
+ * surrogates, overlong text), so a search for " show" still searches.
  */
 import { type GraphQLResolveInfo, getNamedType, isUnionType } from 'graphql';
 import type { IResolvers } from 'mercurius';
@@ -25,8 +27,15 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 const SURROUNDING_SPACE = /^\s|\s$/;
 
+/** How strictly strings are checked: `stored` for mutations, `lookup` for queries. */
+export type TextRule = 'stored' | 'lookup';
+
 /** Why `value` is refused at argument `path`, or undefined when it is acceptable. */
-export function textArgumentProblem(value: string, path: string): ValidationError | undefined {
+export function textArgumentProblem(
+  value: string,
+  path: string,
+  rule: TextRule = 'stored',
+): ValidationError | undefined {
   const name =
     path
       .split('.')
@@ -41,6 +50,9 @@ export function textArgumentProblem(value: string, path: string): ValidationErro
   if (!value.isWellFormed()) {
     return new ValidationError(path, 'encoding', `${path} is not valid Unicode (it has a lone surrogate)`);
   }
+  if (rule === 'lookup') {
+    return undefined;
+  }
   if (BIDI_CONTROL.test(value)) {
     return new ValidationError(path, 'characters', `${path} must not contain bidirectional override characters`);
   }
@@ -51,13 +63,13 @@ export function textArgumentProblem(value: string, path: string): ValidationErro
 }
 
 /** The first refused string in `value` (walked depth-first), or undefined. */
-export function findTextProblem(value: unknown, path: string): ValidationError | undefined {
+export function findTextProblem(value: unknown, path: string, rule: TextRule = 'stored'): ValidationError | undefined {
   if (typeof value === 'string') {
-    return textArgumentProblem(value, path);
+    return textArgumentProblem(value, path, rule);
   }
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const problem = findTextProblem(item, `${path}[${index}]`);
+      const problem = findTextProblem(item, `${path}[${index}]`, rule);
       if (problem) {
         return problem;
       }
@@ -66,7 +78,7 @@ export function findTextProblem(value: unknown, path: string): ValidationError |
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      const problem = findTextProblem(item, path === '' ? key : `${path}.${key}`);
+      const problem = findTextProblem(item, path === '' ? key : `${path}.${key}`, rule);
       if (problem) {
         return problem;
       }
@@ -83,24 +95,25 @@ function returnsValidationError(info: GraphQLResolveInfo): boolean {
 
 type Resolver = (parent: unknown, args: Record<string, unknown>, context: unknown, info: GraphQLResolveInfo) => unknown;
 
-/**
- * Wraps every Mutation resolver of `resolvers` with the check: a refused string answers the
- * ValidationError member when the result union has one, else a top-level VALIDATION_ERROR.
- */
-export function guardMutationText(resolvers: IResolvers): IResolvers {
-  const mutation = resolvers.Mutation as Record<string, unknown> | undefined;
-  if (!mutation) {
-    return resolvers;
+/** `resolvers[type]` with each field resolver checking its string arguments by `rule` first. */
+function guardType(
+  resolvers: IResolvers,
+  type: 'Query' | 'Mutation',
+  rule: TextRule,
+): Record<string, unknown> | undefined {
+  const fields = resolvers[type] as Record<string, unknown> | undefined;
+  if (!fields) {
+    return undefined;
   }
   const guarded: Record<string, unknown> = {};
-  for (const [name, resolver] of Object.entries(mutation)) {
+  for (const [name, resolver] of Object.entries(fields)) {
     if (typeof resolver !== 'function') {
       guarded[name] = resolver;
       continue;
     }
     const resolve = resolver as Resolver;
     guarded[name] = (parent: unknown, args: Record<string, unknown>, context: unknown, info: GraphQLResolveInfo) => {
-      const problem = findTextProblem(args, '');
+      const problem = findTextProblem(args, '', rule);
       if (!problem) {
         return resolve(parent, args, context, info);
       }
@@ -110,5 +123,20 @@ export function guardMutationText(resolvers: IResolvers): IResolvers {
       throw problem;
     };
   }
-  return { ...resolvers, Mutation: guarded } as IResolvers;
+  return guarded;
+}
+
+/**
+ * Wraps every Mutation resolver of `resolvers` with the `stored` check and every Query resolver
+ * with the `lookup` check: a refused string answers the ValidationError member when the result
+ * union has one, else a top-level VALIDATION_ERROR naming the argument.
+ */
+export function guardTextArguments(resolvers: IResolvers): IResolvers {
+  const query = guardType(resolvers, 'Query', 'lookup');
+  const mutation = guardType(resolvers, 'Mutation', 'stored');
+  return {
+    ...resolvers,
+    ...(query ? { Query: query } : {}),
+    ...(mutation ? { Mutation: mutation } : {}),
+  } as IResolvers;
 }
