@@ -32,6 +32,7 @@ import type { StreamDescription } from '@airwave/media/stream/track';
 import { CapturingLogger, type LogRecord } from '@airwave/media/testing/capturing-logger';
 import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
+import { makeAv1Sample } from './support/av1-sample.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
 import { type FlvSample, makeFlvSample } from './support/flv-sample.js';
 import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
@@ -201,6 +202,28 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
       assertMonotonic(audio(key), 'audio');
     });
   }
+
+  it('takes AV1 (libaom) + Opus (libopus) made by ffmpeg from our E-RTMP publisher (av01, Opus)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtmp-av1-'));
+    try {
+      const sample = makeAv1Sample(dir, 2);
+      const key = 'good-av1-ffmpeg';
+      const child = publishFlv(['--url', url(key), '--av1-ivf', sample.ivf, '--opus-ogg', sample.ogg]);
+      assert.equal(await child.exited, 0, child.stderr());
+      await waitFor('every AV1 unit', () => video(key).length === sample.frames, 10_000);
+      await waitFor('every Opus unit', () => audio(key).length === sample.audioPackets, 10_000);
+      const [v, a] = lastDescription(key)?.tracks ?? [];
+      assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, 'av1 320x180');
+      assert.match(v?.codecString ?? '', /^av01\.0\.\d\d[MH]\.08$/);
+      assert.equal(a?.kind === 'audio' && `${a.codec} ${a.sampleRate} ${a.channels}`, 'opus 48000 1');
+      assert.equal(video(key).filter((unit) => unit.key).length, 2, 'a keyframe every second');
+      assert.ok(video(key)[0]?.key);
+      assertMonotonic(video(key), 'video');
+      assertMonotonic(audio(key), 'audio');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('takes HEVC from ffmpeg -f hevc through our E-RTMP publisher (hvc1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rtmp-hevc-'));
