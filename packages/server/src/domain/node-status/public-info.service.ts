@@ -71,6 +71,7 @@ export interface NetworkStatusView {
     readonly clusterId: string;
   }[];
   readonly peerConnections: readonly never[];
+  readonly serviceInstances: readonly ServiceInstanceView[];
   readonly totalNodes: number;
   readonly healthyNodes: number;
   readonly updatedAt: Date;
@@ -193,6 +194,7 @@ export class PublicInfoService {
       ],
       nodes,
       peerConnections: [],
+      serviceInstances: this.serviceInstances(),
       totalNodes: nodes.length,
       healthyNodes: nodes.length,
       updatedAt: new Date(),

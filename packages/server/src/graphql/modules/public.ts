@@ -118,6 +118,8 @@ export const publicModule: GraphQLModule = {
       clusters: [ClusterStatus!]!
       nodes: [NetworkNode!]!
       peerConnections: [PeerConnection!]!
+      "This node's listening services (what serviceInstancesHealth answers)."
+      serviceInstances: [ServiceInstance!]!
       totalNodes: Int!
       healthyNodes: Int!
       updatedAt: Time!
