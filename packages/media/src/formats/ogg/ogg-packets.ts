@@ -1,37 +1,27 @@
 /**
- * Ogg bitstream pages (RFC 3533 §6) read incrementally from a byte stream, with packets rebuilt
- * from their lacing values (a segment of 255 bytes continues the packet, a shorter one ends it).
- * One logical stream is assumed (ffmpeg's Ogg Opus output); CRCs are not checked (the input is
- * our own child's pipe, not the network).
+ * Ogg (RFC 3533 §6) read incrementally from a byte stream (a child's stdout): bytes are held until
+ * they form whole pages whose last packet ends on them, and those pages are read with
+ * readOggPackets. One logical stream is assumed (ffmpeg's Ogg Opus output).
  */
-import { concatBytes } from '../../bits/bytes.js';
 import { ParseError } from '../../errors.js';
+import { readOggPackets } from './ogg.js';
 
-const CAPTURE = [0x4f, 0x67, 0x67, 0x53] as const;
 const HEADER_BYTES = 27;
-/** Largest packet rebuilt across pages. */
-export const MAX_OGG_PACKET_BYTES = 1024 * 1024;
+/** Most bytes held while waiting for a packet to end (a bound on a broken or hostile stream). */
+export const MAX_OGG_PENDING_BYTES = 1024 * 1024;
 
-/** Splits an Ogg byte stream into packets. */
+/** Splits an Ogg byte stream into packets as it arrives. */
 export class OggPacketReader {
   private buffer: Uint8Array = new Uint8Array(0);
-  private partial: Uint8Array[] = [];
-  private partialBytes = 0;
 
   /** Adds bytes; returns the packets they completed, in order. Throws ParseError on a broken stream. */
   push(chunk: Uint8Array): Uint8Array[] {
     const joined = new Uint8Array(this.buffer.length + chunk.length);
     joined.set(this.buffer, 0);
     joined.set(chunk, this.buffer.length);
-    const packets: Uint8Array[] = [];
     let offset = 0;
-    for (;;) {
-      if (joined.length - offset < HEADER_BYTES) {
-        break;
-      }
-      if (CAPTURE.some((byte, i) => joined[offset + i] !== byte)) {
-        throw new ParseError('Ogg page does not start with OggS', offset);
-      }
+    let readable = 0;
+    while (joined.length - offset >= HEADER_BYTES) {
       const segments = joined[offset + 26] as number;
       const tableEnd = offset + HEADER_BYTES + segments;
       if (joined.length < tableEnd) {
@@ -44,24 +34,15 @@ export class OggPacketReader {
       if (joined.length < tableEnd + bodyBytes) {
         break;
       }
-      let cursor = tableEnd;
-      for (let i = 0; i < segments; i++) {
-        const lace = joined[offset + HEADER_BYTES + i] as number;
-        this.partial.push(joined.subarray(cursor, cursor + lace));
-        this.partialBytes += lace;
-        cursor += lace;
-        if (this.partialBytes > MAX_OGG_PACKET_BYTES) {
-          throw new ParseError(`Ogg packet larger than ${MAX_OGG_PACKET_BYTES} bytes`, cursor);
-        }
-        if (lace < 255) {
-          packets.push(concatBytes(this.partial));
-          this.partial = [];
-          this.partialBytes = 0;
-        }
+      offset = tableEnd + bodyBytes;
+      if (segments > 0 && (joined[tableEnd - 1] as number) < 255) {
+        readable = offset;
       }
-      offset = cursor;
     }
-    this.buffer = joined.slice(offset);
-    return packets;
+    if (joined.length - readable > MAX_OGG_PENDING_BYTES) {
+      throw new ParseError(`more than ${MAX_OGG_PENDING_BYTES} Ogg bytes without a packet end`);
+    }
+    this.buffer = joined.slice(readable);
+    return readable === 0 ? [] : readOggPackets(joined.subarray(0, readable)).map((packet) => packet.data);
   }
 }
