@@ -5,6 +5,18 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
+/** Input options for a pipe read as it arrives: errors only, no probing, no buffering. */
+export const LOW_DELAY_INPUT_ARGS = [
+  '-loglevel',
+  'error',
+  '-probesize',
+  '32',
+  '-analyzeduration',
+  '0',
+  '-fflags',
+  'nobuffer',
+] as const;
+
 /** Most stderr kept for the exit reason. */
 const STDERR_TAIL_BYTES = 4096;
 

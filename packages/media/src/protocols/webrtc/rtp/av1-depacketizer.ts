@@ -10,16 +10,13 @@
 import { concatBytes } from '../../../bits/bytes.js';
 import { isKeyframe, OBU, readLeb128, writeLeb128 } from '../../../codecs/av1.js';
 import { ParseError } from '../../../errors.js';
-import type { DepacketizerStats } from './h264-depacketizer.js';
-import { MAX_ACCESS_UNIT_BYTES } from './h264-depacketizer.js';
+import { type AssembledUnit, FrameAssembler, MAX_ACCESS_UNIT_BYTES } from './frame-assembler.js';
 
 /** Most OBUs in one temporal unit. */
 export const MAX_OBUS_PER_TEMPORAL_UNIT = 1024;
 
 /** One reassembled temporal unit. */
-export interface Av1TemporalUnit {
-  /** RTP timestamp (90 kHz). */
-  readonly timestamp: number;
+export interface Av1TemporalUnit extends AssembledUnit {
   /** OBUs with size fields, in decoding order. */
   readonly data: Uint8Array;
   /** True when it starts a key frame. */
@@ -27,56 +24,12 @@ export interface Av1TemporalUnit {
 }
 
 /** Reassembles one AV1 RTP stream (packets given in sequence order). */
-export class Av1Depacketizer {
-  readonly stats: DepacketizerStats = { units: 0, corrupted: 0, skipped: 0 };
-  private timestamp: number | undefined;
+export class Av1Depacketizer extends FrameAssembler<Av1TemporalUnit> {
   private obus: Uint8Array[] = [];
   private bytes = 0;
   private fragment: Uint8Array[] | undefined;
-  private broken = false;
-  private needKey = true;
 
-  /** True while temporal units are dropped until the next key frame. */
-  get waitingForKeyframe(): boolean {
-    return this.needKey;
-  }
-
-  /** Adds one RTP payload; returns the temporal units it completed. Throws ParseError on a malformed payload. */
-  push(payload: Uint8Array, timestamp: number, marker: boolean): Av1TemporalUnit[] {
-    const out: Av1TemporalUnit[] = [];
-    if (payload.length === 0) {
-      return out;
-    }
-    if (this.timestamp !== undefined && timestamp !== this.timestamp) {
-      this.finish(out);
-    }
-    this.timestamp = timestamp;
-    try {
-      this.parse(payload);
-    } catch (error) {
-      this.broken = true;
-      this.fragment = undefined;
-      if (marker) {
-        this.finish(out);
-      }
-      throw error;
-    }
-    if (marker) {
-      this.finish(out);
-    }
-    return out;
-  }
-
-  /** Packets were lost: the unit in progress cannot be decoded. */
-  lost(): void {
-    if (this.timestamp !== undefined) {
-      this.broken = true;
-    }
-    this.fragment = undefined;
-    this.needKey = true;
-  }
-
-  private parse(payload: Uint8Array): void {
+  protected parse(payload: Uint8Array): void {
     const header = payload[0] as number;
     const continues = (header & 0x80) !== 0;
     const willContinue = (header & 0x40) !== 0;
@@ -161,41 +114,28 @@ export class Av1Depacketizer {
     this.bytes += obu.length;
   }
 
-  private finish(out: Av1TemporalUnit[]): void {
+  protected abandon(): void {
+    this.fragment = undefined;
+  }
+
+  protected take(timestamp: number): Av1TemporalUnit | undefined {
+    if (this.fragment) {
+      // An OBU promised to continue and never did.
+      this.fragment = undefined;
+      this.broken = true;
+    }
     const obus = this.obus;
-    const timestamp = this.timestamp;
-    const broken = this.broken || this.fragment !== undefined;
     this.obus = [];
     this.bytes = 0;
-    this.broken = false;
-    this.fragment = undefined;
-    this.timestamp = undefined;
-    if (timestamp === undefined) {
-      return;
-    }
-    if (broken) {
-      this.stats.corrupted++;
-      this.needKey = true;
-      return;
-    }
     if (obus.length === 0) {
-      return;
+      return undefined;
     }
     const data = concatBytes(obus);
-    let key = false;
     try {
-      key = isKeyframe(data);
+      return { timestamp, data, key: isKeyframe(data) };
     } catch {
-      this.stats.corrupted++;
-      this.needKey = true;
-      return;
+      this.broken = true;
+      return undefined;
     }
-    if (this.needKey && !key) {
-      this.stats.skipped++;
-      return;
-    }
-    this.needKey = false;
-    this.stats.units++;
-    out.push({ timestamp, data, key });
   }
 }

@@ -7,89 +7,31 @@
  */
 import { concatBytes } from '../../../bits/bytes.js';
 import { ParseError, UnsupportedError } from '../../../errors.js';
+import { type AssembledUnit, FrameAssembler, MAX_ACCESS_UNIT_BYTES } from './frame-assembler.js';
 
 const STAP_A = 24;
 const FU_A = 28;
 /** NAL types that make an access unit a random access point. */
 const IDR = 5;
-/** Largest access unit reassembled (a 4K intra frame fits; a flood does not). */
-export const MAX_ACCESS_UNIT_BYTES = 8 * 1024 * 1024;
 /** Most NAL units in one access unit. */
 export const MAX_NALS_PER_ACCESS_UNIT = 1024;
 
 /** One reassembled access unit. */
-export interface H264AccessUnit {
-  /** RTP timestamp (90 kHz) of its packets. */
-  readonly timestamp: number;
+export interface H264AccessUnit extends AssembledUnit {
   /** NAL units in decoding order, without start codes or length prefixes. */
   readonly nals: readonly Uint8Array[];
   /** True when it holds an IDR slice. */
   readonly key: boolean;
 }
 
-/** Counters of one depacketizer. */
-export interface DepacketizerStats {
-  units: number;
-  /** Access units dropped because a packet was lost or malformed. */
-  corrupted: number;
-  /** Access units skipped while waiting for an IDR after a loss. */
-  skipped: number;
-}
-
 /** Reassembles one H.264 RTP stream (packets given in sequence order). */
-export class H264Depacketizer {
-  readonly stats: DepacketizerStats = { units: 0, corrupted: 0, skipped: 0 };
-  private timestamp: number | undefined;
+export class H264Depacketizer extends FrameAssembler<H264AccessUnit> {
   private nals: Uint8Array[] = [];
   private bytes = 0;
   private fragment: Uint8Array[] | undefined;
   private fragmentBytes = 0;
-  private broken = false;
-  private needKey = true;
 
-  /** True while frames are dropped until the next IDR (a keyframe request is due). */
-  get waitingForKeyframe(): boolean {
-    return this.needKey;
-  }
-
-  /**
-   * Adds one RTP payload. Returns the access units it completed (usually zero or one). Throws
-   * ParseError/UnsupportedError for a malformed payload after marking its unit corrupted.
-   */
-  push(payload: Uint8Array, timestamp: number, marker: boolean): H264AccessUnit[] {
-    const out: H264AccessUnit[] = [];
-    if (payload.length === 0) {
-      // Padding-only packets (bandwidth probes) carry no media.
-      return out;
-    }
-    if (this.timestamp !== undefined && timestamp !== this.timestamp) {
-      this.finish(out);
-    }
-    this.timestamp = timestamp;
-    try {
-      this.parse(payload);
-    } catch (error) {
-      this.broken = true;
-      if (marker) {
-        this.finish(out);
-      }
-      throw error;
-    }
-    if (marker) {
-      this.finish(out);
-    }
-    return out;
-  }
-
-  /** Packets were lost: the unit in progress cannot be decoded. */
-  lost(): void {
-    if (this.timestamp !== undefined) {
-      this.broken = true;
-    }
-    this.needKey = true;
-  }
-
-  private parse(payload: Uint8Array): void {
+  protected parse(payload: Uint8Array): void {
     const header = payload[0] as number;
     if (header & 0x80) {
       throw new ParseError('H.264 NAL header has forbidden_zero_bit set', 0);
@@ -188,30 +130,20 @@ export class H264Depacketizer {
     this.nals.push(nal);
   }
 
-  private finish(out: H264AccessUnit[]): void {
+  protected abandon(): void {
+    this.fragment = undefined;
+    this.fragmentBytes = 0;
+  }
+
+  protected take(timestamp: number): H264AccessUnit | undefined {
     this.endFragment();
     const nals = this.nals;
-    const timestamp = this.timestamp;
-    const broken = this.broken;
     this.nals = [];
     this.bytes = 0;
-    this.broken = false;
-    this.timestamp = undefined;
-    if (timestamp === undefined || nals.length === 0) {
-      return;
-    }
-    if (broken) {
-      this.stats.corrupted++;
-      this.needKey = true;
-      return;
+    if (nals.length === 0) {
+      return undefined;
     }
     const key = nals.some((nal) => ((nal[0] as number) & 0x1f) === IDR);
-    if (this.needKey && !key) {
-      this.stats.skipped++;
-      return;
-    }
-    this.needKey = false;
-    this.stats.units++;
-    out.push({ timestamp, nals, key });
+    return { timestamp, nals, key };
   }
 }

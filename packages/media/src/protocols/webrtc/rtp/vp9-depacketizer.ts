@@ -8,12 +8,10 @@
 import { concatBytes } from '../../../bits/bytes.js';
 import { isKeyframe } from '../../../codecs/vp9.js';
 import { ParseError } from '../../../errors.js';
-import { type DepacketizerStats, MAX_ACCESS_UNIT_BYTES } from './h264-depacketizer.js';
+import { type AssembledUnit, FrameAssembler, MAX_ACCESS_UNIT_BYTES } from './frame-assembler.js';
 
 /** One reassembled frame. */
-export interface Vp9Frame {
-  /** RTP timestamp (90 kHz). */
-  readonly timestamp: number;
+export interface Vp9Frame extends AssembledUnit {
   readonly data: Uint8Array;
   readonly key: boolean;
 }
@@ -84,53 +82,23 @@ export function parseVp9Descriptor(payload: Uint8Array): Descriptor {
 }
 
 /** Reassembles one VP9 RTP stream (packets given in sequence order). */
-export class Vp9Depacketizer {
-  readonly stats: DepacketizerStats = { units: 0, corrupted: 0, skipped: 0 };
-  private timestamp: number | undefined;
+export class Vp9Depacketizer extends FrameAssembler<Vp9Frame> {
   private parts: Uint8Array[] = [];
   private bytes = 0;
   private inFrame = false;
   private frame: Uint8Array | undefined;
-  private broken = false;
-  private needKey = true;
 
-  /** True while frames are dropped until the next key frame. */
-  get waitingForKeyframe(): boolean {
-    return this.needKey;
-  }
-
-  /** Adds one RTP payload; returns the frames it completed. Throws ParseError on a malformed descriptor. */
-  push(payload: Uint8Array, timestamp: number, marker: boolean): Vp9Frame[] {
-    const out: Vp9Frame[] = [];
-    if (payload.length === 0) {
-      return out;
-    }
-    if (this.timestamp !== undefined && timestamp !== this.timestamp) {
-      this.finish(out);
-    }
-    this.timestamp = timestamp;
-    let descriptor: Descriptor;
-    try {
-      descriptor = parseVp9Descriptor(payload);
-    } catch (error) {
-      this.broken = true;
-      throw error;
-    }
+  protected parse(payload: Uint8Array): void {
+    const descriptor = parseVp9Descriptor(payload);
     if (descriptor.spatialId === 0) {
       this.add(descriptor, payload.subarray(descriptor.payloadOffset));
     }
-    if (marker) {
-      this.finish(out);
-    }
-    return out;
   }
 
-  /** Packets were lost: the frame in progress cannot be decoded. */
-  lost(): void {
-    if (this.timestamp !== undefined) {
-      this.broken = true;
-    }
-    this.needKey = true;
+  protected abandon(): void {
+    this.inFrame = false;
+    this.parts = [];
+    this.bytes = 0;
   }
 
   private add(descriptor: Descriptor, body: Uint8Array): void {
@@ -161,41 +129,22 @@ export class Vp9Depacketizer {
     }
   }
 
-  private finish(out: Vp9Frame[]): void {
-    const timestamp = this.timestamp;
+  protected take(timestamp: number): Vp9Frame | undefined {
+    if (this.inFrame) {
+      // A frame without its end packet.
+      this.broken = true;
+    }
     const frame = this.frame;
-    const broken = this.broken || this.inFrame;
-    this.timestamp = undefined;
     this.frame = undefined;
-    this.parts = [];
-    this.bytes = 0;
-    this.inFrame = false;
-    this.broken = false;
-    if (timestamp === undefined) {
-      return;
-    }
-    if (broken) {
-      this.stats.corrupted++;
-      this.needKey = true;
-      return;
-    }
+    this.abandon();
     if (!frame || frame.length === 0) {
-      return;
+      return undefined;
     }
-    let key: boolean;
     try {
-      key = isKeyframe(frame);
+      return { timestamp, data: frame, key: isKeyframe(frame) };
     } catch {
-      this.stats.corrupted++;
-      this.needKey = true;
-      return;
+      this.broken = true;
+      return undefined;
     }
-    if (this.needKey && !key) {
-      this.stats.skipped++;
-      return;
-    }
-    this.needKey = false;
-    this.stats.units++;
-    out.push({ timestamp, data: frame, key });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { type AudioSpecificConfig, adtsHeader, parseAudioSpecificConfig } from '../../../codecs/aac.js';
 import { OPUS_SAMPLE_RATE, opusPacketSamples } from '../../../codecs/opus.js';
-import { FfmpegProcess } from '../../../ffmpeg/ffmpeg-process.js';
+import { FfmpegProcess, LOW_DELAY_INPUT_ARGS } from '../../../ffmpeg/ffmpeg-process.js';
 import { OggPacketReader } from '../../../formats/ogg/ogg-packets.js';
 import type { LiveStream } from '../../../hub/live-stream.js';
 import type { Logger } from '../../../ports.js';
@@ -18,14 +18,7 @@ import type { OpusSource } from './whep-session.js';
 
 /** ffmpeg arguments: ADTS in, low-delay Opus in Ogg out, a page per packet. */
 export const AAC_TO_OPUS_ARGS = [
-  '-loglevel',
-  'error',
-  '-probesize',
-  '32',
-  '-analyzeduration',
-  '0',
-  '-fflags',
-  'nobuffer',
+  ...LOW_DELAY_INPUT_ARGS,
   '-f',
   'aac',
   '-i',

@@ -7,7 +7,7 @@
  */
 import { buildAudioSpecificConfig, parseAdtsFrames } from '../../../codecs/aac.js';
 import { buildOpusHead, opusPacketSamples } from '../../../codecs/opus.js';
-import { FfmpegProcess } from '../../../ffmpeg/ffmpeg-process.js';
+import { FfmpegProcess, LOW_DELAY_INPUT_ARGS } from '../../../ffmpeg/ffmpeg-process.js';
 import { OggPageWriter } from '../../../formats/ogg/ogg-writer.js';
 import type { Logger } from '../../../ports.js';
 
@@ -16,14 +16,7 @@ export const DERIVED_AAC_CONFIG = buildAudioSpecificConfig({ objectType: 2, samp
 
 /** ffmpeg arguments: Ogg Opus in, ADTS AAC out, flushed per frame. */
 export const OPUS_TO_AAC_ARGS = [
-  '-loglevel',
-  'error',
-  '-probesize',
-  '32',
-  '-analyzeduration',
-  '0',
-  '-fflags',
-  'nobuffer',
+  ...LOW_DELAY_INPUT_ARGS,
   '-f',
   'ogg',
   '-i',

@@ -16,7 +16,13 @@ import { toLengthPrefixed } from '../../../codecs/nal.js';
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
 import { buildVpcC, parseFrameSize, vp9CodecString, vp9LevelFor, vpcCFieldsFromFrame } from '../../../codecs/vp9.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
-import { type AudioTrack, type StreamDescription, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
+import {
+  type AudioTrack,
+  type StreamDescription,
+  VIDEO_TIMESCALE,
+  type VideoCodec,
+  type VideoTrack,
+} from '../../../stream/track.js';
 import type { Av1TemporalUnit } from '../rtp/av1-depacketizer.js';
 import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
 import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
@@ -131,19 +137,7 @@ export class WhipToStream {
     if (sequenceHeader && (!this.av1SequenceHeader || !bytesEqual(sequenceHeader.bytes, this.av1SequenceHeader))) {
       this.av1SequenceHeader = sequenceHeader.bytes;
       const config = buildAv1C(sequenceHeader.bytes);
-      const d = describeAv1C(config);
-      this.video = {
-        kind: 'video',
-        id: WHIP_VIDEO_TRACK_ID,
-        codec: 'av1',
-        timescale: VIDEO_TIMESCALE,
-        config,
-        codecString: d.codecString,
-        width: d.width,
-        height: d.height,
-        ...(d.fps === undefined ? {} : { fps: d.fps }),
-      };
-      this.declare();
+      this.declareVideo('av1', config, describeAv1C(config));
     }
     this.writeVideo(time, unit.key, unit.data);
   }
@@ -162,17 +156,11 @@ export class WhipToStream {
         current.height !== info.height ||
         !bytesEqual(current.config, config)
       ) {
-        this.video = {
-          kind: 'video',
-          id: WHIP_VIDEO_TRACK_ID,
-          codec: 'vp9',
-          timescale: VIDEO_TIMESCALE,
-          config,
+        this.declareVideo('vp9', config, {
           codecString: vp9CodecString(fields),
           width: info.width,
           height: info.height,
-        };
-        this.declare();
+        });
       }
     }
     this.writeVideo(time, unit.key, unit.data);
@@ -215,11 +203,18 @@ export class WhipToStream {
       return;
     }
     const config = buildAvcC([sps], [pps]);
-    const d = describeAvcC(config);
+    this.declareVideo('h264', config, describeAvcC(config));
+  }
+
+  private declareVideo(
+    codec: VideoCodec,
+    config: Uint8Array,
+    d: { codecString: string; width: number; height: number; fps?: number },
+  ): void {
     this.video = {
       kind: 'video',
       id: WHIP_VIDEO_TRACK_ID,
-      codec: 'h264',
+      codec,
       timescale: VIDEO_TIMESCALE,
       config,
       codecString: d.codecString,
