@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const bool = z
@@ -35,10 +36,11 @@ const schema = z.object({
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...clusterSettings,
 });
 
 /** Validated configuration of one Airwave process. */
-export interface Config {
+export interface Config extends ClusterConfig {
   readonly host: string;
   readonly httpPort: number;
   readonly rtmpPort: number;
@@ -116,6 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   if (Boolean(c.AIRWAVE_TLS_CERT) !== Boolean(c.AIRWAVE_TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  AIRWAVE_TLS_CERT and AIRWAVE_TLS_KEY must be set together');
   }
+  let cluster: ClusterConfig;
+  try {
+    cluster = clusterConfigOf(c);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+  }
   return {
     host: c.AIRWAVE_HOST,
     httpPort: c.AIRWAVE_HTTP_PORT,
@@ -137,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
+    ...cluster,
   };
 }
 

@@ -4,6 +4,7 @@
 import type { IResolvers } from 'mercurius';
 import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
+import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
@@ -22,6 +23,7 @@ export const modules: readonly GraphQLModule[] = [
   playbackAccessModule,
   publicModule,
   subscriptionsModule,
+  analyticsModule,
 ];
 
 /** The full SDL. */

@@ -4,6 +4,7 @@
  */
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
+import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
@@ -30,4 +31,6 @@ export interface Services {
   readonly playbackPolicies: PlaybackPoliciesService;
   /** The playback gate's decisions (testPlaybackAccess). */
   readonly playbackAccess: PlaybackAccessService;
+  /** Daily playback analytics of streams. */
+  readonly streamAnalytics: StreamAnalyticsService;
 }

@@ -22,6 +22,9 @@ import { type Database, openDatabase } from '../db/database.js';
 import { AccountsService } from '../domain/accounts/accounts.service.js';
 import { AccountsStore } from '../domain/accounts/accounts.store.js';
 import { LoginLimiter } from '../domain/accounts/login-limiter.js';
+import { ViewerSessionRecorder } from '../domain/analytics/session-recorder.js';
+import { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import { ViewerAnalyticsStore } from '../domain/analytics/viewer-analytics.store.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
@@ -115,6 +118,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       lifecycle,
     });
     closers.unshift(() => hub.close());
+    const analyticsStore = new ViewerAnalyticsStore(database.db);
+    const recorder = config.viewerAnalytics
+      ? new ViewerSessionRecorder({ store: analyticsStore, nodeId, flushMs: config.analyticsFlushMs, log })
+      : undefined;
+    if (recorder) {
+      hub.addOutput((stream) => ({
+        close: recorder.follow(
+          { streamId: stream.streamId, contentType: 'live', contentId: stream.playbackId },
+          stream.viewers,
+        ),
+      }));
+      recorder.start();
+      // Runs after hub.close (closers run last-added first): the sessions it ends are written.
+      closers.splice(1, 0, () => recorder.stop());
+    }
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
     const tsHls = new TsHlsService(hub, packaging);
@@ -191,6 +209,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       signingKeys,
       playbackPolicies,
       playbackAccess,
+      streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const app = await buildApp({
@@ -216,6 +235,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               return currentNode.baseUrl;
             },
             gate: new AccessControlGate(playbackAccess),
+            ...(recorder ? { sessions: recorder } : {}),
           }),
         graphqlWsRoute({
           feed: new EventFeed({

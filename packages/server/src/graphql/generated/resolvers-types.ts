@@ -4,6 +4,7 @@ import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain
 import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
+import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -20,6 +21,18 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
   /** ISO 8601 UTC timestamp. */
   Time: { input: string; output: string; }
+};
+
+/** Analytics of the caller's tenant (analytics:read). */
+export type Analytics = {
+  readonly __typename?: 'Analytics';
+  readonly usage: AnalyticsUsage;
+};
+
+/** Usage analytics by area. */
+export type AnalyticsUsage = {
+  readonly __typename?: 'AnalyticsUsage';
+  readonly streaming: StreamingUsage;
 };
 
 /** The caller is not signed in, or its token lacks a scope. */
@@ -531,6 +544,8 @@ export type PushTarget = {
 
 export type Query = {
   readonly __typename?: 'Query';
+  /** Analytics of the caller's tenant; needs analytics:read. */
+  readonly analytics: Analytics;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The signed-in user (developer tokens need account:read). */
@@ -734,6 +749,40 @@ export type Stream = {
   readonly updatedAt: Scalars['Time']['output'];
 };
 
+/** Playback of one stream on one UTC day, over every node and protocol. */
+export type StreamAnalyticsDaily = {
+  readonly __typename?: 'StreamAnalyticsDaily';
+  /** The UTC day, YYYY-MM-DD. */
+  readonly day: Scalars['String']['output'];
+  /** Media bytes sent to viewers that day. */
+  readonly egressBytes: Scalars['Float']['output'];
+  readonly id: Scalars['ID']['output'];
+  /** Most viewers at once (per-minute peaks summed over nodes). */
+  readonly peakConcurrentViewers: Scalars['Int']['output'];
+  /** Global ID of the stream. */
+  readonly streamId: Scalars['ID']['output'];
+  /** Playback sessions started that day. */
+  readonly totalViews: Scalars['Int']['output'];
+  /** Distinct viewers that day (a salted hash of IP and user agent; the salt changes every UTC day). */
+  readonly uniqueViewers: Scalars['Int']['output'];
+  /** Seconds watched, summed over sessions. */
+  readonly viewerSeconds: Scalars['Float']['output'];
+};
+
+export type StreamAnalyticsDailyConnection = {
+  readonly __typename?: 'StreamAnalyticsDailyConnection';
+  readonly edges: ReadonlyArray<StreamAnalyticsDailyEdge>;
+  readonly nodes: ReadonlyArray<StreamAnalyticsDaily>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StreamAnalyticsDailyEdge = {
+  readonly __typename?: 'StreamAnalyticsDailyEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: StreamAnalyticsDaily;
+};
+
 export type StreamEdge = {
   readonly __typename?: 'StreamEdge';
   readonly cursor: Scalars['String']['output'];
@@ -834,6 +883,21 @@ export type StreamTrack = {
   readonly width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** Streaming usage analytics. */
+export type StreamingUsage = {
+  readonly __typename?: 'StreamingUsage';
+  /** Days of a stream with viewers in timeRange, oldest first. streamId is the Stream global ID; timeRange is required and spans at most a year. */
+  readonly streamAnalyticsDailyConnection: StreamAnalyticsDailyConnection;
+};
+
+
+/** Streaming usage analytics. */
+export type StreamingUsageStreamAnalyticsDailyConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+  streamId: Scalars['ID']['input'];
+  timeRange: TimeRangeInput;
+};
+
 export type StreamsConnection = {
   readonly __typename?: 'StreamsConnection';
   readonly edges: ReadonlyArray<StreamEdge>;
@@ -906,6 +970,12 @@ export type TestPlaybackAccessInput = {
 };
 
 export type TestPlaybackAccessResult = AuthError | NotFoundError | PlaybackAccessDecision | ValidationError;
+
+/** A time range of ISO 8601 UTC timestamps; analytics count the UTC days from start's to end's (at most 366). */
+export type TimeRangeInput = {
+  readonly end: Scalars['Time']['input'];
+  readonly start: Scalars['Time']['input'];
+};
 
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
@@ -1171,6 +1241,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  Analytics: ResolverTypeWrapper<Omit<Analytics, 'usage'> & { usage: ResolversTypes['AnalyticsUsage'] }>;
+  AnalyticsUsage: ResolverTypeWrapper<Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversTypes['StreamingUsage'] }>;
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -1244,6 +1316,9 @@ export type ResolversTypes = {
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
+  StreamAnalyticsDaily: ResolverTypeWrapper<StreamAnalyticsDaily>;
+  StreamAnalyticsDailyConnection: ResolverTypeWrapper<StreamAnalyticsDailyConnection>;
+  StreamAnalyticsDailyEdge: ResolverTypeWrapper<StreamAnalyticsDailyEdge>;
   StreamEdge: ResolverTypeWrapper<Omit<StreamEdge, 'node'> & { node: ResolversTypes['Stream'] }>;
   StreamEvent: ResolverTypeWrapper<StreamEvent>;
   StreamKey: ResolverTypeWrapper<StreamKeyRecordModel>;
@@ -1252,12 +1327,14 @@ export type ResolversTypes = {
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
+  StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
   StreamsConnection: ResolverTypeWrapper<Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversTypes['Stream']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
+  TimeRangeInput: TimeRangeInput;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
@@ -1271,6 +1348,8 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  Analytics: Omit<Analytics, 'usage'> & { usage: ResolversParentTypes['AnalyticsUsage'] };
+  AnalyticsUsage: Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversParentTypes['StreamingUsage'] };
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
@@ -1335,6 +1414,9 @@ export type ResolversParentTypes = {
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
+  StreamAnalyticsDaily: StreamAnalyticsDaily;
+  StreamAnalyticsDailyConnection: StreamAnalyticsDailyConnection;
+  StreamAnalyticsDailyEdge: StreamAnalyticsDailyEdge;
   StreamEdge: Omit<StreamEdge, 'node'> & { node: ResolversParentTypes['Stream'] };
   StreamEvent: StreamEvent;
   StreamKey: StreamKeyRecordModel;
@@ -1342,12 +1424,14 @@ export type ResolversParentTypes = {
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
   StreamTrack: StreamTrack;
+  StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
+  TimeRangeInput: TimeRangeInput;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
@@ -1356,6 +1440,14 @@ export type ResolversParentTypes = {
   VodLifecycleEvent: VodLifecycleEvent;
   WebhookPlaybackPolicy: WebhookPlaybackPolicy;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+export type AnalyticsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Analytics'] = ResolversParentTypes['Analytics']> = {
+  usage?: Resolver<ResolversTypes['AnalyticsUsage'], ParentType, ContextType>;
+};
+
+export type AnalyticsUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AnalyticsUsage'] = ResolversParentTypes['AnalyticsUsage']> = {
+  streaming?: Resolver<ResolversTypes['StreamingUsage'], ParentType, ContextType>;
 };
 
 export type AuthErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthError'] = ResolversParentTypes['AuthError']> = {
@@ -1635,6 +1727,7 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
@@ -1746,6 +1839,29 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type StreamAnalyticsDailyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDaily'] = ResolversParentTypes['StreamAnalyticsDaily']> = {
+  day?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  egressBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  peakConcurrentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  totalViews?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  uniqueViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  viewerSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type StreamAnalyticsDailyConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDailyConnection'] = ResolversParentTypes['StreamAnalyticsDailyConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['StreamAnalyticsDailyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StreamAnalyticsDaily']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StreamAnalyticsDailyEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDailyEdge'] = ResolversParentTypes['StreamAnalyticsDailyEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['StreamAnalyticsDaily'], ParentType, ContextType>;
+};
+
 export type StreamEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamEdge'] = ResolversParentTypes['StreamEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Stream'], ParentType, ContextType>;
@@ -1807,6 +1923,10 @@ export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extend
   trackId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   trackType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type StreamingUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamingUsage'] = ResolversParentTypes['StreamingUsage']> = {
+  streamAnalyticsDailyConnection?: Resolver<ResolversTypes['StreamAnalyticsDailyConnection'], ParentType, ContextType, RequireFields<StreamingUsageStreamAnalyticsDailyConnectionArgs, 'streamId' | 'timeRange'>>;
 };
 
 export type StreamsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamsConnection'] = ResolversParentTypes['StreamsConnection']> = {
@@ -1888,6 +2008,8 @@ export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  Analytics?: AnalyticsResolvers<ContextType>;
+  AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
@@ -1937,6 +2059,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
   StorageEvent?: StorageEventResolvers<ContextType>;
   Stream?: StreamResolvers<ContextType>;
+  StreamAnalyticsDaily?: StreamAnalyticsDailyResolvers<ContextType>;
+  StreamAnalyticsDailyConnection?: StreamAnalyticsDailyConnectionResolvers<ContextType>;
+  StreamAnalyticsDailyEdge?: StreamAnalyticsDailyEdgeResolvers<ContextType>;
   StreamEdge?: StreamEdgeResolvers<ContextType>;
   StreamEvent?: StreamEventResolvers<ContextType>;
   StreamKey?: StreamKeyResolvers<ContextType>;
@@ -1944,6 +2069,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
+  StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
