@@ -49,6 +49,8 @@ export class LiveStream {
   private gopBytes = 0;
   private readonly sinks = new Set<StreamSink>();
   private readonly readers = new Set<QueuedReader>();
+  /** Units dropped for slow queued readers that have closed since. */
+  private closedReaderDrops = 0;
   private readonly guards = new Map<number, TimestampGuard>();
   private videoTrackId: number | undefined;
   private ended: string | undefined;
@@ -222,7 +224,11 @@ export class LiveStream {
     const reader = new QueuedReader(
       limits,
       (unit) => this.videoTrackId === undefined || (unit.trackId === this.videoTrackId && unit.key),
-      (closed) => this.readers.delete(closed),
+      (closed) => {
+        if (this.readers.delete(closed)) {
+          this.closedReaderDrops += closed.stats.dropped;
+        }
+      },
     );
     if (this.ended) {
       reader.close();
@@ -233,6 +239,15 @@ export class LiveStream {
       reader.offer(unit);
     }
     return reader;
+  }
+
+  /** Units dropped for slow queued readers (open and closed) since the stream started. */
+  get readerDrops(): number {
+    let dropped = this.closedReaderDrops;
+    for (const reader of this.readers) {
+      dropped += reader.stats.dropped;
+    }
+    return dropped;
   }
 
   /** Number of queued readers (network viewers attached to the hub). */

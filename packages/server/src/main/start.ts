@@ -50,10 +50,15 @@ import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-lim
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
+import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
+import { MediaTotals } from '../metrics/media-totals.js';
+import { NodeMetrics } from '../metrics/metrics.js';
+import { NodeLoadSampler } from '../metrics/node-load.js';
+import { clientIpReader, nodeProfile } from './node-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -69,6 +74,8 @@ export interface RunningAirwave {
   readonly events: EventBus;
   /** The domain services (tests and benchmarks call them directly). */
   readonly services: Services;
+  /** Prometheus metrics of this node, and the hooks that count errors (recorder, packagers). */
+  readonly metrics: NodeMetrics;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
   readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
   close(): Promise<void>;
@@ -95,7 +102,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
-    const nodeId = loadNodeId(config.dataDir);
+    const nodeId = config.nodeId ?? loadNodeId(config.dataDir);
     const events = new EventBus({ log });
     closers.unshift(() => events.close());
     if (database.pool) {
@@ -118,6 +125,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       lifecycle,
     });
     closers.unshift(() => hub.close());
+    const totals = new MediaTotals(hub);
     const analyticsStore = new ViewerAnalyticsStore(database.db);
     const recorder = config.viewerAnalytics
       ? new ViewerSessionRecorder({ store: analyticsStore, nodeId, flushMs: config.analyticsFlushMs, log })
@@ -133,11 +141,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
+    const metrics = new NodeMetrics({
+      hub,
+      totals,
+      ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
+      ...(database.pool ? { pool: database.pool } : {}),
+    });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
     const tsHls = new TsHlsService(hub, packaging);
-    const llHls = new LlHlsService(hub, { ...packaging, packager: { log } });
-    const dash = new DashService(hub, { ...packaging, packager: { log } });
+    const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
+    const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
+    const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());
     closers.unshift(() => llHls.registry.close());
@@ -175,8 +190,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onDeleted: (streamId, reason) => hub.stop(streamId, reason),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
-    const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log);
     let currentNode = node;
+    const load = new NodeLoadSampler(hub, totals);
+    const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
+      intervalMs: config.heartbeatMs,
+      load: () => load.sample(),
+      profile: () => nodeProfile(config, currentNode),
+    });
     const sumViewers = (list: LiveStream[]) => list.reduce((sum, stream) => sum + stream.viewers.count, 0);
     const ingestLookups = new RequestRateLimiter(INGEST_LOOKUPS_PER_MINUTE);
     const publicInfo = new PublicInfoService({
@@ -221,9 +241,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ),
       logLevel: config.logLevel,
       validationRules: costLimitValidation(),
+      graphql: config.role === 'all',
+      hooks: [graphqlTiming(metrics)],
       plugins: [
-        costLimitPlugin(),
-        playgroundRoutes,
+        ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         (instance) =>
           registerPlayRoutes(instance, {
             hub,
@@ -236,16 +258,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             },
             gate: new AccessControlGate(playbackAccess),
             ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
-        graphqlWsRoute({
-          feed: new EventFeed({
-            bus: events,
-            resolveStream: async (tenantId, id) => (await streams.get(tenantId, id)).id,
-          }),
-          authenticateToken: async (token) =>
-            (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
-          rateLimit: (key) => subscriptionAttempts.take(key),
-        }),
+        ...(config.role === 'all'
+          ? [
+              graphqlWsRoute({
+                feed: new EventFeed({
+                  bus: events,
+                  resolveStream: async (tenantId, id) => (await streams.get(tenantId, id)).id,
+                }),
+                authenticateToken: async (token) =>
+                  (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
+                rateLimit: (key) => subscriptionAttempts.take(key),
+              }),
+            ]
+          : []),
       ],
     });
     closers.unshift(() => app.close());
@@ -270,13 +297,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
     currentNode = { ...currentNode, rtmpPort, rtmpsPort };
-    const urls = {
+    if (nodeStatus.heartbeats) {
+      // Registers the services now that every listener is bound.
+      await nodeStatus.beat(nodeId);
+    }
+    const controlPlane = {
       graphql: `${base}/graphql`,
       playground: `${base}/graphql/playground`,
       subscriptions: `${base.replace(/^http/, 'ws')}/graphql/ws`,
+    };
+    const urls = {
+      ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
       playback: `${base}/play/<playbackId>`,
+      metrics: `${base}/metrics`,
     };
     return {
       config,
@@ -287,6 +322,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       urls,
       events,
       services,
+      metrics,
       ingest: { authorizer, lifecycle },
       close: async () => {
         for (const close of closers) {

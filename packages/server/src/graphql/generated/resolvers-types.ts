@@ -404,15 +404,30 @@ export type MutationUpdateStreamArgs = {
   input: UpdateStreamInput;
 };
 
+/** A node of the deployment with its health and the load of its last heartbeat. */
 export type NetworkNode = {
   readonly __typename?: 'NetworkNode';
+  readonly baseUrl: Scalars['String']['output'];
   readonly clusterId: Scalars['String']['output'];
+  /** CPU of the node process, % of its machine. */
+  readonly cpuPercent: Scalars['Float']['output'];
+  readonly egressCapacityMbps: Scalars['Float']['output'];
+  readonly egressMbps: Scalars['Float']['output'];
+  readonly lastHeartbeat: Scalars['Time']['output'];
   readonly latitude?: Maybe<Scalars['Float']['output']>;
   readonly longitude?: Maybe<Scalars['Float']['output']>;
+  /** NORMAL or DRAINING (never chosen for new viewers). */
+  readonly mode: Scalars['String']['output'];
   readonly name: Scalars['String']['output'];
   readonly nodeId: Scalars['String']['output'];
+  /** all-in-one (control plane and media) or media (ingest and playback only). */
   readonly nodeType: Scalars['String']['output'];
+  readonly region?: Maybe<Scalars['String']['output']>;
+  /** HEALTHY; DEGRADED when draining or at its egress capacity; UNHEALTHY when stopped or silent for three heartbeats. */
   readonly status: NodeStatus;
+  /** Live streams held (ingested or relayed). */
+  readonly streams: Scalars['Int']['output'];
+  readonly viewers: Scalars['Int']['output'];
 };
 
 export type NetworkStatus = {
@@ -556,7 +571,7 @@ export type Query = {
   readonly ping: Scalars['Boolean']['output'];
   /** Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP. */
   readonly resolveIngestEndpoint?: Maybe<IngestEndpointResponse>;
-  /** Public. This node's listening services (optionally one serviceId). */
+  /** Public. The listening services of every node (optionally one serviceId). */
   readonly serviceInstancesHealth: ReadonlyArray<ServiceInstance>;
   /** A signing key of the account (developer tokens need security:read). */
   readonly signingKey?: Maybe<SigningKey>;
@@ -644,11 +659,15 @@ export type ServiceInstance = {
   readonly healthEndpoint?: Maybe<Scalars['String']['output']>;
   readonly host: Scalars['String']['output'];
   readonly instanceId: Scalars['String']['output'];
+  /** The node's last heartbeat. */
   readonly lastHealthCheck?: Maybe<Scalars['Time']['output']>;
+  /** The node it runs on. */
+  readonly nodeId: Scalars['String']['output'];
   readonly port: Scalars['Int']['output'];
   readonly protocol: Scalars['String']['output'];
-  /** graphql, rtmp or rtmps. */
+  /** graphql (control-plane nodes), playback (media-only nodes), rtmp or rtmps. */
   readonly serviceId: Scalars['String']['output'];
+  /** RUNNING while its node heartbeats; STOPPED once the node stopped cleanly; UNKNOWN when it went silent. */
   readonly status: InstanceStatus;
 };
 
@@ -1640,13 +1659,22 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type NetworkNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkNode'] = ResolversParentTypes['NetworkNode']> = {
+  baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cpuPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  egressCapacityMbps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  egressMbps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  lastHeartbeat?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
+  streams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  viewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type NetworkStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkStatus'] = ResolversParentTypes['NetworkStatus']> = {
@@ -1770,6 +1798,7 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
   host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   instanceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lastHealthCheck?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   serviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
