@@ -2,8 +2,9 @@
  * The composition root: opens the database, builds the domain services, the media hub and its
  * listeners, the HTTP application, and starts everything. The only place that wires.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Hub, type LiveStream } from '@airwave/media';
+import { Hub, type LiveStream, ReplayClock } from '@airwave/media';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
@@ -33,6 +34,7 @@ import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-sta
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -53,8 +55,10 @@ import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
+import { relayRoutes } from '../http/relay/relay-route.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
+import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
@@ -118,11 +122,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
     });
     closers.unshift(() => lifecycle.flush());
+    /** Streams relayed from their origin node: their origin reports them, this node does not. */
+    const relayed = new Set<string>();
+    /** The hub's clock, pinned to the origin's arrival time while a relayed unit is written. */
+    const arrival = new ReplayClock();
     const hub = new Hub({
       log,
       reconnectWindowMs: config.reconnectWindowMs,
       viewerIdleMs: config.viewerIdleMs,
-      lifecycle,
+      lifecycle: withoutRelayed(lifecycle, relayed),
+      now: arrival.now,
     });
     closers.unshift(() => hub.close());
     const totals = new MediaTotals(hub);
@@ -144,6 +153,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const metrics = new NodeMetrics({
       hub,
       totals,
+      isRelayed: (streamId) => relayed.has(streamId),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
     });
@@ -180,6 +190,19 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const developerTokens = new DeveloperTokensService(new DeveloperTokensStore(database.db), forget);
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
     const tokenAuthenticator = authenticator;
+    const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
+    const liveContent = new LiveContentStore(database.db);
+    const relayPull = new RelayPull({
+      hub,
+      nodeId,
+      lookup: (playbackId) => liveContent.byPlaybackId(playbackId),
+      key: relayKey,
+      log,
+      pinArrival: (at) => arrival.pin(at),
+      relayed,
+      staleMs: 3 * config.heartbeatMs,
+    });
+    closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
@@ -246,6 +269,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
+        relayRoutes({ hub, key: relayKey }),
         (instance) =>
           registerPlayRoutes(instance, {
             hub,
@@ -259,6 +283,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             gate: new AccessControlGate(playbackAccess),
             ...(recorder ? { sessions: recorder } : {}),
             clientIp: clientIpReader(config),
+            remote: relayPull,
           }),
         ...(config.role === 'all'
           ? [

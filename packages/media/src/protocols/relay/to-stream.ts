@@ -18,6 +18,8 @@ export class RelayIntoHub {
   private publisher: Publisher | undefined;
   private description: StreamDescription | undefined;
   private finished = false;
+  /** Whether this relay ever published (only then is the hub's stream its own to stop). */
+  private published = false;
 
   /** `pinArrival` pins (a number) or releases (undefined) the hub's clock (ReplayClock.pin). */
   constructor(
@@ -70,14 +72,16 @@ export class RelayIntoHub {
     }
   }
 
-  /** Ends the relayed stream on this node (the relay stopped or failed). */
+  /** Ends the relayed stream on this node (the relay stopped or failed); a stream it never published is left alone. */
   close(reason: string): void {
     if (this.finished) {
       return;
     }
     this.finished = true;
     this.publisher = undefined;
-    this.hub.stop(this.grant.streamId, reason);
+    if (this.published) {
+      this.hub.stop(this.grant.streamId, reason);
+    }
   }
 
   private resume(description: StreamDescription): Publisher {
@@ -87,7 +91,10 @@ export class RelayIntoHub {
   }
 
   private ensurePublisher(): Publisher {
-    this.publisher ??= this.hub.publish(this.grant, 'relay');
+    if (!this.publisher) {
+      this.publisher = this.hub.publish(this.grant, 'relay');
+      this.published = true;
+    }
     return this.publisher;
   }
 }
