@@ -12,6 +12,7 @@ import { publicModule } from './modules/public.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
+import { viewerRoutingModule } from './modules/viewer-routing.js';
 
 /** Every module of the API, in order. Add new modules here. */
 export const modules: readonly GraphQLModule[] = [
@@ -24,6 +25,7 @@ export const modules: readonly GraphQLModule[] = [
   publicModule,
   subscriptionsModule,
   analyticsModule,
+  viewerRoutingModule,
 ];
 
 /** The full SDL. */

@@ -9,6 +9,7 @@ import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
+import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
@@ -33,4 +34,6 @@ export interface Services {
   readonly playbackAccess: PlaybackAccessService;
   /** Daily playback analytics of streams. */
   readonly streamAnalytics: StreamAnalyticsService;
+  /** Where viewers play (resolveViewerEndpoint). */
+  readonly viewerRouting: ViewerRoutingService;
 }

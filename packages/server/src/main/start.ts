@@ -34,7 +34,10 @@ import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-sta
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
+import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
+import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -62,6 +65,7 @@ import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
+import { parseCidrList } from '../net/cidr.js';
 import { clientIpReader, nodeProfile } from './node-plane.js';
 
 /** A running Airwave process. */
@@ -253,6 +257,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackPolicies,
       playbackAccess,
       streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
+      viewerRouting: new ViewerRoutingService({
+        resolvers: [new LiveContentResolver(liveContent)],
+        nodes: () => nodeStatus.nodes(),
+        locator: new GeoipLiteLocator(),
+        trustedProxies: parseCidrList(config.trustedProxies),
+        access: ({ contentId, token, viewerIp }) =>
+          playbackAccess.decide({
+            playbackId: contentId,
+            token,
+            viewerIp,
+            requestUrl: 'resolveViewerEndpoint',
+            protocol: 'info',
+            sessionId: `resolve:${viewerIp}`,
+          }),
+      }),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const app = await buildApp({

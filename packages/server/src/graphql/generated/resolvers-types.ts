@@ -485,6 +485,22 @@ export type PlaybackAccessDecision = {
   readonly webhookStatus?: Maybe<Scalars['Int']['output']>;
 };
 
+/** What is being played. */
+export type PlaybackMetadata = {
+  readonly __typename?: 'PlaybackMetadata';
+  readonly contentId: Scalars['String']['output'];
+  /** live (dvr, clip and vod as those land). */
+  readonly contentType: Scalars['String']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly isLive: Scalars['Boolean']['output'];
+  /** The content's status (a live stream: OFFLINE, LIVE, RECONNECTING). */
+  readonly status: Scalars['String']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+  readonly tracks: ReadonlyArray<PlaybackTrack>;
+  /** Viewers over every node. */
+  readonly viewers: Scalars['Int']['output'];
+};
+
 /** Who may play a stream. */
 export type PlaybackPolicy = {
   readonly __typename?: 'PlaybackPolicy';
@@ -504,6 +520,19 @@ export type PlaybackPolicyType =
   | 'JWT'
   | 'PUBLIC'
   | 'WEBHOOK';
+
+/** One track of the content. */
+export type PlaybackTrack = {
+  readonly __typename?: 'PlaybackTrack';
+  readonly bitrateKbps?: Maybe<Scalars['Int']['output']>;
+  readonly channels?: Maybe<Scalars['Int']['output']>;
+  readonly codec: Scalars['String']['output'];
+  readonly height?: Maybe<Scalars['Int']['output']>;
+  readonly sampleRate?: Maybe<Scalars['Int']['output']>;
+  /** video or audio. */
+  readonly type: Scalars['String']['output'];
+  readonly width?: Maybe<Scalars['Int']['output']>;
+};
 
 /** Progress of processing work (transcode, thumbnails, VOD processing) of a stream. */
 export type ProcessingEvent = {
@@ -571,6 +600,8 @@ export type Query = {
   readonly ping: Scalars['Boolean']['output'];
   /** Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP. */
   readonly resolveIngestEndpoint?: Maybe<IngestEndpointResponse>;
+  /** Public. Where to play contentId (a playback id), for the caller's IP (from a trusted proxy's X-Forwarded-For or Forwarded, else the connection); gated content needs its playback token in X-Airwave-Playback-JWT. VALIDATION_ERROR (field viewerIp) when the IP cannot be determined. */
+  readonly resolveViewerEndpoint: ViewerEndpointResponse;
   /** Public. The listening services of every node (optionally one serviceId). */
   readonly serviceInstancesHealth: ReadonlyArray<ServiceInstance>;
   /** A signing key of the account (developer tokens need security:read). */
@@ -593,6 +624,11 @@ export type QueryDeveloperTokensConnectionArgs = {
 
 export type QueryResolveIngestEndpointArgs = {
   streamKey: Scalars['String']['input'];
+};
+
+
+export type QueryResolveViewerEndpointArgs = {
+  contentId: Scalars['String']['input'];
 };
 
 
@@ -1028,6 +1064,31 @@ export type ValidationError = Error & {
   readonly message: Scalars['String']['output'];
 };
 
+/** One node to play from. */
+export type ViewerEndpoint = {
+  readonly __typename?: 'ViewerEndpoint';
+  readonly baseUrl: Scalars['String']['output'];
+  /** Great-circle km between the viewer and the node; null when either position is unknown. */
+  readonly geoDistance?: Maybe<Scalars['Float']['output']>;
+  /** The node's load, 0 (idle) to 1 (saturated): CPU and egress against its capacity. */
+  readonly loadScore: Scalars['Float']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Every output of the node: {HLS|HLS_CMAF|DASH|MP4|WHEP: {protocol, url, capabilities {supportsSeek supportsQualitySwitch hasAudio hasVideo}}}; URLs carry the playback token of gated content. */
+  readonly outputs: Scalars['JSON']['output'];
+  /** hls: url is the LL-HLS playlist (CMAF), played by hls.js and Apple players. */
+  readonly protocol: Scalars['String']['output'];
+  readonly url: Scalars['String']['output'];
+};
+
+export type ViewerEndpointResponse = {
+  readonly __typename?: 'ViewerEndpointResponse';
+  /** The next best nodes (at most four), to try in order when the primary fails. */
+  readonly fallbacks: ReadonlyArray<ViewerEndpoint>;
+  readonly metadata: PlaybackMetadata;
+  /** The best healthy node by distance and load; null when no node is healthy. */
+  readonly primary?: Maybe<ViewerEndpoint>;
+};
+
 /** Viewer metrics of a live stream on one node, sent at a steady interval while it is live. */
 export type ViewerMetrics = {
   readonly __typename?: 'ViewerMetrics';
@@ -1310,9 +1371,11 @@ export type ResolversTypes = {
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PeerConnection: ResolverTypeWrapper<PeerConnection>;
   PlaybackAccessDecision: ResolverTypeWrapper<PlaybackAccessDecision>;
+  PlaybackMetadata: ResolverTypeWrapper<PlaybackMetadata>;
   PlaybackPolicy: ResolverTypeWrapper<PlaybackPolicy>;
   PlaybackPolicyInput: PlaybackPolicyInput;
   PlaybackPolicyType: PlaybackPolicyType;
+  PlaybackTrack: ResolverTypeWrapper<PlaybackTrack>;
   ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
   ProcessingEventStage: ProcessingEventStage;
   PullSourceInput: PullSourceInput;
@@ -1358,6 +1421,8 @@ export type ResolversTypes = {
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
   ValidationError: ResolverTypeWrapper<ValidationError>;
+  ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
+  ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
@@ -1412,8 +1477,10 @@ export type ResolversParentTypes = {
   PageInfo: PageInfo;
   PeerConnection: PeerConnection;
   PlaybackAccessDecision: PlaybackAccessDecision;
+  PlaybackMetadata: PlaybackMetadata;
   PlaybackPolicy: PlaybackPolicy;
   PlaybackPolicyInput: PlaybackPolicyInput;
+  PlaybackTrack: PlaybackTrack;
   ProcessingEvent: ProcessingEvent;
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
@@ -1455,6 +1522,8 @@ export type ResolversParentTypes = {
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
   ValidationError: ValidationError;
+  ViewerEndpoint: ViewerEndpoint;
+  ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
   VodLifecycleEvent: VodLifecycleEvent;
   WebhookPlaybackPolicy: WebhookPlaybackPolicy;
@@ -1719,10 +1788,31 @@ export type PlaybackAccessDecisionResolvers<ContextType = GraphQLContext, Parent
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type PlaybackMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackMetadata'] = ResolversParentTypes['PlaybackMetadata']> = {
+  contentId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tracks?: Resolver<ReadonlyArray<ResolversTypes['PlaybackTrack']>, ParentType, ContextType>;
+  viewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type PlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackPolicy'] = ResolversParentTypes['PlaybackPolicy']> = {
   jwt?: Resolver<Maybe<ResolversTypes['JwtPlaybackPolicy']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['PlaybackPolicyType'], ParentType, ContextType>;
   webhook?: Resolver<Maybe<ResolversTypes['WebhookPlaybackPolicy']>, ParentType, ContextType>;
+};
+
+export type PlaybackTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackTrack'] = ResolversParentTypes['PlaybackTrack']> = {
+  bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  channels?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  codec?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessingEvent'] = ResolversParentTypes['ProcessingEvent']> = {
@@ -1761,6 +1851,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   resolveIngestEndpoint?: Resolver<Maybe<ResolversTypes['IngestEndpointResponse']>, ParentType, ContextType, RequireFields<QueryResolveIngestEndpointArgs, 'streamKey'>>;
+  resolveViewerEndpoint?: Resolver<ResolversTypes['ViewerEndpointResponse'], ParentType, ContextType, RequireFields<QueryResolveViewerEndpointArgs, 'contentId'>>;
   serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
   signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
   signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
@@ -2002,6 +2093,22 @@ export type ValidationErrorResolvers<ContextType = GraphQLContext, ParentType ex
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ViewerEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerEndpoint'] = ResolversParentTypes['ViewerEndpoint']> = {
+  baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  geoDistance?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  loadScore?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputs?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ViewerEndpointResponseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerEndpointResponse'] = ResolversParentTypes['ViewerEndpointResponse']> = {
+  fallbacks?: Resolver<ReadonlyArray<ResolversTypes['ViewerEndpoint']>, ParentType, ContextType>;
+  metadata?: Resolver<ResolversTypes['PlaybackMetadata'], ParentType, ContextType>;
+  primary?: Resolver<Maybe<ResolversTypes['ViewerEndpoint']>, ParentType, ContextType>;
+};
+
 export type ViewerMetricsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerMetrics'] = ResolversParentTypes['ViewerMetrics']> = {
   bytesIn?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2071,7 +2178,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PageInfo?: PageInfoResolvers<ContextType>;
   PeerConnection?: PeerConnectionResolvers<ContextType>;
   PlaybackAccessDecision?: PlaybackAccessDecisionResolvers<ContextType>;
+  PlaybackMetadata?: PlaybackMetadataResolvers<ContextType>;
   PlaybackPolicy?: PlaybackPolicyResolvers<ContextType>;
+  PlaybackTrack?: PlaybackTrackResolvers<ContextType>;
   ProcessingEvent?: ProcessingEventResolvers<ContextType>;
   PullSourceView?: PullSourceViewResolvers<ContextType>;
   PushTarget?: PushTargetResolvers<ContextType>;
@@ -2106,6 +2215,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   ValidationError?: ValidationErrorResolvers<ContextType>;
+  ViewerEndpoint?: ViewerEndpointResolvers<ContextType>;
+  ViewerEndpointResponse?: ViewerEndpointResponseResolvers<ContextType>;
   ViewerMetrics?: ViewerMetricsResolvers<ContextType>;
   VodLifecycleEvent?: VodLifecycleEventResolvers<ContextType>;
   WebhookPlaybackPolicy?: WebhookPlaybackPolicyResolvers<ContextType>;
