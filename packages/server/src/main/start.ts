@@ -128,6 +128,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => lifecycle.flush());
     /** Streams relayed from their origin node: their origin reports them, this node does not. */
     const relayed = new Set<string>();
+    let relaysServed = 0;
     /** The hub's clock, pinned to the origin's arrival time while a relayed unit is written. */
     const arrival = new ReplayClock();
     const hub = new Hub({
@@ -158,6 +159,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hub,
       totals,
       isRelayed: (streamId) => relayed.has(streamId),
+      relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
     });
@@ -288,7 +290,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
-        relayRoutes({ hub, key: relayKey }),
+        relayRoutes({
+          hub,
+          key: relayKey,
+          onServing: (delta) => {
+            relaysServed += delta;
+          },
+        }),
         (instance) =>
           registerPlayRoutes(instance, {
             hub,

@@ -24,6 +24,8 @@ export interface MetricsSources {
   /** Viewer sessions the analytics recorder holds open. */
   readonly openSessions?: () => number;
   readonly pool?: PoolState;
+  /** Relays: streams this node pulls from their origin, and pulls it serves to edges. */
+  readonly relays?: () => { readonly pulling: number; readonly serving: number };
 }
 
 /** The node's metrics and the hooks that count events. */
@@ -131,6 +133,20 @@ export class NodeMetrics {
         registers,
         collect() {
           this.set(open());
+        },
+      });
+    }
+    if (sources.relays) {
+      const relays = sources.relays;
+      new Gauge({
+        name: 'airwave_relays',
+        help: 'Origin → edge relays: in (streams this node pulls from their origin), out (pulls this node serves to edges).',
+        labelNames: ['direction'],
+        registers,
+        collect() {
+          const now = relays();
+          this.set({ direction: 'in' }, now.pulling);
+          this.set({ direction: 'out' }, now.serving);
         },
       });
     }

@@ -182,6 +182,7 @@ export class ViewerSessionRecorder {
     for (const sessions of this.byContent.values()) {
       open.push(...sessions.values());
     }
+    const endedCount = this.ended.length;
     const entries = [...this.ended, ...open];
     try {
       for (const entry of entries) {
@@ -190,16 +191,18 @@ export class ViewerSessionRecorder {
           entry.client = undefined;
         }
       }
+      // What this batch writes: what arrives while it is written goes with the next one.
+      const written = entries.map((entry) => ({ entry, bytes: entry.bytes, until: entry.endedAt ?? now }));
       const batch = this.batch(entries, open, now);
       if (batch.sessions.length > 0 || batch.concurrency.length > 0) {
         await this.options.store.write(batch);
       }
-      for (const entry of entries) {
-        entry.flushedBytes = entry.bytes;
-        entry.countedUntil = Math.max(entry.countedUntil, entry.endedAt ?? now);
+      for (const { entry, bytes, until } of written) {
+        entry.flushedBytes = bytes;
+        entry.countedUntil = Math.max(entry.countedUntil, until);
         entry.counted = true;
       }
-      this.ended.splice(0, this.ended.length);
+      this.ended.splice(0, endedCount);
       await this.housekeeping(now);
     } catch (error) {
       this.options.log.error({ err: error, sessions: entries.length }, 'could not write viewer analytics; retrying');
