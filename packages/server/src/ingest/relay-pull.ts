@@ -1,5 +1,5 @@
 /**
- * The edge's end of the Airwave relay (docs/protocols/relay.md): when a viewer asks this node
+ * The edge's end of the Airwave relay (docs/relay-protocol.md): when a viewer asks this node
  * for a stream it does not hold, the node that ingests it is looked up in the shared database and
  * the stream is pulled from it (`GET /internal/relay/<streamId>` with a relay token) and published
  * into this node's hub, where every output serves it as if it were ingested here. One pull per

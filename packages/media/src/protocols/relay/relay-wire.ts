@@ -1,5 +1,5 @@
 /**
- * Airwave relay protocol, version 1 (docs/protocols/relay.md): how an edge node receives a live
+ * Airwave relay protocol, version 1 (docs/relay-protocol.md): how an edge node receives a live
  * stream from the node that ingests it. The body of `GET /internal/relay/<streamId>` is a
  * sequence of frames, each `type (u8) | length (u32, big-endian) | payload`:
  *

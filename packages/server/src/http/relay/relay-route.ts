@@ -1,5 +1,5 @@
 /**
- * The origin's end of the Airwave relay (docs/protocols/relay.md): `GET /internal/relay/<streamId>`
+ * The origin's end of the Airwave relay (docs/relay-protocol.md): `GET /internal/relay/<streamId>`
  * with `Authorization: Bearer <relay token>` answers a live stream of this node as relay frames
  * (chunked) until the stream ends or the edge goes away. 401 without a valid token for that
  * stream, 404 when the stream is not live here.
