@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import pg from 'pg';
+import { type Measured, measureAlternating } from '../lib/ab-load.js';
 import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
-import { load } from '../lib/load.js';
+import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 
 /** Section title. */
 export const title = 'API: GraphQL vs bare Fastify';
@@ -37,14 +37,6 @@ interface ChildReady {
   readonly bareUrl: string;
   readonly token: string;
   readonly streamId: string;
-}
-
-/** One measured case. */
-interface Measured {
-  readonly rps: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
 }
 
 async function childMain(): Promise<void> {
@@ -152,24 +144,13 @@ function optionsOf(target: Target): autocannon.Options {
   };
 }
 
-/**
- * Measures two targets in A-B-B-A order after a warm-up of each, so drift in machine load
- * weighs on both alike; each result is the mean of its two runs.
- */
-async function measurePair(a: Target, b: Target): Promise<[Measured, Measured]> {
-  await load({ ...optionsOf(a), duration: WARMUP_S });
-  await load({ ...optionsOf(b), duration: WARMUP_S });
-  const runs: autocannon.Result[] = [];
-  for (const target of [a, b, b, a]) {
-    runs.push(await load({ ...optionsOf(target), duration: DURATION_S }));
-  }
-  const mean = (first: autocannon.Result | undefined, second: autocannon.Result | undefined): Measured => ({
-    rps: ((first?.requests.average ?? 0) + (second?.requests.average ?? 0)) / 2,
-    p99: ((first?.latency.p99 ?? 0) + (second?.latency.p99 ?? 0)) / 2,
-    non2xx: (first?.non2xx ?? 0) + (second?.non2xx ?? 0),
-    errors: (first?.errors ?? 0) + (second?.errors ?? 0),
-  });
-  return [mean(runs[0], runs[3]), mean(runs[1], runs[2])];
+/** Measures two targets in A-B-B-A order (ab-load.ts). */
+function measurePair(a: Target, b: Target): Promise<[Measured, Measured]> {
+  return measureAlternating(
+    () => optionsOf(a),
+    () => optionsOf(b),
+    { warmupS: WARMUP_S, durationS: DURATION_S },
+  );
 }
 
 async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string): Promise<void> {
@@ -185,28 +166,6 @@ async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string
   if (canonical(viaGraphql) !== canonical(viaBare)) {
     throw new Error(`bare route and GraphQL answer differ for ${barePath}`);
   }
-}
-
-async function postgresBase(): Promise<string | undefined> {
-  const candidates = [
-    process.env.TEST_DATABASE_URL,
-    'postgres://root@127.0.0.1:5432/test',
-    'postgres://postgres@127.0.0.1:5432/test',
-  ];
-  for (const url of candidates) {
-    if (!url) {
-      continue;
-    }
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return url;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-  return undefined;
 }
 
 async function benchBackend(name: string, databaseUrl: string | undefined): Promise<string[]> {
@@ -251,21 +210,7 @@ export async function run(): Promise<string> {
   rows.push(...(await benchBackend('PGlite', undefined)));
   const base = await postgresBase();
   if (base) {
-    const database = `airwave_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${database}`;
-    try {
-      rows.push(...(await benchBackend('PostgreSQL', url.toString())));
-    } finally {
-      const drop = new pg.Client({ connectionString: base });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await drop.end();
-    }
+    rows.push(...(await withScratchDatabase(base, (url) => benchBackend('PostgreSQL', url))));
   } else {
     rows.push(
       '| PostgreSQL | skipped: no server at TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/test | | | | | |',

@@ -124,9 +124,12 @@ export interface ViewerRoutingDeps {
   readonly locator: GeoLocator;
   readonly trustedProxies: CidrSet;
   readonly access?: AccessCheck;
-  /** How long the node list is reused (default 1 s). */
-  readonly nodesCacheMs?: number;
+  /** How long the node list, and what a content id resolved to, are reused (default 1 s). */
+  readonly cacheMs?: number;
 }
+
+/** Content ids whose resolution is remembered at once (past it the memo starts over). */
+const CONTENT_MEMO_MAX = 10_000;
 
 /** Most fallbacks returned. */
 export const MAX_FALLBACKS = 4;
@@ -135,6 +138,8 @@ const CONTENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Routes viewers to nodes. */
 export class ViewerRoutingService {
   private cached: { at: number; nodes: Promise<NodeView[]> } | undefined;
+  /** Viewers of one stream arrive together: one lookup serves them all for `cacheMs`. */
+  private readonly contents = new Map<string, { at: number; content: Promise<ResolvedContent | undefined> }>();
 
   constructor(private readonly deps: ViewerRoutingDeps) {}
 
@@ -157,13 +162,7 @@ export class ViewerRoutingService {
       throw new ValidationError('contentId', 'format', 'contentId is a playback id: 1–128 letters, digits, - or _');
     }
     const nodes = await this.nodes();
-    let content: ResolvedContent | undefined;
-    for (const resolver of this.deps.resolvers) {
-      content = await resolver.resolve(id, nodes);
-      if (content) {
-        break;
-      }
-    }
+    const content = await this.content(id, nodes);
     if (!content) {
       throw new NotFoundError('Content', id);
     }
@@ -176,9 +175,32 @@ export class ViewerRoutingService {
     return { primary: endpoints[0] ?? null, fallbacks: endpoints.slice(1), metadata };
   }
 
+  private content(id: string, nodes: readonly NodeView[]): Promise<ResolvedContent | undefined> {
+    const now = Date.now();
+    const known = this.contents.get(id);
+    if (known && now - known.at <= (this.deps.cacheMs ?? 1000)) {
+      return known.content;
+    }
+    const content = (async () => {
+      for (const resolver of this.deps.resolvers) {
+        const found = await resolver.resolve(id, nodes);
+        if (found) {
+          return found;
+        }
+      }
+      return undefined;
+    })();
+    if (this.contents.size >= CONTENT_MEMO_MAX) {
+      this.contents.clear();
+    }
+    this.contents.set(id, { at: now, content });
+    content.catch(() => this.contents.delete(id));
+    return content;
+  }
+
   private nodes(): Promise<NodeView[]> {
     const now = Date.now();
-    if (!this.cached || now - this.cached.at > (this.deps.nodesCacheMs ?? 1000)) {
+    if (!this.cached || now - this.cached.at > (this.deps.cacheMs ?? 1000)) {
       const nodes = this.deps.nodes();
       this.cached = { at: now, nodes };
       nodes.catch(() => {
