@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
+import { type NginxCache, nginxMissing, startNginxCache } from '../bench/lib/nginx-cache.js';
 import { createStream, registerAccount } from './support/accounts.js';
 import { chromiumMissing, launchChromium, playFor, startPlayerPages } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { type NginxCache, nginxMissing, startNginxCache } from './support/nginx-cache.js';
 import { type Tracked, waitFor } from './support/processes.js';
 
 describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissing || chromiumMissing }, () => {
