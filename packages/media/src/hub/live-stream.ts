@@ -51,6 +51,8 @@ export class LiveStream {
   private readonly readers = new Set<QueuedReader>();
   /** Units dropped for slow queued readers that have closed since. */
   private closedReaderDrops = 0;
+  /** Consumers outside the hub's viewers and readers that wait for units (relays to other nodes). */
+  private watchers = 0;
   private readonly guards = new Map<number, TimestampGuard>();
   private videoTrackId: number | undefined;
   private ended: string | undefined;
@@ -178,7 +180,19 @@ export class LiveStream {
    * output appears, so ingest may batch its reads of an unwatched stream.
    */
   get watched(): boolean {
-    return this.viewers.count > 0 || this.readers.size > 0;
+    return this.viewers.count > 0 || this.readers.size > 0 || this.watchers > 0;
+  }
+
+  /** Marks the stream watched (a relay to another node) until the returned function is called. */
+  watch(): () => void {
+    this.watchers++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.watchers--;
+      }
+    };
   }
 
   /**

@@ -3,7 +3,8 @@
  * HELLO, the recent history (as the stream's on-demand packagers are primed: description,
  * units with their arrival times, drops), CAUGHT_UP, then every live change — to one edge.
  * The publisher never waits: when the edge reads too slowly and more than `maxPendingBytes`
- * wait in its socket, units are skipped up to the next video keyframe, and counted.
+ * wait in its socket, units are skipped up to the next video keyframe, and counted. While it
+ * relays, the stream counts as watched (its ingest reads are not merged).
  */
 import type { LiveStream, StreamSink } from '../../hub/live-stream.js';
 import { ReplayClock } from '../../hub/replay-clock.js';
@@ -82,6 +83,8 @@ export function relayStream(stream: LiveStream, out: RelayOutput, options: Relay
       }
     },
   };
+  // The edge's viewers wait for these units: ingest must not batch reads of this stream.
+  const unwatch = stream.watch();
   const detach = stream.prime(sink, clock);
   if (!ended) {
     out.write(encodeSignal(RelayFrame.caughtUp));
@@ -90,6 +93,9 @@ export function relayStream(stream: LiveStream, out: RelayOutput, options: Relay
     get skipped() {
       return skipped;
     },
-    stop: detach,
+    stop() {
+      unwatch();
+      detach();
+    },
   };
 }

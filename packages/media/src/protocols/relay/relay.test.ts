@@ -78,7 +78,9 @@ describe('Airwave relay', () => {
     const events: RelayEvent[] = [];
     const decoder = new RelayDecoder();
     const out = pipeTo(decoder, events, 7);
+    assert.equal(stream.watched, false);
     const source = relayStream(stream, out, { now: () => originClock });
+    assert.equal(stream.watched, true, 'a relayed stream counts as watched (no merged reads)');
     assert.deepEqual(
       events.map((event) => event.type),
       ['hello', 'description', 'unit', 'unit', 'caught-up'],
@@ -126,6 +128,8 @@ describe('Airwave relay', () => {
     assert.equal(into.apply(events[0] as RelayEvent), 'ended');
     assert.equal(edge.getByPlaybackId('relayed'), undefined);
     assert.equal(source.skipped, 0);
+    source.stop();
+    assert.equal(stream.watched, false);
   });
 
   it('skips to the next video keyframe while the edge reads too slowly', () => {
