@@ -182,7 +182,8 @@ export async function run(): Promise<string> {
     `${CONNECTIONS} connections, GraphQL over HTTP on one server process; per row a ${WARMUP_S} s warm-up of each ` +
       `query, then ${DURATION_S} s runs in resolve-stream-stream-resolve order, each figure the mean of its two runs ` +
       `(p99 in ms). \`resolveViewerEndpoint\` answers the primary and both fallbacks with every output URL and the ` +
-      `metadata (three registered nodes, the viewer ${VIEWER_IP} from X-Forwarded-For, geoip-lite lookup); ` +
+      `metadata (three registered nodes, the viewer ${VIEWER_IP} from X-Forwarded-For, geoip-lite lookup; the ` +
+      `content lookup and the node list are reused for 1 s, as when the viewers of one stream arrive together); ` +
       `\`stream(id)\` reads one stream with a developer token. Target: ≥ 1.0×. Measured on a shared, loaded ` +
       `2-core machine: 1-minute load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`,
     '',
