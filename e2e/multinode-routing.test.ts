@@ -98,6 +98,17 @@ async function scrape(node: Node): Promise<Map<string, MetricFamily>> {
   return parseMetrics(await response.text());
 }
 
+/** Waits until `node`'s sessions ended (3 s without a request) and a flush (every 0.5 s) wrote them. */
+async function sessionsWritten(node: Node): Promise<void> {
+  await waitFor(
+    `${node.name}'s viewers gone`,
+    async () => sampleValue(await scrape(node), 'airwave_viewer_sessions_open') === 0,
+    20_000,
+    250,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+}
+
 /** GETs `url` as the probe viewer; returns the body bytes received. */
 async function probe(url: string): Promise<number> {
   const response = await fetch(url, { headers: { 'user-agent': PROBE_UA } });
@@ -308,14 +319,7 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
     await page.evaluate('window.player.destroy()');
     await page.close();
     measuredBytes += (await Promise.all(bodies)).reduce((sum, bytes) => sum + bytes, 0);
-    // B's sessions end after 3 s without a request and are written within half a second.
-    await waitFor(
-      "B's viewers gone",
-      async () => sampleValue(await scrape(nodes.b), 'airwave_viewer_sessions_open') === 0,
-      20_000,
-      250,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sessionsWritten(nodes.b);
   });
 
   it('routes to C once B is killed, and C relays too', async () => {
@@ -344,13 +348,7 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
     );
     measuredBytes += await probe(routed.primary.outputs.HLS_CMAF?.url ?? '');
     assert.equal(sampleValue(await scrape(nodes.c), 'airwave_streams_live', { source: 'relay' }), 1);
-    await waitFor(
-      "C's viewer gone",
-      async () => sampleValue(await scrape(nodes.c), 'airwave_viewer_sessions_open') === 0,
-      20_000,
-      250,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sessionsWritten(nodes.c);
   });
 
   it("counts the day's views, unique viewers and egress within a few percent of what was measured", async () => {

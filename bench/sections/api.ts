@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { type Measured, measureAlternating } from '../lib/ab-load.js';
+import { startApiServer } from '../lib/api-server.js';
 import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 
@@ -40,44 +41,11 @@ interface ChildReady {
 }
 
 async function childMain(): Promise<void> {
-  const { loadConfig } = await import('@airwave/server/config/config');
-  const { startAirwave } = await import('@airwave/server/main/start');
   const { Authenticator } = await import('@airwave/server/auth/authenticator');
   const { SessionTokens, generateSessionSecret } = await import('@airwave/server/auth/session-tokens');
   const { streamToGraphQL } = await import('@airwave/server/graphql/modules/streams');
   const { default: Fastify } = await import('fastify');
-  const dataDir = process.env.AIRWAVE_BENCH_DATA_DIR ?? '';
-  const config = loadConfig({
-    AIRWAVE_HOST: '127.0.0.1',
-    AIRWAVE_HTTP_PORT: '0',
-    AIRWAVE_RTMP_PORT: '0',
-    AIRWAVE_SRT_PORT: '0',
-    AIRWAVE_DATA_DIR: dataDir,
-    AIRWAVE_LOG_LEVEL: 'silent',
-    AIRWAVE_API_RATE_LIMIT: '0',
-    ...(process.env.AIRWAVE_BENCH_DATABASE_URL ? { DATABASE_URL: process.env.AIRWAVE_BENCH_DATABASE_URL } : {}),
-  });
-  const running = await startAirwave(config);
-  const graphqlUrl = `http://127.0.0.1:${running.ports.http}/graphql`;
-  const call = async (query: string, variables: Record<string, unknown>, token?: string) => {
-    const response = await fetch(graphqlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data: Record<string, Record<string, unknown>> };
-  };
-  const registered = await call(
-    'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
-    { input: { email: `bench-${Date.now()}@example.test`, password: 'benchmark password' } },
-  );
-  const session = String(registered.data.register?.token);
-  const developer = await call(
-    'mutation { createDeveloperToken(input: { name: "bench", permissions: "streams:read" }) { ... on DeveloperToken { tokenValue } } }',
-    {},
-    session,
-  );
-  const token = String(developer.data.createDeveloperToken?.tokenValue);
+  const { running, graphqlUrl, call, session, token } = await startApiServer();
   let streamId = '';
   for (let i = 0; i < STREAMS; i++) {
     const created = await call(

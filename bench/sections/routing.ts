@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureAlternating } from '../lib/ab-load.js';
+import { startApiServer } from '../lib/api-server.js';
 import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 
@@ -38,49 +39,13 @@ interface ChildReady {
 }
 
 async function childMain(): Promise<void> {
-  const { loadConfig } = await import('@airwave/server/config/config');
-  const { startAirwave } = await import('@airwave/server/main/start');
   const { MediaNodesStore } = await import('@airwave/server/domain/node-status/media-nodes.store');
-  const config = loadConfig({
-    AIRWAVE_HOST: '127.0.0.1',
-    AIRWAVE_HTTP_PORT: '0',
-    AIRWAVE_RTMP_PORT: '0',
-    AIRWAVE_SRT_PORT: '0',
-    AIRWAVE_DATA_DIR: process.env.AIRWAVE_BENCH_DATA_DIR ?? '',
-    AIRWAVE_LOG_LEVEL: 'silent',
-    AIRWAVE_API_RATE_LIMIT: '0',
+  const { running, graphqlUrl, call, session, token } = await startApiServer({
     AIRWAVE_TRUSTED_PROXIES: '127.0.0.1',
     AIRWAVE_NODE_ID: 'bench-fra',
     AIRWAVE_NODE_LATITUDE: '50.11',
     AIRWAVE_NODE_LONGITUDE: '8.68',
-    ...(process.env.AIRWAVE_BENCH_DATABASE_URL ? { DATABASE_URL: process.env.AIRWAVE_BENCH_DATABASE_URL } : {}),
   });
-  const running = await startAirwave(config);
-  const graphqlUrl = `http://127.0.0.1:${running.ports.http}/graphql`;
-  const call = async (query: string, variables: Record<string, unknown>, token?: string) => {
-    const response = await fetch(graphqlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data: Record<string, Record<string, unknown>> };
-  };
-  const session = String(
-    (
-      await call('mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }', {
-        input: { email: `bench-routing-${Date.now()}@example.test`, password: 'benchmark password' },
-      })
-    ).data.register?.token,
-  );
-  const token = String(
-    (
-      await call(
-        'mutation { createDeveloperToken(input: { name: "bench", permissions: "streams:read" }) { ... on DeveloperToken { tokenValue } } }',
-        {},
-        session,
-      )
-    ).data.createDeveloperToken?.tokenValue,
-  );
   const created = (
     await call(
       'mutation { createStream(input: { name: "routed", description: "benchmark" }) { ... on Stream { id playbackId } } }',

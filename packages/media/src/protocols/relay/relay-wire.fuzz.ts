@@ -2,6 +2,7 @@
  * Fuzz target of the relay decoder (an edge reads it from another node over the network).
  * Seeds are real relay bodies: HELLO, DESCRIPTION, units, signals and END.
  */
+import { concatBytes } from '../../bits/bytes.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
 import {
   encodeDescription,
@@ -48,13 +49,7 @@ function body(): Uint8Array {
     encodeSignal(RelayFrame.interrupted),
     encodeEnd('gone'),
   ];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Fuzz targets of this module. */

@@ -14,6 +14,7 @@
  * Timestamps are the origin's normalised ones, carried exactly (f64 holds every integer up to
  * 2^53), so the edge packages the same timeline as the origin.
  */
+import { concatBytes } from '../../bits/bytes.js';
 import { ParseError } from '../../errors.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { AudioCodec, StreamDescription, Track, VideoCodec } from '../../stream/track.js';
@@ -158,7 +159,7 @@ export class RelayDecoder {
     if (first.byteLength >= length) {
       return first;
     }
-    const joined = concat(this.chunks, this.buffered);
+    const joined = concatBytes(this.chunks);
     this.chunks = [joined];
     return joined;
   }
@@ -174,16 +175,6 @@ export class RelayDecoder {
     this.buffered -= length;
     return out;
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 function checkLength(type: number, length: number): void {

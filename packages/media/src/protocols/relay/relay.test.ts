@@ -6,32 +6,13 @@ import type { LiveStream } from '../../hub/live-stream.js';
 import { ReplayClock } from '../../hub/replay-clock.js';
 import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
-import type { AudioTrack, VideoTrack } from '../../stream/track.js';
+import { SYNTHETIC_AUDIO, SYNTHETIC_VIDEO } from '../../testing/synthetic-av.js';
 import { relayStream } from './from-stream.js';
 import { RelayDecoder, type RelayEvent } from './relay-wire.js';
 import { RelayIntoHub } from './to-stream.js';
 
-const video: VideoTrack = {
-  kind: 'video',
-  id: 1,
-  codec: 'h264',
-  timescale: 90_000,
-  config: new Uint8Array([1, 0x64, 0, 0x1f, 0xff]),
-  codecString: 'avc1.64001f',
-  width: 1280,
-  height: 720,
-  fps: 30,
-};
-const audio: AudioTrack = {
-  kind: 'audio',
-  id: 2,
-  codec: 'aac',
-  timescale: 48_000,
-  config: new Uint8Array([0x11, 0x90]),
-  codecString: 'mp4a.40.2',
-  sampleRate: 48_000,
-  channels: 2,
-};
+const video = SYNTHETIC_VIDEO;
+const audio = SYNTHETIC_AUDIO;
 const grant = { streamId: '3f0a6f7e-2c1d-4b8a-9e5f-1a2b3c4d5e6f', playbackId: 'relayed' };
 
 function unit(trackId: number, i: number, key = false): MediaUnit {
