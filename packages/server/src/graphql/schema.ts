@@ -13,6 +13,7 @@ import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
 import { viewerRoutingModule } from './modules/viewer-routing.js';
+import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
 export const modules: readonly GraphQLModule[] = [
@@ -33,7 +34,7 @@ export function buildTypeDefs(list: readonly GraphQLModule[] = modules): string 
   return list.map((module) => module.typeDefs).join('\n');
 }
 
-/** The merged resolvers (type by type, field by field). */
+/** The merged resolvers (type by type, field by field); string arguments checked first (text-arguments). */
 export function buildResolvers(list: readonly GraphQLModule[] = modules): IResolvers {
   const merged: Record<string, Record<string, unknown>> = {};
   for (const module of list) {
@@ -41,5 +42,5 @@ export function buildResolvers(list: readonly GraphQLModule[] = modules): IResol
       merged[type] = { ...(merged[type] ?? {}), ...(fields as Record<string, unknown>) };
     }
   }
-  return merged as IResolvers;
+  return guardTextArguments(merged as IResolvers);
 }

@@ -90,6 +90,7 @@ export interface NetworkStatusView {
   }[];
   readonly nodes: readonly NetworkNodeView[];
   readonly peerConnections: readonly never[];
+  readonly serviceInstances: readonly ServiceInstanceView[];
   readonly totalNodes: number;
   readonly healthyNodes: number;
   readonly updatedAt: Date;
@@ -201,6 +202,7 @@ export class PublicInfoService {
       ],
       nodes,
       peerConnections: [],
+      serviceInstances: await this.serviceInstances(),
       totalNodes: nodes.length,
       healthyNodes: healthy,
       updatedAt: new Date(),

@@ -137,6 +137,8 @@ export const publicModule: GraphQLModule = {
       clusters: [ClusterStatus!]!
       nodes: [NetworkNode!]!
       peerConnections: [PeerConnection!]!
+      "This node's listening services (what serviceInstancesHealth answers)."
+      serviceInstances: [ServiceInstance!]!
       totalNodes: Int!
       healthyNodes: Int!
       updatedAt: Time!

@@ -41,6 +41,7 @@ const streamFields = {
           sourceUriRedacted: stream.pullSource.sourceUriRedacted,
           class: stream.pullSource.class,
           enabled: stream.pullSource.enabled,
+          allowedClusterIds: [],
         }
       : null,
   createdAt: (stream: StreamRecord): string => stream.createdAt.toISOString(),
@@ -103,6 +104,8 @@ export const streamsModule: GraphQLModule = {
       "public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES)."
       class: String!
       enabled: Boolean!
+      "Clusters allowed to pull it; empty: any. Airwave runs one cluster, so a pull source is never pinned."
+      allowedClusterIds: [String!]!
     }
 
     "Live metrics as reported by the media plane."
@@ -256,7 +259,7 @@ export const streamsModule: GraphQLModule = {
         unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           const deleted = await ctx.services.streams.delete(principal.tenantId, id);
-          return { success: true, deletedId: toGlobalId('Stream', deleted) };
+          return { success: true, deletedId: toGlobalId('Stream', deleted), pending: false };
         }),
       refreshStreamKey: (_root, { id }, ctx) =>
         unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
