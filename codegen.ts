@@ -34,6 +34,7 @@ const config: CodegenConfig = {
           SigningKey: '../../domain/signing-keys/signing-keys.service.js#SigningKeyView',
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
+          StreamingUsage: '../modules/analytics.js#AnalyticsGroup',
         },
       },
     },

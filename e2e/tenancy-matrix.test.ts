@@ -323,5 +323,17 @@ for (const backend of testBackends()) {
       };
       assert.deepEqual(streams(afterwards.data), streams(before.data));
     });
+
+    it("answers NOT_FOUND to tenant B for ID-taking analytics fields on tenant A's streams (nested under analytics)", async () => {
+      const range = { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' };
+      const document = `query ($id: ID!, $range: TimeRangeInput!) { analytics { usage { streaming {
+        streamAnalyticsDailyConnection(streamId: $id, timeRange: $range) { totalCount } } } } }`;
+      for (const form of [0, 1] as const) {
+        const attacked = await server.graphql(document, { id: a.stream[form], range }, b.token);
+        assert.ok(isNotFound(attacked, 'analytics'), JSON.stringify(attacked));
+      }
+      const own = await server.graphql(document, { id: a.stream[0], range }, a.token);
+      assert.equal(own.errors, undefined, JSON.stringify(own.errors));
+    });
   });
 }

@@ -18,11 +18,16 @@ export interface LivePublish {
 }
 
 /**
- * Starts Airwave, creates a stream, publishes `flvFile` on it in real time, waits (30 s at most)
- * for its LL-HLS playlist and runs `use`; then stops the publisher and the server.
+ * Starts Airwave (with AIRWAVE_* overrides `env`), creates a stream, publishes `flvFile` on it in
+ * real time, waits (30 s at most) for its LL-HLS playlist and runs `use`; then stops the publisher
+ * and the server.
  */
-export async function withLivePublish<T>(flvFile: string, use: (live: LivePublish) => Promise<T>): Promise<T> {
-  const server = await startAirwave();
+export async function withLivePublish<T>(
+  flvFile: string,
+  use: (live: LivePublish) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const server = await startAirwave(env);
   try {
     const [stream] = await createStreams(server, 1);
     if (!stream) {

@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import pg from 'pg';
+import { type Measured, measureAlternating } from '../lib/ab-load.js';
+import { startApiServer } from '../lib/api-server.js';
 import { announceReady, startReadyChild, stopChild } from '../lib/child-process.js';
-import { load } from '../lib/load.js';
+import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 
 /** Section title. */
 export const title = 'API: GraphQL vs bare Fastify';
@@ -39,53 +40,12 @@ interface ChildReady {
   readonly streamId: string;
 }
 
-/** One measured case. */
-interface Measured {
-  readonly rps: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
 async function childMain(): Promise<void> {
-  const { loadConfig } = await import('@airwave/server/config/config');
-  const { startAirwave } = await import('@airwave/server/main/start');
   const { Authenticator } = await import('@airwave/server/auth/authenticator');
   const { SessionTokens, generateSessionSecret } = await import('@airwave/server/auth/session-tokens');
   const { streamToGraphQL } = await import('@airwave/server/graphql/modules/streams');
   const { default: Fastify } = await import('fastify');
-  const dataDir = process.env.AIRWAVE_BENCH_DATA_DIR ?? '';
-  const config = loadConfig({
-    AIRWAVE_HOST: '127.0.0.1',
-    AIRWAVE_HTTP_PORT: '0',
-    AIRWAVE_RTMP_PORT: '0',
-    AIRWAVE_SRT_PORT: '0',
-    AIRWAVE_DATA_DIR: dataDir,
-    AIRWAVE_LOG_LEVEL: 'silent',
-    AIRWAVE_API_RATE_LIMIT: '0',
-    ...(process.env.AIRWAVE_BENCH_DATABASE_URL ? { DATABASE_URL: process.env.AIRWAVE_BENCH_DATABASE_URL } : {}),
-  });
-  const running = await startAirwave(config);
-  const graphqlUrl = `http://127.0.0.1:${running.ports.http}/graphql`;
-  const call = async (query: string, variables: Record<string, unknown>, token?: string) => {
-    const response = await fetch(graphqlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data: Record<string, Record<string, unknown>> };
-  };
-  const registered = await call(
-    'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
-    { input: { email: `bench-${Date.now()}@example.test`, password: 'benchmark password' } },
-  );
-  const session = String(registered.data.register?.token);
-  const developer = await call(
-    'mutation { createDeveloperToken(input: { name: "bench", permissions: "streams:read" }) { ... on DeveloperToken { tokenValue } } }',
-    {},
-    session,
-  );
-  const token = String(developer.data.createDeveloperToken?.tokenValue);
+  const { running, graphqlUrl, call, session, token } = await startApiServer();
   let streamId = '';
   for (let i = 0; i < STREAMS; i++) {
     const created = await call(
@@ -152,24 +112,13 @@ function optionsOf(target: Target): autocannon.Options {
   };
 }
 
-/**
- * Measures two targets in A-B-B-A order after a warm-up of each, so drift in machine load
- * weighs on both alike; each result is the mean of its two runs.
- */
-async function measurePair(a: Target, b: Target): Promise<[Measured, Measured]> {
-  await load({ ...optionsOf(a), duration: WARMUP_S });
-  await load({ ...optionsOf(b), duration: WARMUP_S });
-  const runs: autocannon.Result[] = [];
-  for (const target of [a, b, b, a]) {
-    runs.push(await load({ ...optionsOf(target), duration: DURATION_S }));
-  }
-  const mean = (first: autocannon.Result | undefined, second: autocannon.Result | undefined): Measured => ({
-    rps: ((first?.requests.average ?? 0) + (second?.requests.average ?? 0)) / 2,
-    p99: ((first?.latency.p99 ?? 0) + (second?.latency.p99 ?? 0)) / 2,
-    non2xx: (first?.non2xx ?? 0) + (second?.non2xx ?? 0),
-    errors: (first?.errors ?? 0) + (second?.errors ?? 0),
-  });
-  return [mean(runs[0], runs[3]), mean(runs[1], runs[2])];
+/** Measures two targets in A-B-B-A order (ab-load.ts). */
+function measurePair(a: Target, b: Target): Promise<[Measured, Measured]> {
+  return measureAlternating(
+    () => optionsOf(a),
+    () => optionsOf(b),
+    { warmupS: WARMUP_S, durationS: DURATION_S },
+  );
 }
 
 async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string): Promise<void> {
@@ -185,28 +134,6 @@ async function sameJson(ready: ChildReady, graphqlBody: string, barePath: string
   if (canonical(viaGraphql) !== canonical(viaBare)) {
     throw new Error(`bare route and GraphQL answer differ for ${barePath}`);
   }
-}
-
-async function postgresBase(): Promise<string | undefined> {
-  const candidates = [
-    process.env.TEST_DATABASE_URL,
-    'postgres://root@127.0.0.1:5432/test',
-    'postgres://postgres@127.0.0.1:5432/test',
-  ];
-  for (const url of candidates) {
-    if (!url) {
-      continue;
-    }
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return url;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-  return undefined;
 }
 
 async function benchBackend(name: string, databaseUrl: string | undefined): Promise<string[]> {
@@ -251,21 +178,7 @@ export async function run(): Promise<string> {
   rows.push(...(await benchBackend('PGlite', undefined)));
   const base = await postgresBase();
   if (base) {
-    const database = `airwave_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${database}`;
-    try {
-      rows.push(...(await benchBackend('PostgreSQL', url.toString())));
-    } finally {
-      const drop = new pg.Client({ connectionString: base });
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await drop.end();
-    }
+    rows.push(...(await withScratchDatabase(base, (url) => benchBackend('PostgreSQL', url))));
   } else {
     rows.push(
       '| PostgreSQL | skipped: no server at TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/test | | | | | |',

@@ -39,15 +39,17 @@ const LOADER_NODE_ARGS = (process.env.BENCH_FANOUT_LOADER_NODE_ARGS ?? '').split
 /** Measured rounds of the burst floor (after 3 warm-up rounds), 0.5 s apart. */
 const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
 /** Each group of viewers joins spread over this many seconds. */
-const RAMP_S = 4;
+export const RAMP_S = 4;
 /** Seconds after the ramp (and after the stalled readers joined) before a window starts. */
-const SETTLE_S = 6;
+export const SETTLE_S = 6;
 /** 90 kHz ticks per RTMP millisecond. */
 const TICKS_PER_MS = 90;
 
 /** What the load generator is told. */
-interface LoaderPlan {
+export interface LoaderPlan {
   readonly playlistUrl: string;
+  /** When given, LL-HLS viewers are spread over these playlists in turn (several servers). */
+  readonly playlistUrls?: readonly string[];
   readonly mp4Url: string;
   /** Groups of LL-HLS viewers, each joining over RAMP_S from its Date.now() start and leaving at `until`. */
   readonly stages: readonly {
@@ -63,7 +65,7 @@ interface LoaderPlan {
 }
 
 /** What the load generator reports: flat number arrays to keep the message small. */
-interface LoaderReport {
+export interface LoaderReport {
   /** [end, playlistAt, partAt] per delivered part. */
   readonly parts: number[];
   /** [viewer, end, at] per delivered MP4 fragment. */
@@ -94,7 +96,7 @@ async function loaderMain(plan: LoaderPlan): Promise<void> {
       Array.from({ length: stage.viewers }, async (_, i) => {
         await startIn(stage.startAt, i, stage.viewers);
         await runLlHlsViewer({
-          playlistUrl: plan.playlistUrl,
+          playlistUrl: plan.playlistUrls?.[i % plan.playlistUrls.length] ?? plan.playlistUrl,
           until: stage.until,
           cache,
           log,
@@ -163,7 +165,8 @@ function mp4Origin(
   return origin;
 }
 
-function delaysIn(
+/** The deliveries of `report` inside [from, to] and their delays against the frames sent. */
+export function delaysIn(
   report: LoaderReport,
   sent: ReadonlyMap<number, number>,
   keyframes: readonly number[],
@@ -215,7 +218,8 @@ function cpuPerPart(cpu: CpuWindow, parts: number): number {
   return parts > 0 ? (((cpu.percent.server ?? 0) / 100) * cpu.seconds * 1000) / parts : Number.NaN;
 }
 
-function p50p99(values: readonly number[]): string {
+/** `p50 / **p99**` of delays in ms, or — when there are none. */
+export function p50p99(values: readonly number[]): string {
   return values.length === 0 ? '—' : `${ms(percentile(values, 50))} / **${ms(percentile(values, 99))}**`;
 }
 
@@ -223,7 +227,7 @@ function p50p99(values: readonly number[]): string {
  * The burst floor: the newest part of the live stream and its playlist, sent by Airwave, by a bare
  * Node server and by nginx (sendfile) to the same viewers released at once (burst-floor.ts).
  */
-async function burstFloor(
+export async function burstFloor(
   live: LivePublish,
 ): Promise<{ results: BurstResult[]; skipped: string[]; partBytes: number }> {
   const playlistUrl = `${live.base}/cmaf/video.m3u8`;
@@ -283,7 +287,7 @@ async function burstFloor(
 }
 
 /** One sentence comparing the burst floor's servers with each other and with the 100 ms target. */
-function floorVerdict(results: readonly BurstResult[]): string {
+export function floorVerdict(results: readonly BurstResult[]): string {
   const p99 = (index: number): number => percentile(results[index]?.delays ?? [], 99);
   const [airwave, bare, nginx] = [p99(0), p99(1), p99(2)];
   const under = (value: number): string => (value < 100 ? 'under' : 'over');
@@ -291,6 +295,21 @@ function floorVerdict(results: readonly BurstResult[]): string {
     `Burst p99: Airwave ${ms(airwave)} ms, ${(airwave / bare).toFixed(2)}× the bare Node server's ${ms(bare)} ms ` +
     `(${under(bare)} 100 ms)${results[2] ? `; nginx ${ms(nginx)} ms (${under(nginx)} 100 ms)` : ''}.`
   );
+}
+
+/** Forks the load generator (this file) with `plan`; `reported` resolves with its report. */
+export function startLoader(plan: LoaderPlan): { child: ChildProcess; reported: Promise<LoaderReport> } {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--conditions=source', '--import', 'tsx', ...LOADER_NODE_ARGS],
+    env: { ...process.env, AIRWAVE_BENCH_FANOUT_CHILD: JSON.stringify(plan) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const reported = new Promise<LoaderReport>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as LoaderReport));
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
+  });
+  reported.catch(() => undefined);
+  return { child, reported };
 }
 
 /** Runs both phases and returns the Markdown table. */
@@ -323,16 +342,9 @@ export async function run(): Promise<string> {
         mp4: MP4_VIEWERS,
         until,
       };
-      loader = fork(fileURLToPath(import.meta.url), [], {
-        execArgv: ['--conditions=source', '--import', 'tsx', ...LOADER_NODE_ARGS],
-        env: { ...process.env, AIRWAVE_BENCH_FANOUT_CHILD: JSON.stringify(plan) },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      });
-      const reported = new Promise<LoaderReport>((resolve, reject) => {
-        loader?.once('message', (message) => resolve(message as LoaderReport));
-        loader?.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
-      });
-      reported.catch(() => undefined);
+      const started = startLoader(plan);
+      loader = started.child;
+      const { reported } = started;
       const groups = { server: () => [server.pid], loader: () => (loader?.pid ? [loader.pid] : []) };
       const windows: {
         name: string;

@@ -22,7 +22,7 @@ export interface PublishGrant {
 }
 
 /** Ingest protocols the media plane accepts. */
-export type IngestProtocol = 'rtmp' | 'rtmps' | 'srt' | 'whip' | 'pull';
+export type IngestProtocol = 'rtmp' | 'rtmps' | 'srt' | 'whip' | 'pull' | 'relay';
 
 /** Decides whether a stream key may publish. */
 export interface PublishAuthorizer {

@@ -49,6 +49,10 @@ export class LiveStream {
   private gopBytes = 0;
   private readonly sinks = new Set<StreamSink>();
   private readonly readers = new Set<QueuedReader>();
+  /** Units dropped for slow queued readers that have closed since. */
+  private closedReaderDrops = 0;
+  /** Consumers outside the hub's viewers and readers that wait for units (relays to other nodes). */
+  private watchers = 0;
   private readonly guards = new Map<number, TimestampGuard>();
   private videoTrackId: number | undefined;
   private ended: string | undefined;
@@ -176,7 +180,19 @@ export class LiveStream {
    * output appears, so ingest may batch its reads of an unwatched stream.
    */
   get watched(): boolean {
-    return this.viewers.count > 0 || this.readers.size > 0;
+    return this.viewers.count > 0 || this.readers.size > 0 || this.watchers > 0;
+  }
+
+  /** Marks the stream watched (a relay to another node) until the returned function is called. */
+  watch(): () => void {
+    this.watchers++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.watchers--;
+      }
+    };
   }
 
   /**
@@ -222,7 +238,11 @@ export class LiveStream {
     const reader = new QueuedReader(
       limits,
       (unit) => this.videoTrackId === undefined || (unit.trackId === this.videoTrackId && unit.key),
-      (closed) => this.readers.delete(closed),
+      (closed) => {
+        if (this.readers.delete(closed)) {
+          this.closedReaderDrops += closed.stats.dropped;
+        }
+      },
     );
     if (this.ended) {
       reader.close();
@@ -233,6 +253,15 @@ export class LiveStream {
       reader.offer(unit);
     }
     return reader;
+  }
+
+  /** Units dropped for slow queued readers (open and closed) since the stream started. */
+  get readerDrops(): number {
+    let dropped = this.closedReaderDrops;
+    for (const reader of this.readers) {
+      dropped += reader.stats.dropped;
+    }
+    return dropped;
   }
 
   /** Number of queued readers (network viewers attached to the hub). */

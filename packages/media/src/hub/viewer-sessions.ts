@@ -46,6 +46,13 @@ export class ViewerSessions {
     return this.sessions.size;
   }
 
+  /** Adds the active sessions of each protocol to `into` (metrics: viewers by protocol). */
+  countByProtocol(into: Map<PlaybackProtocol, number>): void {
+    for (const session of this.sessions.values()) {
+      into.set(session.protocol, (into.get(session.protocol) ?? 0) + 1);
+    }
+  }
+
   /** Subscribes to connect/disconnect events; returns the unsubscribe function. */
   subscribe(listener: (event: ViewerEvent) => void): () => void {
     this.listeners.add(listener);

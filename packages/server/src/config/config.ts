@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const bool = z
@@ -45,10 +46,11 @@ const schema = z.object({
   AIRWAVE_WEBRTC_ICE_TCP: bool,
   AIRWAVE_WEBRTC_ICE_SERVERS: z.string().default(''),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...clusterSettings,
 });
 
 /** Validated configuration of one Airwave process. */
-export interface Config {
+export interface Config extends ClusterConfig {
   readonly host: string;
   readonly httpPort: number;
   readonly rtmpPort: number;
@@ -165,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   if (Boolean(c.AIRWAVE_TLS_CERT) !== Boolean(c.AIRWAVE_TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  AIRWAVE_TLS_CERT and AIRWAVE_TLS_KEY must be set together');
   }
+  let cluster: ClusterConfig;
+  try {
+    cluster = clusterConfigOf(c);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+  }
   return {
     host: c.AIRWAVE_HOST,
     httpPort: c.AIRWAVE_HTTP_PORT,
@@ -193,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       iceTcp: c.AIRWAVE_WEBRTC_ICE_TCP,
       iceServers,
     },
+    ...cluster,
   };
 }
 

@@ -4,6 +4,7 @@
 import type { IResolvers } from 'mercurius';
 import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
+import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
@@ -11,6 +12,7 @@ import { publicModule } from './modules/public.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
+import { viewerRoutingModule } from './modules/viewer-routing.js';
 import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
@@ -23,6 +25,8 @@ export const modules: readonly GraphQLModule[] = [
   playbackAccessModule,
   publicModule,
   subscriptionsModule,
+  analyticsModule,
+  viewerRoutingModule,
 ];
 
 /** The full SDL. */

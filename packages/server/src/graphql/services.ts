@@ -4,10 +4,12 @@
  */
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
+import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
+import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
@@ -30,4 +32,8 @@ export interface Services {
   readonly playbackPolicies: PlaybackPoliciesService;
   /** The playback gate's decisions (testPlaybackAccess). */
   readonly playbackAccess: PlaybackAccessService;
+  /** Daily playback analytics of streams. */
+  readonly streamAnalytics: StreamAnalyticsService;
+  /** Where viewers play (resolveViewerEndpoint). */
+  readonly viewerRouting: ViewerRoutingService;
 }

@@ -44,6 +44,10 @@ export interface AppOptions {
   readonly modules?: readonly GraphQLModule[];
   /** Extra GraphQL validation rules (cost limit, …), after the depth limit. */
   readonly validationRules?: readonly ValidationRule[];
+  /** Hooks registered before any route, so they apply to every route (request timing). */
+  readonly hooks?: readonly ((app: FastifyInstance) => void)[];
+  /** false on media-only nodes: no `/graphql` (the control plane runs elsewhere); default true. */
+  readonly graphql?: boolean;
   /** Route plugins registered after GraphQL. */
   readonly plugins?: readonly ((app: FastifyInstance) => Promise<void> | void)[];
 }
@@ -93,6 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : error.message;
     void reply.status(status).send({ data: null, errors: [{ message, extensions: { code, requestId: request.id } }] });
   });
+  for (const hook of options.hooks ?? []) {
+    hook(app);
+  }
   await app.register(fastifyCookie);
   const principals = new WeakMap<FastifyRequest, Principal | null>();
   app.addHook('preHandler', async (request, reply) => {
@@ -112,6 +119,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.status(error instanceof RateLimitedError ? 429 : 200).send({ data: null, errors });
     }
   });
+  if (options.graphql !== false) {
+    await registerGraphql(app, options, principals);
+  }
+  for (const plugin of options.plugins ?? []) {
+    await plugin(app);
+  }
+  return app;
+}
+
+/** Mercurius at `/graphql` with the caller resolved by the preHandler hook. */
+async function registerGraphql(
+  app: FastifyInstance,
+  options: AppOptions,
+  principals: WeakMap<FastifyRequest, Principal | null>,
+): Promise<void> {
   const modules = options.modules ?? defaultModules;
   await app.register(mercurius, {
     schema: buildTypeDefs(modules),
@@ -139,8 +161,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       };
     },
   });
-  for (const plugin of options.plugins ?? []) {
-    await plugin(app);
-  }
-  return app;
 }

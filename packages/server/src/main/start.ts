@@ -2,8 +2,9 @@
  * The composition root: opens the database, builds the domain services, the media hub and its
  * listeners, the HTTP application, and starts everything. The only place that wires.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Hub, type LiveStream } from '@airwave/media';
+import { Hub, type LiveStream, ReplayClock } from '@airwave/media';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
@@ -25,6 +26,9 @@ import { type Database, openDatabase } from '../db/database.js';
 import { AccountsService } from '../domain/accounts/accounts.service.js';
 import { AccountsStore } from '../domain/accounts/accounts.store.js';
 import { LoginLimiter } from '../domain/accounts/login-limiter.js';
+import { ViewerSessionRecorder } from '../domain/analytics/session-recorder.js';
+import { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import { ViewerAnalyticsStore } from '../domain/analytics/viewer-analytics.store.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import { MediaNodesStore } from '../domain/node-status/media-nodes.store.js';
 import { loadNodeId } from '../domain/node-status/node-id.js';
@@ -33,6 +37,10 @@ import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-sta
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
+import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
+import { LiveContentStore } from '../domain/routing/live-content.store.js';
+import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -50,12 +58,20 @@ import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-lim
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
+import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
+import { relayRoutes } from '../http/relay/relay-route.js';
 import { webrtcNetwork } from '../http/webrtc/webrtc-network.js';
 import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
+import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { MediaTotals } from '../metrics/media-totals.js';
+import { NodeMetrics } from '../metrics/metrics.js';
+import { NodeLoadSampler } from '../metrics/node-load.js';
+import { parseCidrList } from '../net/cidr.js';
+import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -71,6 +87,8 @@ export interface RunningAirwave {
   readonly events: EventBus;
   /** The domain services (tests and benchmarks call them directly). */
   readonly services: Services;
+  /** Prometheus metrics of this node, and the hooks that count errors (recorder, packagers). */
+  readonly metrics: NodeMetrics;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
   readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
@@ -99,7 +117,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
-    const nodeId = loadNodeId(config.dataDir);
+    const nodeId = config.nodeId ?? loadNodeId(config.dataDir);
     const events = new EventBus({ log });
     closers.unshift(() => events.close());
     if (database.pool) {
@@ -115,18 +133,49 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
     });
     closers.unshift(() => lifecycle.flush());
+    /** Streams relayed from their origin node: their origin reports them, this node does not. */
+    const relayed = new Set<string>();
+    let relaysServed = 0;
+    /** The hub's clock, pinned to the origin's arrival time while a relayed unit is written. */
+    const arrival = new ReplayClock();
     const hub = new Hub({
       log,
       reconnectWindowMs: config.reconnectWindowMs,
       viewerIdleMs: config.viewerIdleMs,
-      lifecycle,
+      lifecycle: withoutRelayed(lifecycle, relayed),
+      now: arrival.now,
     });
     closers.unshift(() => hub.close());
+    const totals = new MediaTotals(hub);
+    const analyticsStore = new ViewerAnalyticsStore(database.db);
+    const recorder = config.viewerAnalytics
+      ? new ViewerSessionRecorder({ store: analyticsStore, nodeId, flushMs: config.analyticsFlushMs, log })
+      : undefined;
+    if (recorder) {
+      hub.addOutput((stream) => ({
+        close: recorder.follow(
+          { streamId: stream.streamId, contentType: 'live', contentId: stream.playbackId },
+          stream.viewers,
+        ),
+      }));
+      recorder.start();
+      // Runs after hub.close (closers run last-added first): the sessions it ends are written.
+      closers.splice(1, 0, () => recorder.stop());
+    }
+    const metrics = new NodeMetrics({
+      hub,
+      totals,
+      isRelayed: (streamId) => relayed.has(streamId),
+      relays: () => ({ pulling: relayed.size, serving: relaysServed }),
+      ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
+      ...(database.pool ? { pool: database.pool } : {}),
+    });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
     const tsHls = new TsHlsService(hub, packaging);
-    const llHls = new LlHlsService(hub, { ...packaging, packager: { log } });
-    const dash = new DashService(hub, { ...packaging, packager: { log } });
+    const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
+    const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
+    const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());
     closers.unshift(() => llHls.registry.close());
@@ -155,6 +204,19 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const developerTokens = new DeveloperTokensService(new DeveloperTokensStore(database.db), forget);
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
     const tokenAuthenticator = authenticator;
+    const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
+    const liveContent = new LiveContentStore(database.db);
+    const relayPull = new RelayPull({
+      hub,
+      nodeId,
+      lookup: (playbackId) => liveContent.byPlaybackId(playbackId),
+      key: relayKey,
+      log,
+      pinArrival: (at) => arrival.pin(at),
+      relayed,
+      staleMs: 3 * config.heartbeatMs,
+    });
+    closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
@@ -165,8 +227,14 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onDeleted: (streamId, reason) => hub.stop(streamId, reason),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
-    const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log);
     let currentNode = node;
+    const load = new NodeLoadSampler(hub, totals);
+    const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
+      intervalMs: config.heartbeatMs,
+      load: () => load.sample(),
+      profile: () =>
+        nodeProfile(config, currentNode, config.webrtc.enabled ? [...NODE_OUTPUTS, 'webrtc'] : NODE_OUTPUTS),
+    });
     const sumViewers = (list: LiveStream[]) => list.reduce((sum, stream) => sum + stream.viewers.count, 0);
     const ingestLookups = new RequestRateLimiter(INGEST_LOOKUPS_PER_MINUTE);
     const publicInfo = new PublicInfoService({
@@ -199,6 +267,22 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       signingKeys,
       playbackPolicies,
       playbackAccess,
+      streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
+      viewerRouting: new ViewerRoutingService({
+        resolvers: [new LiveContentResolver(liveContent)],
+        nodes: () => nodeStatus.nodes(),
+        locator: new GeoipLiteLocator(),
+        trustedProxies: parseCidrList(config.trustedProxies),
+        access: ({ contentId, token, viewerIp }) =>
+          playbackAccess.decide({
+            playbackId: contentId,
+            token,
+            viewerIp,
+            requestUrl: 'resolveViewerEndpoint',
+            protocol: 'info',
+            sessionId: `resolve:${viewerIp}`,
+          }),
+      }),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -219,9 +303,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ),
       logLevel: config.logLevel,
       validationRules: costLimitValidation(),
+      graphql: config.role === 'all',
+      hooks: [graphqlTiming(metrics)],
       plugins: [
-        costLimitPlugin(),
-        playgroundRoutes,
+        ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
+        relayRoutes({
+          hub,
+          key: relayKey,
+          onServing: (delta) => {
+            relaysServed += delta;
+          },
+        }),
         (instance) =>
           registerPlayRoutes(instance, {
             hub,
@@ -234,6 +327,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             },
             gate: playbackGate,
             webrtc: webrtc !== undefined,
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
+            remote: relayPull,
           }),
         (instance) =>
           webrtc &&
@@ -242,15 +338,19 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             gate: playbackGate,
             iceServerLinks: iceServerLinks(network.iceServers),
           }),
-        graphqlWsRoute({
-          feed: new EventFeed({
-            bus: events,
-            resolveStream: async (tenantId, id) => (await streams.get(tenantId, id)).id,
-          }),
-          authenticateToken: async (token) =>
-            (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
-          rateLimit: (key) => subscriptionAttempts.take(key),
-        }),
+        ...(config.role === 'all'
+          ? [
+              graphqlWsRoute({
+                feed: new EventFeed({
+                  bus: events,
+                  resolveStream: async (tenantId, id) => (await streams.get(tenantId, id)).id,
+                }),
+                authenticateToken: async (token) =>
+                  (await tokenAuthenticator.authenticate({ headers: { authorization: `Bearer ${token}` } })).principal,
+                rateLimit: (key) => subscriptionAttempts.take(key),
+              }),
+            ]
+          : []),
       ],
     });
     closers.unshift(() => app.close());
@@ -274,13 +374,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
     currentNode = { ...currentNode, rtmpPort, rtmpsPort };
-    const urls = {
+    if (nodeStatus.heartbeats) {
+      // Registers the services now that every listener is bound.
+      await nodeStatus.beat(nodeId);
+    }
+    const controlPlane = {
       graphql: `${base}/graphql`,
       playground: `${base}/graphql/playground`,
       subscriptions: `${base.replace(/^http/, 'ws')}/graphql/ws`,
+    };
+    const urls = {
+      ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
       playback: `${base}/play/<playbackId>`,
+      metrics: `${base}/metrics`,
     };
     return {
       config,
@@ -291,6 +399,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       urls,
       events,
       services,
+      metrics,
       ingest: { authorizer, lifecycle },
       webrtc,
       close: async () => {

@@ -1,11 +1,55 @@
 /**
- * SQL of media nodes: registration, heartbeats, and the reset of streams left live by this node
- * (a restart) or by a node whose heartbeat went stale (a crash elsewhere).
+ * SQL of media nodes: registration with the node's profile, heartbeats with its load, a clean
+ * stop, listing, and the reset of streams left live by this node (a restart) or by a node whose
+ * heartbeat went stale (a crash elsewhere).
  */
-import { and, eq, gte, isNull, ne, notInArray, or } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, ne, notInArray, or } from 'drizzle-orm';
 import { type Db, isEmbedded } from '../../db/database.js';
 import { streamsTable } from '../streams/stream-tables.js';
-import { mediaNodesTable } from './media-nodes-table.js';
+import { mediaNodesTable, type RegisteredService } from './media-nodes-table.js';
+
+/** What a node says about itself when it registers. */
+export interface NodeProfile {
+  /** `all` (control plane and media) or `media`. */
+  readonly role: 'all' | 'media';
+  readonly region: string | null;
+  readonly latitude: number | null;
+  readonly longitude: number | null;
+  /** Egress the node can carry, Mb/s. */
+  readonly capacityMbps: number;
+  /** NORMAL, or DRAINING (never chosen for new viewers). */
+  readonly mode: 'NORMAL' | 'DRAINING';
+  readonly services: readonly RegisteredService[];
+  /** Playback outputs it serves: hls, llhls, dash, mp4 (webrtc when WHEP is served). */
+  readonly outputs: readonly string[];
+}
+
+/** What a heartbeat reports. */
+export interface NodeLoad {
+  /** CPU used by the node process, % of the whole machine. */
+  readonly cpuPercent: number;
+  readonly viewers: number;
+  readonly egressMbps: number;
+  /** Live streams held (ingested or relayed). */
+  readonly streams: number;
+  /** Viewers per stream UUID (streams with viewers only). */
+  readonly streamViewers: Readonly<Record<string, number>>;
+}
+
+/** The profile of a node that registered before it had one (or an old row). */
+export const DEFAULT_PROFILE: NodeProfile = {
+  role: 'all',
+  region: null,
+  latitude: null,
+  longitude: null,
+  capacityMbps: 1000,
+  mode: 'NORMAL',
+  services: [],
+  outputs: [],
+};
+
+/** Load of a node that has not reported any. */
+export const NO_LOAD: NodeLoad = { cpuPercent: 0, viewers: 0, egressMbps: 0, streams: 0, streamViewers: {} };
 
 /** A registered node. */
 export interface MediaNodeRow {
@@ -14,6 +58,11 @@ export interface MediaNodeRow {
   readonly version: string;
   readonly startedAt: Date;
   readonly heartbeatAt: Date;
+}
+
+/** A registered node with its profile, load and whether it stopped cleanly. */
+export interface MediaNodeState extends MediaNodeRow, NodeProfile, NodeLoad {
+  readonly stoppedAt: Date | null;
 }
 
 /** Media node persistence. */
@@ -26,19 +75,39 @@ export class MediaNodesStore {
   }
 
   /** Registers (or re-registers) a node with a fresh heartbeat. */
-  async upsert(node: MediaNodeRow): Promise<void> {
-    await this.db
-      .insert(mediaNodesTable)
-      .values(node)
-      .onConflictDoUpdate({
-        target: mediaNodesTable.id,
-        set: { baseUrl: node.baseUrl, version: node.version, startedAt: node.startedAt, heartbeatAt: node.heartbeatAt },
-      });
+  async upsert(node: MediaNodeRow, profile: NodeProfile = DEFAULT_PROFILE, load: NodeLoad = NO_LOAD): Promise<void> {
+    const values = {
+      ...node,
+      ...profile,
+      ...load,
+      services: [...profile.services],
+      outputs: [...profile.outputs],
+      streamViewers: { ...load.streamViewers },
+      stoppedAt: null,
+    };
+    const { id: _id, ...set } = values;
+    await this.db.insert(mediaNodesTable).values(values).onConflictDoUpdate({ target: mediaNodesTable.id, set });
   }
 
-  /** Records a heartbeat. */
-  async heartbeat(id: string, at: Date): Promise<void> {
-    await this.db.update(mediaNodesTable).set({ heartbeatAt: at }).where(eq(mediaNodesTable.id, id));
+  /** Records a heartbeat (with the node's load and profile when given); clears a clean stop. */
+  async heartbeat(id: string, at: Date, load?: NodeLoad, profile?: NodeProfile): Promise<void> {
+    await this.db
+      .update(mediaNodesTable)
+      .set({
+        heartbeatAt: at,
+        stoppedAt: null,
+        ...(load ? { ...load, streamViewers: { ...load.streamViewers } } : {}),
+        ...(profile ? { ...profile, services: [...profile.services], outputs: [...profile.outputs] } : {}),
+      })
+      .where(eq(mediaNodesTable.id, id));
+  }
+
+  /** Records that a node stopped cleanly (it is unhealthy at once, not after its heartbeat goes stale). */
+  async markStopped(id: string, at: Date): Promise<void> {
+    await this.db
+      .update(mediaNodesTable)
+      .set({ stoppedAt: at, viewers: 0, streams: 0, egressMbps: 0, streamViewers: {} })
+      .where(eq(mediaNodesTable.id, id));
   }
 
   /** Nodes whose heartbeat is at or after `since`. */
@@ -46,19 +115,31 @@ export class MediaNodesStore {
     return this.db.select().from(mediaNodesTable).where(gte(mediaNodesTable.heartbeatAt, since));
   }
 
+  /** Every node with a heartbeat at or after `since` (fresh or not), with profile and load. */
+  async listAll(since: Date): Promise<MediaNodeState[]> {
+    const rows = await this.db.select().from(mediaNodesTable).where(gte(mediaNodesTable.heartbeatAt, since));
+    return rows.map((row) => ({
+      ...row,
+      role: row.role === 'media' ? 'media' : 'all',
+      mode: row.mode === 'DRAINING' ? 'DRAINING' : 'NORMAL',
+    }));
+  }
+
+  /** Deletes nodes not heard of since `before`. */
+  async prune(before: Date): Promise<void> {
+    await this.db.delete(mediaNodesTable).where(lt(mediaNodesTable.heartbeatAt, before));
+  }
+
   /**
    * Sets OFFLINE every stream not OFFLINE whose reporting node is `ownNodeId` (when given), is
-   * unknown, or has a heartbeat older than `staleBefore`. Returns the stream UUIDs reset.
+   * unknown, stopped, or has a heartbeat older than `staleBefore`. Returns the stream UUIDs reset.
    */
   async resetOrphanedStreams(ownNodeId: string | undefined, staleBefore: Date, at: Date): Promise<string[]> {
+    const alive = and(gte(mediaNodesTable.heartbeatAt, staleBefore), isNull(mediaNodesTable.stoppedAt));
     const fresh = this.db
       .select({ id: mediaNodesTable.id })
       .from(mediaNodesTable)
-      .where(
-        ownNodeId === undefined
-          ? gte(mediaNodesTable.heartbeatAt, staleBefore)
-          : and(gte(mediaNodesTable.heartbeatAt, staleBefore), ne(mediaNodesTable.id, ownNodeId)),
-      );
+      .where(ownNodeId === undefined ? alive : and(alive, ne(mediaNodesTable.id, ownNodeId)));
     const rows = await this.db
       .update(streamsTable)
       .set({ status: 'OFFLINE', currentViewers: 0, statusUpdatedAt: at })

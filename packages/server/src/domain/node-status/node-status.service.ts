@@ -1,17 +1,30 @@
 /**
- * This node's registration and heartbeat, and the recovery that keeps a stream from staying
- * wrongly LIVE: at start, streams this node (or a node with a stale heartbeat) left live are
- * set OFFLINE, and every heartbeat repeats the check for nodes that died meanwhile.
+ * This node's registration and heartbeat, the list of every node with its health, and the
+ * recovery that keeps a stream from staying wrongly LIVE: at start, streams this node (or a node
+ * with a stale heartbeat) left live are set OFFLINE, and every heartbeat repeats the check for
+ * nodes that died meanwhile. A node registers its profile (role, region, position, capacity,
+ * mode, services, outputs) and every heartbeat carries its load (CPU, viewers, egress, streams).
+ * A node is unhealthy once it stopped cleanly or missed three heartbeats.
  * Heartbeats only serve nodes sharing the database: on embedded PGlite (one process per data
- * directory) there are none, so no periodic heartbeat runs and this node counts as fresh while
- * it runs (its stored heartbeat stays at its start).
+ * directory) there are none, so no periodic heartbeat runs and this node's row is overlaid with
+ * its current load and counted fresh while it runs.
  */
-import type { MediaNodeRow, MediaNodesStore } from './media-nodes.store.js';
+import {
+  DEFAULT_PROFILE,
+  type MediaNodeRow,
+  type MediaNodeState,
+  type MediaNodesStore,
+  NO_LOAD,
+  type NodeLoad,
+  type NodeProfile,
+} from './media-nodes.store.js';
 
-/** How often a node writes its heartbeat. */
-export const HEARTBEAT_INTERVAL_MS = 10_000;
-/** A node whose heartbeat is older than this is considered gone. */
-export const HEARTBEAT_STALE_MS = 30_000;
+/** Default period of heartbeats. */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+/** A node whose heartbeat is older than this (three default periods) is considered gone. */
+export const HEARTBEAT_STALE_MS = 3 * HEARTBEAT_INTERVAL_MS;
+/** Nodes not heard of for this long drop out of the lists (and their rows are deleted). */
+export const NODE_FORGET_MS = 7 * 86_400_000;
 
 /** Minimal logger. */
 interface Log {
@@ -29,14 +42,41 @@ export interface NodeIdentity {
 
 /** Options of the node status service. */
 export interface NodeStatusOptions {
-  /** Write a heartbeat every HEARTBEAT_INTERVAL_MS (default: when other nodes can share the database). */
+  /** Write a heartbeat every period (default: when other nodes can share the database). */
   readonly heartbeats?: boolean;
+  /** Heartbeat period (default HEARTBEAT_INTERVAL_MS); stale after three. */
+  readonly intervalMs?: number;
+  /** This node's current load, sampled at each heartbeat. */
+  readonly load?: () => NodeLoad;
+  /** This node's profile (services are known once its listeners are bound), written with each heartbeat. */
+  readonly profile?: () => NodeProfile;
+}
+
+/** Health of a node as the public queries report it. */
+export type NodeHealth = 'HEALTHY' | 'DEGRADED' | 'UNHEALTHY';
+
+/** A node with its health. */
+export interface NodeView extends MediaNodeState {
+  readonly health: NodeHealth;
+  /** True for the node answering. */
+  readonly self: boolean;
+}
+
+/** Health of a node: unhealthy when stopped or stale, degraded when draining or at its egress capacity. */
+export function nodeHealth(node: MediaNodeState, now: number, staleMs: number): NodeHealth {
+  if (node.stoppedAt !== null || now - node.heartbeatAt.getTime() > staleMs) {
+    return 'UNHEALTHY';
+  }
+  return node.mode === 'DRAINING' || node.egressMbps >= node.capacityMbps ? 'DEGRADED' : 'HEALTHY';
 }
 
 /** Node registration, heartbeat and stale-stream recovery. */
 export class NodeStatusService {
   /** Whether periodic heartbeats run once started. */
   readonly heartbeats: boolean;
+  /** A node is stale after this long without a heartbeat. */
+  readonly staleMs: number;
+  private readonly intervalMs: number;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private running: MediaNodeRow | undefined;
@@ -44,9 +84,11 @@ export class NodeStatusService {
   constructor(
     private readonly store: MediaNodesStore,
     private readonly log: Log,
-    options: NodeStatusOptions = {},
+    private readonly options: NodeStatusOptions = {},
   ) {
     this.heartbeats = options.heartbeats ?? store.shared;
+    this.intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_MS;
+    this.staleMs = 3 * this.intervalMs;
   }
 
   /**
@@ -66,7 +108,7 @@ export class NodeStatusService {
       startedAt: node.startedAt,
       heartbeatAt: now,
     };
-    await this.store.upsert(row);
+    await this.store.upsert(row, this.options.profile?.() ?? DEFAULT_PROFILE, this.options.load?.() ?? NO_LOAD);
     this.running = row;
     if (!this.heartbeats) {
       return reset;
@@ -75,15 +117,15 @@ export class NodeStatusService {
       this.beating = this.beat(node.nodeId).catch((error: unknown) =>
         this.log.error({ err: error }, 'heartbeat failed'),
       );
-    }, HEARTBEAT_INTERVAL_MS);
+    }, this.intervalMs);
     this.timer.unref();
     return reset;
   }
 
-  /** Writes a heartbeat and resets streams of nodes that went stale. */
+  /** Writes a heartbeat with this node's load and resets streams of nodes that went stale. */
   async beat(nodeId: string): Promise<void> {
     const now = new Date();
-    await this.store.heartbeat(nodeId, now);
+    await this.store.heartbeat(nodeId, now, this.options.load?.(), this.options.profile?.());
     const reset = await this.store.resetOrphanedStreams(undefined, this.staleBefore(now), now);
     if (reset.length > 0) {
       this.log.info({ streams: reset }, 'streams of a stale node set OFFLINE');
@@ -101,15 +143,39 @@ export class NodeStatusService {
     return [...rows.filter((row) => row.id !== self.id), { ...self, heartbeatAt: now }];
   }
 
-  /** Stops heartbeats and waits for one in flight. */
+  /** Every node heard of in the last week with its health, this node's load as of now. */
+  async nodes(): Promise<NodeView[]> {
+    const now = Date.now();
+    const rows = await this.store.listAll(new Date(now - NODE_FORGET_MS));
+    const running = this.running;
+    const views: NodeView[] = rows.map((row) => {
+      if (running?.id !== row.id) {
+        return { ...row, health: nodeHealth(row, now, this.staleMs), self: false };
+      }
+      const current = {
+        ...row,
+        ...(this.options.profile?.() ?? {}),
+        ...(this.options.load?.() ?? {}),
+        heartbeatAt: this.heartbeats ? row.heartbeatAt : new Date(now),
+      };
+      return { ...current, health: nodeHealth(current, now, this.staleMs), self: true };
+    });
+    return views.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Stops heartbeats, waits for one in flight, and records the clean stop. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    const running = this.running;
     this.running = undefined;
     await this.beating;
+    if (running) {
+      await this.store.markStopped(running.id, new Date());
+    }
   }
 
   private staleBefore(now: Date): Date {
-    return new Date(now.getTime() - HEARTBEAT_STALE_MS);
+    return new Date(now.getTime() - this.staleMs);
   }
 }

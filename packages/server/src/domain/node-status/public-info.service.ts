@@ -6,7 +6,7 @@
 import { NotFoundError } from '../errors.js';
 import type { NodeInfo } from '../node-info.js';
 import type { StreamKeysService } from '../streams/stream-keys.service.js';
-import type { NodeStatusService } from './node-status.service.js';
+import type { NodeHealth, NodeStatusService, NodeView } from './node-status.service.js';
 
 /** The single cluster a self-hosted deployment forms. */
 export const LOCAL_CLUSTER_ID = 'local';
@@ -34,17 +34,40 @@ export interface IngestResolution {
   readonly metadata: { readonly streamId: string; readonly recordingEnabled: boolean; readonly title: string };
 }
 
-/** One service instance of this node. */
+/** One service instance of a node. */
 export interface ServiceInstanceView {
   readonly instanceId: string;
+  readonly nodeId: string;
   readonly serviceId: string;
   readonly clusterId: string;
   readonly protocol: string;
   readonly host: string;
   readonly port: number;
   readonly healthEndpoint: string | null;
-  readonly status: 'RUNNING';
+  /** RUNNING while its node heartbeats, STOPPED once the node stopped cleanly, UNKNOWN when it went silent. */
+  readonly status: 'RUNNING' | 'STOPPED' | 'UNKNOWN';
   readonly lastHealthCheck: Date;
+}
+
+/** One node as networkStatus lists it. */
+export interface NetworkNodeView {
+  readonly nodeId: string;
+  readonly name: string;
+  readonly nodeType: string;
+  readonly status: NodeHealth;
+  readonly clusterId: string;
+  readonly baseUrl: string;
+  readonly region: string | null;
+  readonly latitude: number | null;
+  readonly longitude: number | null;
+  /** NORMAL or DRAINING. */
+  readonly mode: string;
+  readonly cpuPercent: number;
+  readonly viewers: number;
+  readonly streams: number;
+  readonly egressMbps: number;
+  readonly egressCapacityMbps: number;
+  readonly lastHeartbeat: Date;
 }
 
 /** Answer of networkStatus. */
@@ -56,20 +79,16 @@ export interface NetworkStatusView {
     readonly nodeCount: number;
     readonly healthyNodeCount: number;
     readonly peerCount: number;
-    readonly status: 'HEALTHY' | 'DEGRADED';
+    readonly status: NodeHealth;
     readonly clusterType: string;
     readonly shortDescription: string;
     readonly currentStreams: number;
     readonly currentViewers: number;
+    readonly egressMbps: number;
+    readonly egressCapacityMbps: number;
     readonly services: readonly string[];
   }[];
-  readonly nodes: readonly {
-    readonly nodeId: string;
-    readonly name: string;
-    readonly nodeType: string;
-    readonly status: 'HEALTHY';
-    readonly clusterId: string;
-  }[];
+  readonly nodes: readonly NetworkNodeView[];
   readonly peerConnections: readonly never[];
   readonly serviceInstances: readonly ServiceInstanceView[];
   readonly totalNodes: number;
@@ -133,48 +152,35 @@ export class PublicInfoService {
     };
   }
 
-  /** This node's listening services, optionally only those of `serviceId`. */
-  serviceInstances(serviceId?: string | null): ServiceInstanceView[] {
-    const node = this.deps.node();
-    const host = node.ingestHost;
-    const now = new Date();
-    const instance = (service: string, protocol: string, port: number, health: string | null): ServiceInstanceView => ({
-      instanceId: `${node.nodeId}:${service}`,
-      serviceId: service,
-      clusterId: LOCAL_CLUSTER_ID,
-      protocol,
-      host,
-      port,
-      healthEndpoint: health,
-      status: 'RUNNING',
-      lastHealthCheck: now,
-    });
-    const all = [
-      instance(
-        'graphql',
-        new URL(node.baseUrl).protocol.replace(':', ''),
-        node.httpPort,
-        `${node.baseUrl}/graphql?query=%7Bping%7D`,
+  /** The listening services of every node, optionally only those of `serviceId`. */
+  async serviceInstances(serviceId?: string | null): Promise<ServiceInstanceView[]> {
+    const nodes = await this.deps.nodes.nodes();
+    const all = nodes.flatMap((node) =>
+      node.services.map(
+        (service): ServiceInstanceView => ({
+          instanceId: `${node.id}:${service.serviceId}`,
+          nodeId: node.id,
+          serviceId: service.serviceId,
+          clusterId: LOCAL_CLUSTER_ID,
+          protocol: service.protocol,
+          host: service.host,
+          port: service.port,
+          healthEndpoint: service.healthEndpoint,
+          status: node.health !== 'UNHEALTHY' ? 'RUNNING' : node.stoppedAt ? 'STOPPED' : 'UNKNOWN',
+          lastHealthCheck: node.heartbeatAt,
+        }),
       ),
-      instance('rtmp', 'rtmp', node.rtmpPort, null),
-      ...(node.rtmpsPort === undefined ? [] : [instance('rtmps', 'rtmps', node.rtmpsPort, null)]),
-    ];
+    );
     return serviceId ? all.filter((item) => item.serviceId === serviceId) : all;
   }
 
-  /** The deployment as one cluster of the nodes with a fresh heartbeat. */
+  /** The deployment as one cluster of every node heard of in the last week, with health and load. */
   async networkStatus(): Promise<NetworkStatusView> {
-    const self = this.deps.node();
-    const fresh = await this.deps.nodes.freshNodes();
-    const ids = new Set([self.nodeId, ...fresh.map((row) => row.id)]);
-    const nodes = [...ids].sort().map((nodeId) => ({
-      nodeId,
-      name: nodeId === self.nodeId ? `${self.ingestHost} (this node)` : nodeId,
-      nodeType: 'all-in-one',
-      status: 'HEALTHY' as const,
-      clusterId: LOCAL_CLUSTER_ID,
-    }));
-    const live = this.deps.live();
+    const list = await this.deps.nodes.nodes();
+    const nodes = list.map((node) => networkNode(node));
+    const healthy = list.filter((node) => node.health === 'HEALTHY').length;
+    const up = list.filter((node) => node.health !== 'UNHEALTHY');
+    const sum = (pick: (node: NodeView) => number) => up.reduce((total, node) => total + pick(node), 0);
     return {
       clusters: [
         {
@@ -182,21 +188,23 @@ export class PublicInfoService {
           name: 'Local cluster',
           region: null,
           nodeCount: nodes.length,
-          healthyNodeCount: nodes.length,
+          healthyNodeCount: healthy,
           peerCount: 0,
-          status: 'HEALTHY',
+          status: healthy === list.length ? 'HEALTHY' : healthy > 0 ? 'DEGRADED' : 'UNHEALTHY',
           clusterType: 'self-hosted',
           shortDescription: 'Nodes sharing this database',
-          currentStreams: live.streams,
-          currentViewers: live.viewers,
-          services: this.serviceInstances().map((item) => item.serviceId),
+          currentStreams: sum((node) => node.streams),
+          currentViewers: sum((node) => node.viewers),
+          egressMbps: sum((node) => node.egressMbps),
+          egressCapacityMbps: sum((node) => node.capacityMbps),
+          services: [...new Set(up.flatMap((node) => node.services.map((service) => service.serviceId)))].sort(),
         },
       ],
       nodes,
       peerConnections: [],
-      serviceInstances: this.serviceInstances(),
+      serviceInstances: await this.serviceInstances(),
       totalNodes: nodes.length,
-      healthyNodes: nodes.length,
+      healthyNodes: healthy,
       updatedAt: new Date(),
     };
   }
@@ -204,6 +212,27 @@ export class PublicInfoService {
   private loadScore(): number {
     return this.deps.live().streams;
   }
+}
+
+function networkNode(node: NodeView): NetworkNodeView {
+  return {
+    nodeId: node.id,
+    name: node.self ? `${node.id} (this node)` : node.id,
+    nodeType: node.role === 'media' ? 'media' : 'all-in-one',
+    status: node.health,
+    clusterId: LOCAL_CLUSTER_ID,
+    baseUrl: node.baseUrl,
+    region: node.region,
+    latitude: node.latitude,
+    longitude: node.longitude,
+    mode: node.mode,
+    cpuPercent: node.cpuPercent,
+    viewers: node.viewers,
+    streams: node.streams,
+    egressMbps: node.egressMbps,
+    egressCapacityMbps: node.capacityMbps,
+    lastHeartbeat: node.heartbeatAt,
+  };
 }
 
 function hostForUrl(host: string): string {

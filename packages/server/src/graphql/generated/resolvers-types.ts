@@ -4,6 +4,7 @@ import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain
 import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
+import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -20,6 +21,18 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
   /** ISO 8601 UTC timestamp. */
   Time: { input: string; output: string; }
+};
+
+/** Analytics of the caller's tenant (analytics:read). */
+export type Analytics = {
+  readonly __typename?: 'Analytics';
+  readonly usage: AnalyticsUsage;
+};
+
+/** Usage analytics by area. */
+export type AnalyticsUsage = {
+  readonly __typename?: 'AnalyticsUsage';
+  readonly streaming: StreamingUsage;
 };
 
 /** The caller is not signed in, or its token lacks a scope. */
@@ -397,15 +410,30 @@ export type MutationUpdateStreamArgs = {
   input: UpdateStreamInput;
 };
 
+/** A node of the deployment with its health and the load of its last heartbeat. */
 export type NetworkNode = {
   readonly __typename?: 'NetworkNode';
+  readonly baseUrl: Scalars['String']['output'];
   readonly clusterId: Scalars['String']['output'];
+  /** CPU of the node process, % of its machine. */
+  readonly cpuPercent: Scalars['Float']['output'];
+  readonly egressCapacityMbps: Scalars['Float']['output'];
+  readonly egressMbps: Scalars['Float']['output'];
+  readonly lastHeartbeat: Scalars['Time']['output'];
   readonly latitude?: Maybe<Scalars['Float']['output']>;
   readonly longitude?: Maybe<Scalars['Float']['output']>;
+  /** NORMAL or DRAINING (never chosen for new viewers). */
+  readonly mode: Scalars['String']['output'];
   readonly name: Scalars['String']['output'];
   readonly nodeId: Scalars['String']['output'];
+  /** all-in-one (control plane and media) or media (ingest and playback only). */
   readonly nodeType: Scalars['String']['output'];
+  readonly region?: Maybe<Scalars['String']['output']>;
+  /** HEALTHY; DEGRADED when draining or at its egress capacity; UNHEALTHY when stopped or silent for three heartbeats. */
   readonly status: NodeStatus;
+  /** Live streams held (ingested or relayed). */
+  readonly streams: Scalars['Int']['output'];
+  readonly viewers: Scalars['Int']['output'];
 };
 
 export type NetworkStatus = {
@@ -467,6 +495,22 @@ export type PlaybackAccessDecision = {
   readonly webhookStatus?: Maybe<Scalars['Int']['output']>;
 };
 
+/** What is being played. */
+export type PlaybackMetadata = {
+  readonly __typename?: 'PlaybackMetadata';
+  readonly contentId: Scalars['String']['output'];
+  /** live (dvr, clip and vod as those land). */
+  readonly contentType: Scalars['String']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly isLive: Scalars['Boolean']['output'];
+  /** The content's status (a live stream: OFFLINE, LIVE, RECONNECTING). */
+  readonly status: Scalars['String']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+  readonly tracks: ReadonlyArray<PlaybackTrack>;
+  /** Viewers over every node. */
+  readonly viewers: Scalars['Int']['output'];
+};
+
 /** Who may play a stream. */
 export type PlaybackPolicy = {
   readonly __typename?: 'PlaybackPolicy';
@@ -486,6 +530,19 @@ export type PlaybackPolicyType =
   | 'JWT'
   | 'PUBLIC'
   | 'WEBHOOK';
+
+/** One track of the content. */
+export type PlaybackTrack = {
+  readonly __typename?: 'PlaybackTrack';
+  readonly bitrateKbps?: Maybe<Scalars['Int']['output']>;
+  readonly channels?: Maybe<Scalars['Int']['output']>;
+  readonly codec: Scalars['String']['output'];
+  readonly height?: Maybe<Scalars['Int']['output']>;
+  readonly sampleRate?: Maybe<Scalars['Int']['output']>;
+  /** video or audio. */
+  readonly type: Scalars['String']['output'];
+  readonly width?: Maybe<Scalars['Int']['output']>;
+};
 
 /** Progress of processing work (transcode, thumbnails, VOD processing) of a stream. */
 export type ProcessingEvent = {
@@ -543,6 +600,8 @@ export type PushTarget = {
 
 export type Query = {
   readonly __typename?: 'Query';
+  /** Analytics of the caller's tenant; needs analytics:read. */
+  readonly analytics: Analytics;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The signed-in user (developer tokens need account:read). */
@@ -553,7 +612,9 @@ export type Query = {
   readonly ping: Scalars['Boolean']['output'];
   /** Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP. */
   readonly resolveIngestEndpoint?: Maybe<IngestEndpointResponse>;
-  /** Public. This node's listening services (optionally one serviceId). */
+  /** Public. Where to play contentId (a playback id), for the caller's IP (from a trusted proxy's X-Forwarded-For or Forwarded, else the connection); gated content needs its playback token in X-Airwave-Playback-JWT. VALIDATION_ERROR (field viewerIp) when the IP cannot be determined. */
+  readonly resolveViewerEndpoint: ViewerEndpointResponse;
+  /** Public. The listening services of every node (optionally one serviceId). */
   readonly serviceInstancesHealth: ReadonlyArray<ServiceInstance>;
   /** A signing key of the account (developer tokens need security:read). */
   readonly signingKey?: Maybe<SigningKey>;
@@ -575,6 +636,11 @@ export type QueryDeveloperTokensConnectionArgs = {
 
 export type QueryResolveIngestEndpointArgs = {
   streamKey: Scalars['String']['input'];
+};
+
+
+export type QueryResolveViewerEndpointArgs = {
+  contentId: Scalars['String']['input'];
 };
 
 
@@ -641,11 +707,15 @@ export type ServiceInstance = {
   readonly healthEndpoint?: Maybe<Scalars['String']['output']>;
   readonly host: Scalars['String']['output'];
   readonly instanceId: Scalars['String']['output'];
+  /** The node's last heartbeat. */
   readonly lastHealthCheck?: Maybe<Scalars['Time']['output']>;
+  /** The node it runs on. */
+  readonly nodeId: Scalars['String']['output'];
   readonly port: Scalars['Int']['output'];
   readonly protocol: Scalars['String']['output'];
-  /** graphql, rtmp or rtmps. */
+  /** graphql (control-plane nodes), playback (media-only nodes), rtmp or rtmps. */
   readonly serviceId: Scalars['String']['output'];
+  /** RUNNING while its node heartbeats; STOPPED once the node stopped cleanly; UNKNOWN when it went silent. */
   readonly status: InstanceStatus;
 };
 
@@ -744,6 +814,40 @@ export type Stream = {
   readonly streamKey: Scalars['String']['output'];
   readonly tracks: ReadonlyArray<StreamTrack>;
   readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** Playback of one stream on one UTC day, over every node and protocol. */
+export type StreamAnalyticsDaily = {
+  readonly __typename?: 'StreamAnalyticsDaily';
+  /** The UTC day, YYYY-MM-DD. */
+  readonly day: Scalars['String']['output'];
+  /** Media bytes sent to viewers that day. */
+  readonly egressBytes: Scalars['Float']['output'];
+  readonly id: Scalars['ID']['output'];
+  /** Most viewers at once (per-minute peaks summed over nodes). */
+  readonly peakConcurrentViewers: Scalars['Int']['output'];
+  /** Global ID of the stream. */
+  readonly streamId: Scalars['ID']['output'];
+  /** Playback sessions started that day. */
+  readonly totalViews: Scalars['Int']['output'];
+  /** Distinct viewers that day (a salted hash of IP and user agent; the salt changes every UTC day). */
+  readonly uniqueViewers: Scalars['Int']['output'];
+  /** Seconds watched, summed over sessions. */
+  readonly viewerSeconds: Scalars['Float']['output'];
+};
+
+export type StreamAnalyticsDailyConnection = {
+  readonly __typename?: 'StreamAnalyticsDailyConnection';
+  readonly edges: ReadonlyArray<StreamAnalyticsDailyEdge>;
+  readonly nodes: ReadonlyArray<StreamAnalyticsDaily>;
+  readonly pageInfo: PageInfo;
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StreamAnalyticsDailyEdge = {
+  readonly __typename?: 'StreamAnalyticsDailyEdge';
+  readonly cursor: Scalars['String']['output'];
+  readonly node: StreamAnalyticsDaily;
 };
 
 export type StreamEdge = {
@@ -870,6 +974,21 @@ export type StreamTrack = {
   readonly width?: Maybe<Scalars['Int']['output']>;
 };
 
+/** Streaming usage analytics. */
+export type StreamingUsage = {
+  readonly __typename?: 'StreamingUsage';
+  /** Days of a stream with viewers in timeRange, oldest first. streamId is the Stream global ID; timeRange is required and spans at most a year. */
+  readonly streamAnalyticsDailyConnection: StreamAnalyticsDailyConnection;
+};
+
+
+/** Streaming usage analytics. */
+export type StreamingUsageStreamAnalyticsDailyConnectionArgs = {
+  page?: InputMaybe<ConnectionInput>;
+  streamId: Scalars['ID']['input'];
+  timeRange: TimeRangeInput;
+};
+
 export type StreamsConnection = {
   readonly __typename?: 'StreamsConnection';
   readonly edges: ReadonlyArray<StreamEdge>;
@@ -947,6 +1066,12 @@ export type TestPlaybackAccessInput = {
 
 export type TestPlaybackAccessResult = AuthError | NotFoundError | PlaybackAccessDecision | ValidationError;
 
+/** A time range of ISO 8601 UTC timestamps; analytics count the UTC days from start's to end's (at most 366). */
+export type TimeRangeInput = {
+  readonly end: Scalars['Time']['input'];
+  readonly start: Scalars['Time']['input'];
+};
+
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
   /** Immutable: a different value is a ValidationError. */
@@ -977,6 +1102,31 @@ export type ValidationError = Error & {
   /** The offending input field, e.g. input.name. */
   readonly field?: Maybe<Scalars['String']['output']>;
   readonly message: Scalars['String']['output'];
+};
+
+/** One node to play from. */
+export type ViewerEndpoint = {
+  readonly __typename?: 'ViewerEndpoint';
+  readonly baseUrl: Scalars['String']['output'];
+  /** Great-circle km between the viewer and the node; null when either position is unknown. */
+  readonly geoDistance?: Maybe<Scalars['Float']['output']>;
+  /** The node's load, 0 (idle) to 1 (saturated): CPU and egress against its capacity. */
+  readonly loadScore: Scalars['Float']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Every output of the node: {HLS|HLS_CMAF|DASH|MP4|WHEP: {protocol, url, capabilities {supportsSeek supportsQualitySwitch hasAudio hasVideo}}}; URLs carry the playback token of gated content. */
+  readonly outputs: Scalars['JSON']['output'];
+  /** hls: url is the LL-HLS playlist (CMAF), played by hls.js and Apple players. */
+  readonly protocol: Scalars['String']['output'];
+  readonly url: Scalars['String']['output'];
+};
+
+export type ViewerEndpointResponse = {
+  readonly __typename?: 'ViewerEndpointResponse';
+  /** The next best nodes (at most four), to try in order when the primary fails. */
+  readonly fallbacks: ReadonlyArray<ViewerEndpoint>;
+  readonly metadata: PlaybackMetadata;
+  /** The best healthy node by distance and load; null when no node is healthy. */
+  readonly primary?: Maybe<ViewerEndpoint>;
 };
 
 /** Viewer metrics of a live stream on one node, sent at a steady interval while it is live. */
@@ -1211,6 +1361,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  Analytics: ResolverTypeWrapper<Omit<Analytics, 'usage'> & { usage: ResolversTypes['AnalyticsUsage'] }>;
+  AnalyticsUsage: ResolverTypeWrapper<Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversTypes['StreamingUsage'] }>;
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -1259,9 +1411,11 @@ export type ResolversTypes = {
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PeerConnection: ResolverTypeWrapper<PeerConnection>;
   PlaybackAccessDecision: ResolverTypeWrapper<PlaybackAccessDecision>;
+  PlaybackMetadata: ResolverTypeWrapper<PlaybackMetadata>;
   PlaybackPolicy: ResolverTypeWrapper<PlaybackPolicy>;
   PlaybackPolicyInput: PlaybackPolicyInput;
   PlaybackPolicyType: PlaybackPolicyType;
+  PlaybackTrack: ResolverTypeWrapper<PlaybackTrack>;
   ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
   ProcessingEventStage: ProcessingEventStage;
   PullSourceInput: PullSourceInput;
@@ -1284,6 +1438,9 @@ export type ResolversTypes = {
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
+  StreamAnalyticsDaily: ResolverTypeWrapper<StreamAnalyticsDaily>;
+  StreamAnalyticsDailyConnection: ResolverTypeWrapper<StreamAnalyticsDailyConnection>;
+  StreamAnalyticsDailyEdge: ResolverTypeWrapper<StreamAnalyticsDailyEdge>;
   StreamEdge: ResolverTypeWrapper<Omit<StreamEdge, 'node'> & { node: ResolversTypes['Stream'] }>;
   StreamEvent: ResolverTypeWrapper<StreamEvent>;
   StreamEventSource: StreamEventSource;
@@ -1294,16 +1451,20 @@ export type ResolversTypes = {
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
+  StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
   StreamsConnection: ResolverTypeWrapper<Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversTypes['Stream']> }>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
+  TimeRangeInput: TimeRangeInput;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
   ValidationError: ResolverTypeWrapper<ValidationError>;
+  ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
+  ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
@@ -1313,6 +1474,8 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  Analytics: Omit<Analytics, 'usage'> & { usage: ResolversParentTypes['AnalyticsUsage'] };
+  AnalyticsUsage: Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversParentTypes['StreamingUsage'] };
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
@@ -1356,8 +1519,10 @@ export type ResolversParentTypes = {
   PageInfo: PageInfo;
   PeerConnection: PeerConnection;
   PlaybackAccessDecision: PlaybackAccessDecision;
+  PlaybackMetadata: PlaybackMetadata;
   PlaybackPolicy: PlaybackPolicy;
   PlaybackPolicyInput: PlaybackPolicyInput;
+  PlaybackTrack: PlaybackTrack;
   ProcessingEvent: ProcessingEvent;
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
@@ -1377,6 +1542,9 @@ export type ResolversParentTypes = {
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
+  StreamAnalyticsDaily: StreamAnalyticsDaily;
+  StreamAnalyticsDailyConnection: StreamAnalyticsDailyConnection;
+  StreamAnalyticsDailyEdge: StreamAnalyticsDailyEdge;
   StreamEdge: Omit<StreamEdge, 'node'> & { node: ResolversParentTypes['Stream'] };
   StreamEvent: StreamEvent;
   StreamKey: StreamKeyRecordModel;
@@ -1384,20 +1552,32 @@ export type ResolversParentTypes = {
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
   StreamTrack: StreamTrack;
+  StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   TestPlaybackAccessInput: TestPlaybackAccessInput;
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
+  TimeRangeInput: TimeRangeInput;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
   ValidationError: ValidationError;
+  ViewerEndpoint: ViewerEndpoint;
+  ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
   VodLifecycleEvent: VodLifecycleEvent;
   WebhookPlaybackPolicy: WebhookPlaybackPolicy;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+export type AnalyticsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Analytics'] = ResolversParentTypes['Analytics']> = {
+  usage?: Resolver<ResolversTypes['AnalyticsUsage'], ParentType, ContextType>;
+};
+
+export type AnalyticsUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AnalyticsUsage'] = ResolversParentTypes['AnalyticsUsage']> = {
+  streaming?: Resolver<ResolversTypes['StreamingUsage'], ParentType, ContextType>;
 };
 
 export type AuthErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuthError'] = ResolversParentTypes['AuthError']> = {
@@ -1593,13 +1773,22 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type NetworkNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkNode'] = ResolversParentTypes['NetworkNode']> = {
+  baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cpuPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  egressCapacityMbps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  egressMbps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  lastHeartbeat?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   latitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   longitude?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
+  streams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  viewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type NetworkStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkStatus'] = ResolversParentTypes['NetworkStatus']> = {
@@ -1646,10 +1835,31 @@ export type PlaybackAccessDecisionResolvers<ContextType = GraphQLContext, Parent
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type PlaybackMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackMetadata'] = ResolversParentTypes['PlaybackMetadata']> = {
+  contentId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tracks?: Resolver<ReadonlyArray<ResolversTypes['PlaybackTrack']>, ParentType, ContextType>;
+  viewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type PlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackPolicy'] = ResolversParentTypes['PlaybackPolicy']> = {
   jwt?: Resolver<Maybe<ResolversTypes['JwtPlaybackPolicy']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['PlaybackPolicyType'], ParentType, ContextType>;
   webhook?: Resolver<Maybe<ResolversTypes['WebhookPlaybackPolicy']>, ParentType, ContextType>;
+};
+
+export type PlaybackTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackTrack'] = ResolversParentTypes['PlaybackTrack']> = {
+  bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  channels?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  codec?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProcessingEvent'] = ResolversParentTypes['ProcessingEvent']> = {
@@ -1683,11 +1893,13 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   resolveIngestEndpoint?: Resolver<Maybe<ResolversTypes['IngestEndpointResponse']>, ParentType, ContextType, RequireFields<QueryResolveIngestEndpointArgs, 'streamKey'>>;
+  resolveViewerEndpoint?: Resolver<ResolversTypes['ViewerEndpointResponse'], ParentType, ContextType, RequireFields<QueryResolveViewerEndpointArgs, 'contentId'>>;
   serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
   signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
   signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
@@ -1725,6 +1937,7 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
   host?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   instanceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lastHealthCheck?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   port?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   serviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1794,6 +2007,29 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type StreamAnalyticsDailyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDaily'] = ResolversParentTypes['StreamAnalyticsDaily']> = {
+  day?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  egressBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  peakConcurrentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  totalViews?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  uniqueViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  viewerSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type StreamAnalyticsDailyConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDailyConnection'] = ResolversParentTypes['StreamAnalyticsDailyConnection']> = {
+  edges?: Resolver<ReadonlyArray<ResolversTypes['StreamAnalyticsDailyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StreamAnalyticsDaily']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StreamAnalyticsDailyEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamAnalyticsDailyEdge'] = ResolversParentTypes['StreamAnalyticsDailyEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['StreamAnalyticsDaily'], ParentType, ContextType>;
+};
+
 export type StreamEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamEdge'] = ResolversParentTypes['StreamEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Stream'], ParentType, ContextType>;
@@ -1860,6 +2096,10 @@ export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extend
   width?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
+export type StreamingUsageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamingUsage'] = ResolversParentTypes['StreamingUsage']> = {
+  streamAnalyticsDailyConnection?: Resolver<ResolversTypes['StreamAnalyticsDailyConnection'], ParentType, ContextType, RequireFields<StreamingUsageStreamAnalyticsDailyConnectionArgs, 'streamId' | 'timeRange'>>;
+};
+
 export type StreamsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamsConnection'] = ResolversParentTypes['StreamsConnection']> = {
   edges?: Resolver<ReadonlyArray<ResolversTypes['StreamEdge']>, ParentType, ContextType>;
   nodes?: Resolver<ReadonlyArray<ResolversTypes['Stream']>, ParentType, ContextType>;
@@ -1904,6 +2144,22 @@ export type ValidationErrorResolvers<ContextType = GraphQLContext, ParentType ex
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ViewerEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerEndpoint'] = ResolversParentTypes['ViewerEndpoint']> = {
+  baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  geoDistance?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  loadScore?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputs?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ViewerEndpointResponseResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerEndpointResponse'] = ResolversParentTypes['ViewerEndpointResponse']> = {
+  fallbacks?: Resolver<ReadonlyArray<ResolversTypes['ViewerEndpoint']>, ParentType, ContextType>;
+  metadata?: Resolver<ResolversTypes['PlaybackMetadata'], ParentType, ContextType>;
+  primary?: Resolver<Maybe<ResolversTypes['ViewerEndpoint']>, ParentType, ContextType>;
+};
+
 export type ViewerMetricsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewerMetrics'] = ResolversParentTypes['ViewerMetrics']> = {
   bytesIn?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1939,6 +2195,8 @@ export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  Analytics?: AnalyticsResolvers<ContextType>;
+  AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
@@ -1971,7 +2229,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PageInfo?: PageInfoResolvers<ContextType>;
   PeerConnection?: PeerConnectionResolvers<ContextType>;
   PlaybackAccessDecision?: PlaybackAccessDecisionResolvers<ContextType>;
+  PlaybackMetadata?: PlaybackMetadataResolvers<ContextType>;
   PlaybackPolicy?: PlaybackPolicyResolvers<ContextType>;
+  PlaybackTrack?: PlaybackTrackResolvers<ContextType>;
   ProcessingEvent?: ProcessingEventResolvers<ContextType>;
   PullSourceView?: PullSourceViewResolvers<ContextType>;
   PushTarget?: PushTargetResolvers<ContextType>;
@@ -1988,6 +2248,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
   StorageEvent?: StorageEventResolvers<ContextType>;
   Stream?: StreamResolvers<ContextType>;
+  StreamAnalyticsDaily?: StreamAnalyticsDailyResolvers<ContextType>;
+  StreamAnalyticsDailyConnection?: StreamAnalyticsDailyConnectionResolvers<ContextType>;
+  StreamAnalyticsDailyEdge?: StreamAnalyticsDailyEdgeResolvers<ContextType>;
   StreamEdge?: StreamEdgeResolvers<ContextType>;
   StreamEvent?: StreamEventResolvers<ContextType>;
   StreamKey?: StreamKeyResolvers<ContextType>;
@@ -1995,6 +2258,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
+  StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
@@ -2002,6 +2266,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   ValidationError?: ValidationErrorResolvers<ContextType>;
+  ViewerEndpoint?: ViewerEndpointResolvers<ContextType>;
+  ViewerEndpointResponse?: ViewerEndpointResponseResolvers<ContextType>;
   ViewerMetrics?: ViewerMetricsResolvers<ContextType>;
   VodLifecycleEvent?: VodLifecycleEventResolvers<ContextType>;
   WebhookPlaybackPolicy?: WebhookPlaybackPolicyResolvers<ContextType>;

@@ -60,14 +60,18 @@ export const publicModule: GraphQLModule = {
     "One listening service of a node."
     type ServiceInstance {
       instanceId: String!
-      "graphql, rtmp or rtmps."
+      "The node it runs on."
+      nodeId: String!
+      "graphql (control-plane nodes), playback (media-only nodes), rtmp or rtmps."
       serviceId: String!
       clusterId: String!
       protocol: String!
       host: String!
       port: Int!
       healthEndpoint: String
+      "RUNNING while its node heartbeats; STOPPED once the node stopped cleanly; UNKNOWN when it went silent."
       status: InstanceStatus!
+      "The node's last heartbeat."
       lastHealthCheck: Time
     }
 
@@ -97,14 +101,29 @@ export const publicModule: GraphQLModule = {
       services: [String!]!
     }
 
+    "A node of the deployment with its health and the load of its last heartbeat."
     type NetworkNode {
       nodeId: String!
       name: String!
+      "all-in-one (control plane and media) or media (ingest and playback only)."
       nodeType: String!
       latitude: Float
       longitude: Float
+      "HEALTHY; DEGRADED when draining or at its egress capacity; UNHEALTHY when stopped or silent for three heartbeats."
       status: NodeStatus!
       clusterId: String!
+      baseUrl: String!
+      region: String
+      "NORMAL or DRAINING (never chosen for new viewers)."
+      mode: String!
+      "CPU of the node process, % of its machine."
+      cpuPercent: Float!
+      viewers: Int!
+      "Live streams held (ingested or relayed)."
+      streams: Int!
+      egressMbps: Float!
+      egressCapacityMbps: Float!
+      lastHeartbeat: Time!
     }
 
     type PeerConnection {
@@ -128,7 +147,7 @@ export const publicModule: GraphQLModule = {
     extend type Query {
       "Public. Ingest URLs for a stream key; NOT_FOUND for an unknown or inactive key; 60 lookups per minute per client IP."
       resolveIngestEndpoint(streamKey: String!): IngestEndpointResponse
-      "Public. This node's listening services (optionally one serviceId)."
+      "Public. The listening services of every node (optionally one serviceId)."
       serviceInstancesHealth(serviceId: String): [ServiceInstance!]!
       "Public. Clusters and nodes of this deployment."
       networkStatus: NetworkStatus!
@@ -146,6 +165,7 @@ export const publicModule: GraphQLModule = {
     },
     NetworkStatus: {
       updatedAt: (status) => status.updatedAt.toISOString(),
+      nodes: (status) => status.nodes.map((node) => ({ ...node, lastHeartbeat: node.lastHeartbeat.toISOString() })),
     },
   } satisfies Resolvers,
 };

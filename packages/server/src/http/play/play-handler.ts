@@ -23,6 +23,7 @@ import { PLAY_PREFLIGHT_HEADERS } from './cors.js';
 import { buildPlayInfo } from './play-info.js';
 import { flat, type PlayExchange, send, sendStream } from './play-response.js';
 import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
+import type { PlaybackSessionSink } from './session-sink.js';
 import { viewerSessionId } from './viewer-session.js';
 
 /** A protocol service: answers one playback request. */
@@ -54,6 +55,18 @@ export interface PlayRoutesDeps {
   readonly gate?: PlaybackGate;
   /** Lists a WHEP URL (`/play/<id>/webrtc`) in the JSON when WebRTC playback is served. */
   readonly webrtc?: boolean;
+  /** Told the bytes of every answer (viewer analytics); without it nothing is recorded. */
+  readonly sessions?: PlaybackSessionSink;
+  /** The viewer's address (behind trusted proxies); default the socket peer. */
+  readonly clientIp?: (req: IncomingMessage) => string | undefined;
+  /** Brings a stream live elsewhere onto this node (origin → edge relay) before it is served. */
+  readonly remote?: RemoteStreams;
+}
+
+/** Streams this node can relay from the node that ingests them. */
+export interface RemoteStreams {
+  /** Resolves once `playbackId` is live on this node, or at once when it cannot be (the service then answers 404). */
+  ensure(playbackId: string): Promise<void>;
 }
 
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
@@ -109,7 +122,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       res,
       id: `${REQUEST_ID_PREFIX}${(++served).toString(36)}`,
       head: method === 'HEAD',
-      ip: req.socket.remoteAddress ?? '',
+      ip: deps.clientIp?.(req) ?? req.socket.remoteAddress ?? '',
       url,
       headers: req.headers,
       query: queryAt < 0 ? {} : firstValues(url.slice(queryAt + 1)),
@@ -166,6 +179,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
+    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
+      await deps.remote.ensure(playbackId);
+    }
     const stream = deps.hub.getByPlaybackId(playbackId);
     const hls = deps.tsHls.status(playbackId);
     if (!stream && !hls) {
@@ -203,6 +219,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
+    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
+      await deps.remote.ensure(playbackId);
+    }
     const socket: Partial<Socket> = request.req.socket;
     // Long polls and live bodies outlast any idle timeout (`app.inject` sockets have none).
     socket.setTimeout?.(0);
@@ -223,13 +242,22 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       return;
     }
     const stream = deps.hub.getByPlaybackId(playbackId);
+    const sessions = deps.sessions;
+    const served = sessions
+      ? (bytes: number) =>
+          sessions.served(playbackId, admitted.sessionId, protocol, bytes, {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          })
+      : undefined;
     if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
       const bytes = send(request, response);
       if (stream) {
         stream.stats.bytesOut += bytes;
       }
+      served?.(bytes);
     } else {
-      sendStream(request, response, response.body, stream);
+      sendStream(request, response, response.body, stream, served);
     }
   }
 

@@ -40,12 +40,16 @@ export function send(request: PlayExchange, response: PlayResponse): number {
   return bytes.byteLength;
 }
 
-/** Pipes a streamed answer (chunked), counting its bytes as egress; ends it when the client goes away. */
+/**
+ * Pipes a streamed answer (chunked), counting its bytes as egress (and telling `onBytes` of each
+ * chunk); ends it when the client goes away.
+ */
 export function sendStream(
   request: PlayExchange,
   response: PlayResponse,
   body: Readable,
   stream: LiveStream | undefined,
+  onBytes?: (bytes: number) => void,
 ): void {
   const { res } = request;
   if (request.head) {
@@ -61,9 +65,12 @@ export function sendStream(
     res.setHeader(name, PLAY_CORS_HEADERS[name] as string);
   }
   res.setHeader('x-request-id', request.id);
-  if (stream) {
+  if (stream || onBytes) {
     body.on('data', (chunk: Uint8Array) => {
-      stream.stats.bytesOut += chunk.byteLength;
+      if (stream) {
+        stream.stats.bytesOut += chunk.byteLength;
+      }
+      onBytes?.(chunk.byteLength);
     });
   }
   let open = true;

@@ -15,6 +15,8 @@ export interface CmafPackagerOptions {
   readonly now?: () => number;
   /** Where dropped units and failed parts are reported (bounded rate); default silent. */
   readonly log?: Logger;
+  /** Called for every dropped unit or failed part (metrics). */
+  readonly onFailure?: () => void;
 }
 
 /** Options with every default applied. */
@@ -25,6 +27,7 @@ export interface ResolvedCmafOptions {
   readonly maxSegmentSeconds: number;
   readonly now: () => number;
   readonly log: Logger;
+  readonly onFailure: (() => void) | undefined;
 }
 
 /** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
@@ -54,6 +57,7 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     maxSegmentSeconds,
     now: options.now ?? Date.now,
     log: options.log ?? silentLogger,
+    onFailure: options.onFailure,
   };
 }
 

@@ -252,6 +252,7 @@ export class CmafPackager implements StreamSink {
 
   private fail(reason: string): void {
     this.failed++;
+    this.options.onFailure?.();
     if (this.failed % 100 === 1) {
       this.options.log.warn({ failures: this.failed }, `CMAF packager: ${reason}`);
     }

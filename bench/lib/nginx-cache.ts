@@ -1,0 +1,59 @@
+/**
+ * Runs deploy/nginx-playback-cache.conf as shipped (its upstream, listen port and cache path
+ * replaced) in front of an Airwave server: for the nginx-cache e2e test and the edge fan-out
+ * benchmark.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, stopChild, waitForPort } from './child-process.js';
+
+const NGINX = '/usr/sbin/nginx';
+const SNIPPET = new URL('../../deploy/nginx-playback-cache.conf', import.meta.url);
+
+/** Why nginx is not available, or false when it is installed. */
+export const nginxMissing: string | false = existsSync(NGINX)
+  ? false
+  : `nginx is not installed (${NGINX}; apt-get install nginx)`;
+
+/** A running caching nginx. */
+export interface NginxCache {
+  readonly port: number;
+  /** The nginx master process (its workers are its children). */
+  readonly pid: number;
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts nginx with the shipped cache config in front of `airwavePort`, with `workers` worker processes. */
+export async function startNginxCache(airwavePort: number, workers = 1): Promise<NginxCache> {
+  const dir = mkdtempSync(join(tmpdir(), 'airwave-nginx-cache-'));
+  mkdirSync(join(dir, 'cache'));
+  const port = await freePort();
+  const snippet = readFileSync(SNIPPET, 'utf8')
+    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${airwavePort};`)
+    .replace('listen 8081 ', `listen 127.0.0.1:${port} `)
+    .replace('/var/cache/nginx/airwave', join(dir, 'cache'));
+  writeFileSync(join(dir, 'playback-cache.conf'), snippet);
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `user root;\ndaemon off;\nworker_processes ${workers};\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n` +
+      `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  include ${dir}/playback-cache.conf;\n}\n`,
+  );
+  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    stdio: 'ignore',
+  });
+  const stop = async (): Promise<void> => {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child);
+  } catch (error) {
+    const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : '';
+    await stop();
+    throw new Error(`nginx did not start: ${String(error)} ${log}`);
+  }
+  return { port, pid: child.pid ?? 0, baseUrl: `http://127.0.0.1:${port}`, stop };
+}

@@ -1,0 +1,182 @@
+/**
+ * Fan-out through edges (issue 20): 1,000 LL-HLS viewers on blocking reload spread over two
+ * media-only edge processes that relay one origin (all three sharing one PostgreSQL database),
+ * then the same 1,000 on the origin alone (one process), then through the shipped nginx cache
+ * (deploy/nginx-playback-cache.conf, proxy_cache_lock) in front of the origin; and the burst
+ * floor of the fan-out section (the same bytes from Airwave, a bare node:http server and nginx).
+ * Same load generator, publisher and delay measure as the fan-out section (media-fanout.ts).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { type AirwaveProcess, createStreams, startAirwave } from '../lib/airwave-server.js';
+import { stopChild } from '../lib/child-process.js';
+import { waitForLlHls } from '../lib/llhls-viewer.js';
+import { benchMedia } from '../lib/media-file.js';
+import { type NginxCache, nginxMissing, startNginxCache } from '../lib/nginx-cache.js';
+import { startPacedPublisher } from '../lib/paced-publisher.js';
+import { ms, percentile } from '../lib/percentile.js';
+import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
+import { sampleWindow } from '../lib/proc-stats.js';
+import { burstFloor, delaysIn, floorVerdict, p50p99, RAMP_S, SETTLE_S, startLoader } from './media-fanout.js';
+
+/** Section title. */
+export const title = 'Media: fan-out through edges (origin → two edges, one process, nginx cache)';
+
+const VIEWERS = Number(process.env.BENCH_MEDIA_VIEWERS ?? 1000);
+const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
+const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
+
+interface Phase {
+  readonly name: string;
+  readonly playlistUrls: readonly string[];
+  /** Processes whose CPU is reported, by name. */
+  readonly groups: Record<string, () => number[]>;
+}
+
+/** Runs the phases and returns the Markdown. */
+export async function run(): Promise<string> {
+  const base = await postgresBase();
+  if (!base) {
+    return 'Not run: no PostgreSQL answered (TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/test); the edges share its database.';
+  }
+  const { flv } = benchMedia();
+  return withScratchDatabase(base, async (databaseUrl) => {
+    const common = { DATABASE_URL: databaseUrl, AIRWAVE_HEARTBEAT_SECONDS: '1' };
+    const servers: AirwaveProcess[] = [];
+    let nginx: NginxCache | undefined;
+    let loader: ChildProcess | undefined;
+    try {
+      const origin = await startAirwave({ ...common, AIRWAVE_NODE_ID: 'origin' });
+      servers.push(origin);
+      const edges = [
+        await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-1', AIRWAVE_ROLE: 'media' }),
+        await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-2', AIRWAVE_ROLE: 'media' }),
+      ];
+      servers.push(...edges);
+      const [stream] = await createStreams(origin, 1);
+      if (!stream) {
+        throw new Error('no stream created');
+      }
+      const publisher = await startPacedPublisher(stream.rtmpUrl, flv);
+      try {
+        const path = `/play/${stream.playbackId}/cmaf/video.m3u8`;
+        const originBase = `${origin.baseUrl}/play/${stream.playbackId}`;
+        const playlist = await waitForLlHls(`${origin.baseUrl}${path}`, Date.now() + 30_000);
+        for (const edge of edges) {
+          await waitForLlHls(`${edge.baseUrl}${path}`, Date.now() + 30_000);
+        }
+        const skipped: string[] = [];
+        if (nginxMissing) {
+          skipped.push(nginxMissing);
+        } else {
+          nginx = await startNginxCache(origin.httpPort, 1);
+          await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
+        }
+        const phases: Phase[] = [
+          {
+            name: `${VIEWERS} viewers over two edges (${VIEWERS / 2} each) relaying the origin`,
+            playlistUrls: edges.map((edge) => `${edge.baseUrl}${path}`),
+            groups: {
+              origin: () => [origin.pid],
+              'edge-1': () => [edges[0]?.pid ?? 0],
+              'edge-2': () => [edges[1]?.pid ?? 0],
+            },
+          },
+          {
+            name: `${VIEWERS} viewers on one process (the origin)`,
+            playlistUrls: [`${origin.baseUrl}${path}`],
+            groups: { origin: () => [origin.pid] },
+          },
+          ...(nginx
+            ? [
+                {
+                  name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
+                  playlistUrls: [`${nginx.baseUrl}${path}`],
+                  groups: { origin: () => [origin.pid], nginx: () => [nginx?.pid ?? 0] },
+                },
+              ]
+            : []),
+        ];
+        const rows: string[] = [];
+        const p99s: number[] = [];
+        for (const phase of phases) {
+          const startAt = Date.now() + 2000;
+          const from = startAt + (RAMP_S + SETTLE_S) * 1000;
+          const until = from + WINDOW_S * 1000 + 500;
+          const started = startLoader({
+            playlistUrl: phase.playlistUrls[0] ?? '',
+            playlistUrls: phase.playlistUrls,
+            mp4Url: `${originBase}.mp4`,
+            stages: [{ viewers: VIEWERS, startAt, until, preloadHint: false }],
+            mp4: 0,
+            until,
+          });
+          loader = started.child;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, from - Date.now())));
+          const cpu = await sampleWindow(
+            { ...phase.groups, loader: () => (loader?.pid ? [loader.pid] : []) },
+            WINDOW_S,
+          );
+          const report = await started.reported;
+          await stopChild(started.child);
+          loader = undefined;
+          const delays = delaysIn(report, publisher.videoSent, publisher.keyframes, from, from + WINDOW_S * 1000);
+          p99s.push(percentile(delays.part, 99));
+          const cpuText = Object.entries(cpu.percent)
+            .map(([name, percent]) => `${name} ${percent.toFixed(0)} %`)
+            .join(', ');
+          rows.push(
+            `| ${phase.name} | ${delays.viewersServed} (${((100 * delays.viewersServed) / (VIEWERS * WINDOW_S * 2)).toFixed(0)} %) | ` +
+              `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${cpuText} | ${cpu.machinePercent.toFixed(0)} / ${(loadavg()[0] ?? 0).toFixed(1)} | ` +
+              `${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.slice(0, 2).join('; ')})` : ''} |`,
+          );
+          console.log(rows.at(-1));
+        }
+        const floor = await burstFloor({ server: origin, stream, publisher, base: originBase, playlist });
+        const bare = percentile(floor.results[1]?.delays ?? [], 99);
+        const floorRows = floor.results.map(
+          (result) =>
+            `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${result.serverMs.toFixed(3)} | ${result.errors} |`,
+        );
+        const [edgeP99 = Number.NaN, oneP99 = Number.NaN, cacheP99] = p99s;
+        return [
+          `One stream (the benchmark file, 720p30 ~3 Mb/s, 0.5 s parts) published to the origin by our paced RTMP ` +
+            `publisher; two media-only edges (\`--role media\`, same PostgreSQL) relay it. ${VIEWERS} LL-HLS viewers ` +
+            `(blocking reload of \`video.m3u8\` with \`_HLS_msn\`/\`_HLS_part\`, then each new video part), from one ` +
+            `load-generator process, join over ${RAMP_S} s; after ${SETTLE_S} s a ${WINDOW_S} s window is measured. Delay ` +
+            `= arrival at the viewer − send time of the frame that closed the part (fan-out section). CPU in % of one core ` +
+            `over the window; machine busy in % of all ${cpus().length} cores / 1-minute load. Measured on a shared, loaded ` +
+            `2-core machine (other engineers' jobs ran meanwhile): ratios within the run are what counts. ` +
+            `${skipped.length > 0 ? `Not run: ${skipped.join('; ')}.` : ''}`,
+          '',
+          '| phase | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | CPU | machine busy % / load1 | errors |',
+          '|---|---:|---:|---:|---|---:|---:|',
+          ...rows,
+          '',
+          `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
+            `${BURST_ROUNDS} rounds).`,
+          '',
+          '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
+          '|---|---:|---:|---:|---:|',
+          ...floorRows,
+          '',
+          floorVerdict(floor.results),
+          '',
+          `Targets: part p99 per edge process ≤ 1.1× the bare node:http floor — ${ms(edgeP99)} ms against ${ms(bare)} ms ` +
+            `(${(edgeP99 / bare).toFixed(2)}×, ${edgeP99 <= 1.1 * bare ? 'met' : 'missed'}); one process: ${ms(oneP99)} ms ` +
+            `(${(oneP99 / bare).toFixed(2)}×). Through the nginx cache: ${cacheP99 === undefined ? 'not run' : `${ms(cacheP99)} ms (${cacheP99 < 100 ? 'met' : 'missed'} < 100 ms)`}.`,
+        ].join('\n');
+      } finally {
+        await publisher.stop();
+      }
+    } finally {
+      if (loader) {
+        await stopChild(loader);
+      }
+      await nginx?.stop();
+      for (const server of servers.reverse()) {
+        await server.stop();
+      }
+    }
+  });
+}
