@@ -8,6 +8,10 @@ import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
+import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
+import { HttpRelay } from '@airwave/media/protocols/pull/http-relay';
+import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
+import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
@@ -30,6 +34,8 @@ import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-sta
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
+import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -51,6 +57,8 @@ import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
+import { pullAddressGuard } from '../ingest/pull-guard.js';
+import { PullScheduler } from '../ingest/pull-scheduler.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -67,7 +75,12 @@ export interface RunningAirwave {
   /** The domain services (tests and benchmarks call them directly). */
   readonly services: Services;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
-  readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
+  readonly ingest: {
+    readonly authorizer: StreamKeyPublishAuthorizer;
+    readonly lifecycle: DatabaseLifecycleSink;
+    /** The pull sources this node pulls. */
+    readonly pulls: PullScheduler;
+  };
   close(): Promise<void>;
 }
 
@@ -150,11 +163,31 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
+    const pullRelay = await HttpRelay.start(log);
+    closers.unshift(() => pullRelay.close());
+    const pullSourcesStore = new PullSourcesStore(database.db);
+    const pulls = new PullScheduler({
+      store: pullSourcesStore,
+      hub,
+      nodeId,
+      allowPrivate: config.allowPrivatePullSources,
+      guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
+      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream })),
+      log,
+      maxPulls: config.pullMaxSources,
+      retry: { baseMs: 1000, maxMs: config.pullRetryMaxMs },
+      stallMs: config.pullStallMs,
+      idleMs: config.pullIdleMs,
+    });
     const streams = new StreamsService({
       streams: streamsStore,
       keys: keysStore,
       allowPrivatePullSources: config.allowPrivatePullSources,
-      onDeleted: (streamId, reason) => hub.stop(streamId, reason),
+      onDeleted: (streamId, reason) => {
+        pulls.forget(streamId);
+        hub.stop(streamId, reason);
+      },
+      onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log);
@@ -187,6 +220,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       sessionCookie,
       streams,
       streamKeys,
+      pullSources: new PullSourcesService(pullSourcesStore),
       publicInfo,
       signingKeys,
       playbackPolicies,
@@ -216,6 +250,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               return currentNode.baseUrl;
             },
             gate: new AccessControlGate(playbackAccess),
+            wake: (playbackId) => pulls.wake(playbackId),
           }),
         graphqlWsRoute({
           feed: new EventFeed({
@@ -237,6 +272,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     // Before any ingest listener accepts a publish: reset what a previous run left LIVE.
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());
+    pulls.start();
+    closers.unshift(() => pulls.close());
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
@@ -267,7 +304,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       urls,
       events,
       services,
-      ingest: { authorizer, lifecycle },
+      ingest: { authorizer, lifecycle, pulls },
       close: async () => {
         for (const close of closers) {
           try {

@@ -54,6 +54,8 @@ export interface PlayRoutesDeps {
   readonly gate?: PlaybackGate;
   /** Lists a WHEP URL (`/play/<id>/webrtc`) in the JSON when WebRTC playback is served. */
   readonly webrtc?: boolean;
+  /** Starts an on-demand pull of a playback id not live here; resolves once it is (or cannot be). */
+  readonly wake?: (playbackId: string) => Promise<boolean>;
 }
 
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
@@ -166,6 +168,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
+    await wake(playbackId);
     const stream = deps.hub.getByPlaybackId(playbackId);
     const hls = deps.tsHls.status(playbackId);
     if (!stream && !hls) {
@@ -203,6 +206,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
+    await wake(playbackId);
     const socket: Partial<Socket> = request.req.socket;
     // Long polls and live bodies outlast any idle timeout (`app.inject` sockets have none).
     socket.setTimeout?.(0);
@@ -230,6 +234,15 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       }
     } else {
       sendStream(request, response, response.body, stream);
+    }
+  }
+
+  /** Wakes an on-demand pull when the playback id is not live on this node. */
+  async function wake(playbackId: string): Promise<void> {
+    if (deps.wake && !deps.hub.getByPlaybackId(playbackId)) {
+      await deps
+        .wake(playbackId)
+        .catch((error: unknown) => log.error({ err: error, playbackId }, 'on-demand pull failed'));
     }
   }
 
