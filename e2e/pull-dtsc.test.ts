@@ -1,0 +1,80 @@
+/**
+ * DTSC pull end to end: a DTSC source built from the format description (MistServer's
+ * `output_dtsc.cpp` and `lib/dtsc.cpp`; no MistServer is available here to test against) serves
+ * ffmpeg-encoded H.264 + AAC on loopback; a PULL stream of a node that allows private sources
+ * goes LIVE with its tracks, its LL-HLS and MP4 outputs decode in ffprobe, each attempt is an
+ * event, a dropped source is reconnected (RECONNECTING, then LIVE), and disabling stops the pull.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type DtscTestServer, startDtscTestServer } from '@airwave/media/testing/dtsc-server';
+import { encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
+import { suiteTempDir } from '@airwave/media/testing/temp-dir';
+import { testSourceArgs } from '@airwave/media/testing/test-source';
+import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { registerAccount } from './support/accounts.js';
+import { ffmpegMissing } from './support/ffmpeg.js';
+import { waitFor } from './support/processes.js';
+import {
+  assertOutputsDecode,
+  createPullStream,
+  type PulledStream,
+  readPulledStream,
+  waitPulling,
+} from './support/pull.js';
+
+describe('DTSC pull through the service', { skip: ffmpegMissing }, () => {
+  const dir = suiteTempDir('airwave-pull-dtsc-');
+  let source: DtscTestServer;
+  let server: TestServer;
+  let token: string;
+
+  before(async () => {
+    const media = encodeTestMedia(dir.path, testSourceArgs({ seconds: 4, size: '320x180', gop: 30 }));
+    source = await startDtscTestServer({ tracks: media.tracks, units: media.units, streamName: 'cam' });
+    server = await startTestServer(undefined, {
+      AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true',
+      AIRWAVE_PULL_RETRY_MAX_SECONDS: '2',
+      AIRWAVE_RECONNECT_WINDOW_SECONDS: '10',
+    });
+    token = (await registerAccount(server, 'dtsc')).token;
+  });
+
+  after(async () => {
+    await server?.close();
+    await source?.close();
+  });
+
+  it('pulls, plays as LL-HLS and MP4, reconnects a dropped source, and stops when disabled', async () => {
+    const created = (await createPullStream(server, token, `dtsc://127.0.0.1:${source.port}/cam`)) as PulledStream;
+    assert.equal(created.pullSource?.class, 'private');
+    const live = await waitPulling(server, token, created.id);
+    assert.deepEqual(live.tracks.map((track) => track.codec).sort(), ['aac', 'h264']);
+    const connected = live.recentPullSourceEvents.find((event) => event.eventKind === 'connected');
+    assert.equal(connected?.address, '127.0.0.1');
+    assert.equal(live.metrics.pull?.nodeId, server.running.node.nodeId);
+    await assertOutputsDecode(server, live.playbackId, dir.path, { video: 'h264', audio: 'aac' });
+
+    source.dropConnections();
+    await waitFor(
+      'RECONNECTING',
+      async () => (await readPulledStream(server, token, created.id)).metrics.status === 'RECONNECTING',
+    );
+    const back = await waitPulling(server, token, created.id);
+    const kinds = back.recentPullSourceEvents.map((event) => event.eventKind);
+    assert.deepEqual(kinds.slice(0, 3), ['connected', 'source_ended', 'connected'], 'newest first');
+
+    const disabled = await server.graphql<{ updateStream: { __typename: string } }>(
+      'mutation ($id: ID!) { updateStream(id: $id, input: { pullSource: { enabled: false } }) { __typename } }',
+      { id: created.id },
+      token,
+    );
+    assert.equal(disabled.data?.updateStream.__typename, 'Stream');
+    const stopped = await waitFor('OFFLINE and STOPPED', async () => {
+      const now = await readPulledStream(server, token, created.id);
+      return now.metrics.status === 'OFFLINE' && now.metrics.pull?.state === 'STOPPED' ? now : undefined;
+    });
+    assert.equal(stopped.recentPullSourceEvents[0]?.eventKind, 'disabled');
+    assert.equal(stopped.pullSource?.enabled, false);
+  });
+});
