@@ -35,7 +35,7 @@ export type PullPhase = 'CONNECTING' | 'PULLING' | 'RETRYING' | 'STOPPED';
 export interface PullState {
   readonly phase: PullPhase;
   readonly attempt: number;
-  /** Consecutive failed attempts. */
+  /** Consecutive failed attempts (0 while pulling). */
   readonly failures: number;
   /** When the next attempt starts (RETRYING). */
   readonly nextAttemptAt?: Date;
@@ -151,7 +151,8 @@ export class PullSession {
               ...(address ? { address } : {}),
               at: new Date(),
             });
-            this.setState({ phase: 'PULLING', attempt, failures: this.failures });
+            // Reported as 0 from now on; the backoff itself starts over only once the source stays up.
+            this.setState({ phase: 'PULLING', attempt, failures: 0 });
           }
         },
         unit: (unit: MediaUnit) => {
