@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -168,7 +168,7 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
 
   it('HLS: a live folder over HTTP', async () => {
     const hls = join(dir.path, 'hls');
-    run('mkdir', ['-p', hls]);
+    mkdirSync(hls, { recursive: true });
     const writer = loop(join(hls, 'live.m3u8'), 'hls', [
       ...['-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments+omit_endlist'],
     ]);
