@@ -4,6 +4,8 @@
  * ffmpeg-encoded H.264 + AAC on loopback; a PULL stream of a node that allows private sources
  * goes LIVE with its tracks, its LL-HLS and MP4 outputs decode in ffprobe, each attempt is an
  * event, a dropped source is reconnected (RECONNECTING, then LIVE), and disabling stops the pull.
+ * An on-demand source is pulled when the first viewer asks (`/play`), counts that viewer, drives
+ * liveStreamEvents like a pushed stream, and stops once nobody watches.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +16,7 @@ import { testSourceArgs } from '@airwave/media/testing/test-source';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { registerAccount } from './support/accounts.js';
 import { ffmpegMissing } from './support/ffmpeg.js';
+import { readFor } from './support/http.js';
 import { waitFor } from './support/processes.js';
 import {
   assertOutputsDecode,
@@ -22,6 +25,7 @@ import {
   readPulledStream,
   waitPulling,
 } from './support/pull.js';
+import { record, subscribed, wsUrl } from './support/subscriptions.js';
 
 describe('DTSC pull through the service', { skip: ffmpegMissing }, () => {
   const dir = suiteTempDir('airwave-pull-dtsc-');
@@ -36,6 +40,7 @@ describe('DTSC pull through the service', { skip: ffmpegMissing }, () => {
       AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true',
       AIRWAVE_PULL_RETRY_MAX_SECONDS: '2',
       AIRWAVE_RECONNECT_WINDOW_SECONDS: '10',
+      AIRWAVE_PULL_IDLE_SECONDS: '2',
     });
     token = (await registerAccount(server, 'dtsc')).token;
   });
@@ -76,5 +81,51 @@ describe('DTSC pull through the service', { skip: ffmpegMissing }, () => {
     });
     assert.equal(stopped.recentPullSourceEvents[0]?.eventKind, 'disabled');
     assert.equal(stopped.pullSource?.enabled, false);
+  });
+
+  it('pulls an on-demand source for its first viewer, counts the viewer, emits live, and stops when unwatched', async () => {
+    const created = (await createPullStream(server, token, `dtsc://127.0.0.1:${source.port}/cam`, {
+      onDemand: true,
+    })) as PulledStream;
+    assert.equal(created.pullSource?.onDemand, true);
+    assert.equal(created.metrics.pull, null, 'not pulled before anyone asks');
+    const events = record(
+      wsUrl(server),
+      token,
+      'subscription ($id: ID!) { liveStreamEvents(streamId: $id) { streamId state status } }',
+      { id: created.id },
+    );
+    try {
+      await subscribed(server, 1);
+      const viewing = readFor(`${server.baseUrl}/play/${created.playbackId}.mp4`, 4_000);
+      const live = await events.waitFor((result) => result.data?.liveStreamEvents?.state === 'live', 'live', 30_000);
+      assert.equal(live.data?.liveStreamEvents?.status, 'LIVE');
+      const watched = await waitFor('the viewer counted', async () => {
+        const now = await readPulledStream(server, token, created.id);
+        return now.metrics.pull?.state === 'PULLING' &&
+          (
+            await server.graphql<{ stream: { metrics: { currentViewers: number } } }>(
+              'query ($id: ID!) { stream(id: $id) { metrics { currentViewers } } }',
+              { id: created.id },
+              token,
+            )
+          ).data?.stream.metrics.currentViewers
+          ? now
+          : undefined;
+      });
+      assert.equal(watched.metrics.status, 'LIVE');
+      assert.ok((await viewing).byteLength > 0, 'the first viewer got media');
+      const idle = await waitFor(
+        'the unwatched on-demand pull stopped',
+        async () => {
+          const now = await readPulledStream(server, token, created.id);
+          return now.metrics.status === 'OFFLINE' && now.metrics.pull?.state === 'STOPPED' ? now : undefined;
+        },
+        30_000,
+      );
+      assert.equal(idle.recentPullSourceEvents[0]?.eventKind, 'connected');
+    } finally {
+      await events.close();
+    }
   });
 });

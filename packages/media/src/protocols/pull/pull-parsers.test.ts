@@ -8,7 +8,7 @@ import { rewritePlaylist } from './playlist-rewrite.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
 import { redactText, redactUri } from './redact.js';
 import { retryDelayMs } from './retry-delay.js';
-import { RtspSplitter, rtspHeader, rtspStatus } from './rtsp-splitter.js';
+import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
 
 describe('pull URIs', () => {
   it('classifies every supported kind', () => {
@@ -138,29 +138,41 @@ describe('playlist rewriting', () => {
   });
 });
 
-describe('RTSP splitting', () => {
-  it('splits responses with bodies and interleaved frames across any chunking', () => {
-    const bytes = Buffer.concat([
-      Buffer.from('RTSP/1.0 200 OK\r\nCSeq: 1\r\nContent-Length: 4\r\n\r\nv=0\n'),
-      Buffer.from([0x24, 1, 0, 3, 9, 9, 9]),
-      Buffer.from('RTSP/1.0 302 Moved\r\nCSeq: 2\r\nLocation: rtsp://b.example/x\r\n\r\n'),
-    ]);
-    const splitter = new RtspSplitter();
-    const items = [...bytes].flatMap((byte) => splitter.push(Uint8Array.of(byte)));
-    assert.deepEqual(
-      items.map((item) => item.kind),
-      ['message', 'interleaved', 'message'],
-    );
-    const redirect = items[2];
-    assert.ok(redirect?.kind === 'message');
-    assert.equal(rtspStatus(redirect.head), 302);
-    assert.equal(rtspHeader(redirect.head, 'location'), 'rtsp://b.example/x');
-    assert.equal(Buffer.concat(items.map((item) => item.raw)).compare(bytes), 0, 'every byte passed on');
+describe('RTSP scanning', () => {
+  const bytes = Buffer.concat([
+    Buffer.from('RTSP/1.0 200 OK\r\nCSeq: 1\r\nContent-Length: 4\r\n\r\nv=0\n'),
+    Buffer.from([0x24, 1, 0, 3, 9, 9, 9]),
+    Buffer.from('RTSP/1.0 302 Moved\r\nCSeq: 2\r\nLocation: rtsp://b.example/x\r\n\r\n'),
+    Buffer.from([0x24, 0, 0, 1, 7]),
+  ]);
+  const redirectAt = bytes.indexOf('RTSP/1.0 302');
+
+  it('passes everything before a stopping head on, however the chunks cut it, and nothing after', () => {
+    for (const size of [1, 2, 3, 5, 7, 64]) {
+      const scanner = new RtspScanner((head) => rtspStatus(head) === 302);
+      const forwarded: Uint8Array[] = [];
+      let stopped: string | undefined;
+      for (let at = 0; at < bytes.byteLength && stopped === undefined; at += size) {
+        const scan = scanner.push(bytes.subarray(at, at + size));
+        forwarded.push(scan.forward);
+        stopped = scan.stoppedAt;
+      }
+      assert.equal(Buffer.concat(forwarded).compare(bytes.subarray(0, redirectAt)), 0, `chunks of ${size}`);
+      assert.equal(rtspHeader(stopped ?? '', 'location'), 'rtsp://b.example/x');
+    }
+  });
+
+  it('passes whole chunks on when nothing stops it (one write per chunk)', () => {
+    const scanner = new RtspScanner();
+    const first = scanner.push(bytes.subarray(0, 40));
+    const rest = scanner.push(bytes.subarray(40));
+    assert.equal(Buffer.concat([first.forward, rest.forward]).compare(bytes), 0);
+    assert.equal(rest.stoppedAt, undefined);
   });
 
   it('refuses non-RTSP text and oversized heads', () => {
-    assert.throws(() => new RtspSplitter().push(Buffer.from('HTTP/1.1 200 OK\r\n\r\n')), ProtocolError);
-    assert.throws(() => new RtspSplitter().push(Buffer.alloc(70_000, 0x41)), /head longer/);
+    assert.throws(() => new RtspScanner().push(Buffer.from('HTTP/1.1 200 OK\r\n\r\n')), ProtocolError);
+    assert.throws(() => new RtspScanner().push(Buffer.alloc(70_000, 0x41)), /head longer/);
   });
 });
 

@@ -1,12 +1,12 @@
 /**
- * Fuzz targets of the pull parsers of network input: the RTSP splitter of what a source sends
+ * Fuzz targets of the pull parsers of network input: the RTSP scanner of what a source sends
  * (split at a random point), the HLS playlist rewriter and the pull-URI classifier.
  */
 import type { FuzzTarget } from '../../testing/fuzz.js';
 import { PullRefusedError } from './address-guard.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
 import { classifyPullUri } from './pull-target.js';
-import { RtspSplitter, rtspHeader, rtspStatus } from './rtsp-splitter.js';
+import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
 
 const text = new TextEncoder();
 const decoder = new TextDecoder();
@@ -46,16 +46,15 @@ const PLAYLIST_SEED = text.encode(
 /** Parsers of what sources send. */
 export const fuzzTargets: FuzzTarget[] = [
   {
-    name: 'pull-rtsp-splitter',
+    name: 'pull-rtsp-scanner',
     seeds: [RTSP_SEED],
     run(input) {
-      const splitter = new RtspSplitter();
+      const scanner = new RtspScanner(
+        (head) => (rtspStatus(head) ?? 0) >= 300 && rtspHeader(head, 'location') !== undefined,
+      );
       const split = input.byteLength >> 1;
-      for (const item of [...splitter.push(input.subarray(0, split)), ...splitter.push(input.subarray(split))]) {
-        if (item.kind === 'message') {
-          rtspStatus(item.head);
-          rtspHeader(item.head, 'location');
-        }
+      if (scanner.push(input.subarray(0, split)).stoppedAt === undefined) {
+        scanner.push(input.subarray(split));
       }
     },
   },

@@ -8,7 +8,7 @@
 import { createServer, isIP, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Logger } from '../../ports.js';
-import { RtspSplitter, rtspHeader, rtspStatus } from './rtsp-splitter.js';
+import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
 
 /** Where the relay connects. */
 export interface RtspRelayTarget {
@@ -93,23 +93,24 @@ function relay(
   upstream.on('close', () => client.end());
   client.on('close', () => upstream.destroy());
   client.pipe(upstream);
-  const splitter = new RtspSplitter();
+  const isRedirect = (head: string): boolean => {
+    const status = rtspStatus(head);
+    return status !== undefined && status >= 300 && status < 400;
+  };
+  const scanner = new RtspScanner(isRedirect);
   upstream.on('data', (chunk: Buffer) => {
     try {
-      for (const item of splitter.push(chunk)) {
-        if (item.kind === 'message') {
-          const status = rtspStatus(item.head);
-          if (status !== undefined && status >= 300 && status < 400) {
-            const location = rtspHeader(item.head, 'location');
-            log.info({ status }, 'RTSP source redirected');
-            if (location) {
-              hooks.redirected(location);
-            }
-            end(location ? undefined : `RTSP redirect ${status} without a Location`);
-            return;
-          }
+      const scan = scanner.push(chunk);
+      if (scan.forward.byteLength > 0) {
+        client.write(scan.forward);
+      }
+      if (scan.stoppedAt !== undefined) {
+        const location = rtspHeader(scan.stoppedAt, 'location');
+        log.info({ status: rtspStatus(scan.stoppedAt) }, 'RTSP source redirected');
+        if (location) {
+          hooks.redirected(location);
         }
-        client.write(item.raw);
+        end(location ? undefined : `RTSP redirect ${rtspStatus(scan.stoppedAt)} without a Location`);
       }
     } catch (error) {
       end(`bad RTSP data from the source: ${error instanceof Error ? error.message : String(error)}`);
