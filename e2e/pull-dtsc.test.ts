@@ -13,8 +13,7 @@ import { type DtscTestServer, startDtscTestServer } from '@airwave/media/testing
 import { encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
 import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { testSourceArgs } from '@airwave/media/testing/test-source';
-import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
-import { registerAccount } from './support/accounts.js';
+import type { TestServer } from '@airwave/server/testing/test-server';
 import { ffmpegMissing } from './support/ffmpeg.js';
 import { readFor } from './support/http.js';
 import { waitFor } from './support/processes.js';
@@ -23,6 +22,7 @@ import {
   createPullStream,
   type PulledStream,
   readPulledStream,
+  startPullServer,
   waitPulling,
 } from './support/pull.js';
 import { record, subscribed, wsUrl } from './support/subscriptions.js';
@@ -36,13 +36,10 @@ describe('DTSC pull through the service', { skip: ffmpegMissing }, () => {
   before(async () => {
     const media = encodeTestMedia(dir.path, testSourceArgs({ seconds: 4, size: '320x180', gop: 30 }));
     source = await startDtscTestServer({ tracks: media.tracks, units: media.units, streamName: 'cam' });
-    server = await startTestServer(undefined, {
-      AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true',
-      AIRWAVE_PULL_RETRY_MAX_SECONDS: '2',
+    ({ server, token } = await startPullServer('dtsc', {
       AIRWAVE_RECONNECT_WINDOW_SECONDS: '10',
       AIRWAVE_PULL_IDLE_SECONDS: '2',
-    });
-    token = (await registerAccount(server, 'dtsc')).token;
+    }));
   });
 
   after(async () => {

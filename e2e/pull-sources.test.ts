@@ -16,8 +16,7 @@ import { type EncodedMedia, encodeTestMedia, run } from '@airwave/media/testing/
 import { type RtspTestServer, startRtspTestServer } from '@airwave/media/testing/rtsp-server';
 import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { testSourceArgs } from '@airwave/media/testing/test-source';
-import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
-import { registerAccount } from './support/accounts.js';
+import type { TestServer } from '@airwave/server/testing/test-server';
 import { ffmpegMissing } from './support/ffmpeg.js';
 import { spawnTracked, type Tracked, waitFor } from './support/processes.js';
 import {
@@ -25,6 +24,7 @@ import {
   createPullStream,
   type PulledStream,
   readPulledStream,
+  startPullServer,
   waitPulling,
 } from './support/pull.js';
 
@@ -100,12 +100,7 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const address = http.address();
     httpPort = typeof address === 'object' && address ? address.port : 0;
-    server = await startTestServer(undefined, {
-      AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true',
-      AIRWAVE_PULL_RETRY_MAX_SECONDS: '2',
-      AIRWAVE_RECONNECT_WINDOW_SECONDS: '30',
-    });
-    token = (await registerAccount(server, 'pull-sources')).token;
+    ({ server, token } = await startPullServer('pull-sources', { AIRWAVE_RECONNECT_WINDOW_SECONDS: '30' }));
   });
 
   after(async () => {

@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { encodeTestMedia } from '@airwave/media/testing/ffmpeg-media';
 import { type RtspTestServer, startRtspTestServer } from '@airwave/media/testing/rtsp-server';
-import { type AirwaveProcess, startAirwave } from '../lib/airwave-server.js';
-import { freePort } from '../lib/child-process.js';
+import { type AirwaveProcess, graphql, registerBenchAccount, startAirwave } from '../lib/airwave-server.js';
+import { freePort, stopChild } from '../lib/child-process.js';
 import { WORK_DIR } from '../lib/media-file.js';
 import { percentile } from '../lib/percentile.js';
 import { type CpuWindow, mainThread, processTree, sampleWindow } from '../lib/proc-stats.js';
@@ -71,37 +71,6 @@ function pullMedia(): string {
   return file;
 }
 
-async function graphql(
-  server: AirwaveProcess,
-  query: string,
-  variables: object,
-  token?: string,
-): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
-  if (!body.data || body.errors) {
-    throw new Error(`GraphQL failed: ${JSON.stringify(body)}`);
-  }
-  return body.data;
-}
-
-async function register(server: AirwaveProcess): Promise<string> {
-  const data = await graphql(
-    server,
-    'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
-    { input: { email: `bench-pull-${Date.now()}@example.test`, password: 'benchmark password' } },
-  );
-  const token = (data.register as { token?: string } | undefined)?.token;
-  if (!token) {
-    throw new Error('register returned no token');
-  }
-  return token;
-}
-
 /** Creates a stream (PULL when `sourceUri` is given); returns its key and playback ID. */
 async function createStream(
   server: AirwaveProcess,
@@ -111,12 +80,12 @@ async function createStream(
   const input = sourceUri
     ? { name: 'bench pull', ingestMode: 'PULL', pullSource: { sourceUri } }
     : { name: 'bench push' };
-  const data = await graphql(
+  const data = (await graphql(
     server,
     'mutation ($input: CreateStreamInput!) { createStream(input: $input) { __typename ... on Stream { id streamKey playbackId } ... on ValidationError { message } } }',
     { input },
     token,
-  );
+  )) as Record<string, unknown>;
   const created = data.createStream as {
     __typename: string;
     id: string;
@@ -131,12 +100,12 @@ async function createStream(
 }
 
 async function liveCount(server: AirwaveProcess, token: string): Promise<number> {
-  const data = await graphql(
+  const data = (await graphql(
     server,
     'query { streamsConnection(page: { first: 100 }) { nodes { metrics { isLive } } } }',
     {},
     token,
-  );
+  )) as Record<string, unknown>;
   const nodes = (data.streamsConnection as { nodes: { metrics: { isLive: boolean } }[] }).nodes;
   return nodes.filter((node) => node.metrics.isLive).length;
 }
@@ -146,20 +115,12 @@ function ffmpeg(args: readonly string[]): ChildProcess {
 }
 
 function stop(children: readonly ChildProcess[]): Promise<void> {
-  return Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) {
-            resolve();
-            return;
-          }
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-        }),
-    ),
-  ).then(() => undefined);
+  return Promise.all(children.map((child) => stopChild(child, 3000))).then(() => undefined);
+}
+
+/** ffmpeg sending `file` in a loop, in real time, copied as `format` to `url` (an RTMP push, an SRT listener). */
+function loopCopy(file: string, format: 'flv' | 'mpegts', url: string): ChildProcess {
+  return ffmpeg(['-re', '-stream_loop', '-1', '-i', file, '-c', 'copy', '-f', format, url]);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -185,7 +146,7 @@ async function measureMode(mode: Mode): Promise<{ name: string; idleRss: number;
   const children: ChildProcess[] = [];
   const steps: Step[] = [];
   try {
-    const token = await register(server);
+    const token = await registerBenchAccount(server);
     const idle = await sampleWindow({ server: () => processTree(server.pid) }, 3);
     for (const streams of STEPS) {
       const have = steps.at(-1)?.streams ?? 0;
@@ -262,20 +223,7 @@ export async function run(): Promise<string> {
         name: 'pushed over RTMP (ffmpeg -c copy -f flv)',
         async add(server, token) {
           const stream = await createStream(server, token);
-          return [
-            ffmpeg([
-              '-re',
-              '-stream_loop',
-              '-1',
-              '-i',
-              file,
-              '-c',
-              'copy',
-              '-f',
-              'flv',
-              `rtmp://127.0.0.1:${server.rtmpPort}/live/${stream.streamKey}`,
-            ]),
-          ];
+          return [loopCopy(file, 'flv', `rtmp://127.0.0.1:${server.rtmpPort}/live/${stream.streamKey}`)];
         },
       },
       {
@@ -289,18 +237,7 @@ export async function run(): Promise<string> {
         name: 'pulled over SRT (ffmpeg listener → ffmpeg caller)',
         async add(server, token) {
           const port = await freePort();
-          const source = ffmpeg([
-            '-re',
-            '-stream_loop',
-            '-1',
-            '-i',
-            file,
-            '-c',
-            'copy',
-            '-f',
-            'mpegts',
-            `srt://127.0.0.1:${port}?mode=listener`,
-          ]);
+          const source = loopCopy(file, 'mpegts', `srt://127.0.0.1:${port}?mode=listener`);
           await sleep(300);
           await createStream(server, token, `srt://127.0.0.1:${port}`);
           return [source];
@@ -317,7 +254,7 @@ export async function run(): Promise<string> {
     const pushed: number[] = [];
     const pushers: ChildProcess[] = [];
     try {
-      const token = await register(server);
+      const token = await registerBenchAccount(server);
       for (let i = 0; i < STARTS; i++) {
         pulled.push(
           await timeToFirstPart(

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestServer } from '@airwave/server/testing/test-server';
+import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
+import { registerAccount } from './accounts.js';
 import { byType, probeStreams } from './ffmpeg.js';
 import { readFor } from './http.js';
 import { waitFor } from './processes.js';
@@ -30,6 +31,19 @@ const FIELDS = `id playbackId
   tracks { trackType codec }
   pullSource { sourceUriRedacted class enabled onDemand }
   recentPullSourceEvents(limit: 20) { eventKind attempt message address }`;
+
+/** A server that pulls private (loopback) sources and retries within 2 s, and an account's token on it. */
+export async function startPullServer(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<{ server: TestServer; token: string }> {
+  const server = await startTestServer(undefined, {
+    AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true',
+    AIRWAVE_PULL_RETRY_MAX_SECONDS: '2',
+    ...env,
+  });
+  return { server, token: (await registerAccount(server, label)).token };
+}
 
 /** Creates a PULL stream; returns it, or the ValidationError's field, constraint and message. */
 export async function createPullStream(

@@ -9,6 +9,7 @@ import { dtmi } from '../formats/dtsc/dtmi.js';
 import { DtscPacketReader, encodeDtscCommand, encodeDtscData, encodeDtscHeader } from '../formats/dtsc/dtsc-packet.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { Track } from '../stream/track.js';
+import { type ListeningTestServer, listenForTest } from './tcp-test-server.js';
 
 /** Options of the test source. */
 export interface DtscTestServerOptions {
@@ -23,15 +24,11 @@ export interface DtscTestServerOptions {
 }
 
 /** A running test source. */
-export interface DtscTestServer {
-  readonly port: number;
+export interface DtscTestServer extends ListeningTestServer {
   /** `play` commands received, with the stream names asked for. */
   readonly plays: string[];
   /** `ok` answers to pings received. */
   pongs(): number;
-  /** Closes every connection (the source "dies") but keeps listening. */
-  dropConnections(): void;
-  close(): Promise<void>;
 }
 
 const CODEC_NAMES: Record<string, string> = { h264: 'H264', h265: 'HEVC', av1: 'AV1', aac: 'AAC', opus: 'opus' };
@@ -44,7 +41,6 @@ function timeMs(unit: MediaUnit, track: Track): number {
 export async function startDtscTestServer(options: DtscTestServerOptions): Promise<DtscTestServer> {
   const plays: string[] = [];
   let pongs = 0;
-  const sockets = new Set<Socket>();
   const dtscIdOf = (track: Track): number => options.dtscIds?.[options.tracks.indexOf(track)] ?? track.id;
   const header = encodeDtscHeader({
     live: 1,
@@ -69,8 +65,6 @@ export async function startDtscTestServer(options: DtscTestServerOptions): Promi
     ),
   });
   const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     socket.write(encodeDtscCommand({ cmd: 'hi', version: 'airwave-test-dtsc', pack_method: 2 }));
     const reader = new DtscPacketReader();
@@ -132,23 +126,10 @@ export async function startDtscTestServer(options: DtscTestServerOptions): Promi
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const listening = await listenForTest(server);
   return {
-    port,
+    ...listening,
     plays,
     pongs: () => pongs,
-    dropConnections() {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
-    },
-    close() {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
   };
 }

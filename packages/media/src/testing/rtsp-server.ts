@@ -10,6 +10,7 @@ import { parseAvcC } from '../codecs/h264.js';
 import { splitLengthPrefixed } from '../codecs/nal.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { AudioTrack, Track, VideoTrack } from '../stream/track.js';
+import { type ListeningTestServer, listenForTest } from './tcp-test-server.js';
 
 /** Options of the test server. */
 export interface RtspTestServerOptions {
@@ -20,15 +21,11 @@ export interface RtspTestServerOptions {
 }
 
 /** A running test server. */
-export interface RtspTestServer {
-  readonly port: number;
+export interface RtspTestServer extends ListeningTestServer {
   /** Request lines received (method and URI). */
   readonly requests: string[];
   /** Connections accepted. */
   connections(): number;
-  /** Closes every connection but keeps listening. */
-  dropConnections(): void;
-  close(): Promise<void>;
 }
 
 const MTU = 1400;
@@ -122,16 +119,11 @@ export async function startRtspTestServer(options: RtspTestServerOptions): Promi
   const avcC = parseAvcC(video.config);
   const parameterSets = [...avcC.sps, ...avcC.pps];
   const requests: string[] = [];
-  const sockets = new Set<Socket>();
   let connections = 0;
   const server: Server = createServer((socket) => {
     connections++;
-    sockets.add(socket);
     let stopPlaying: (() => void) | undefined;
-    socket.on('close', () => {
-      sockets.delete(socket);
-      stopPlaying?.();
-    });
+    socket.on('close', () => stopPlaying?.());
     socket.on('error', () => undefined);
     let buffered = '';
     const channels = new Map<string, number>();
@@ -259,22 +251,10 @@ export async function startRtspTestServer(options: RtspTestServerOptions): Promi
     return () => clearTimeout(timer);
   };
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
+  const listening = await listenForTest(server);
   return {
-    port: typeof address === 'object' && address ? address.port : 0,
+    ...listening,
     requests,
     connections: () => connections,
-    dropConnections() {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
-    },
-    close() {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
   };
 }

@@ -6,6 +6,7 @@
  * value; ended by 0x00 0x00 0xEE), 0x0A array (values; ended by 0x00 0x00 0xEE).
  */
 import { ByteCursor } from '../../bits/byte-cursor.js';
+import { concatBytes } from '../../bits/bytes.js';
 import { ParseError } from '../../errors.js';
 
 /** A decoded DTMI value: strings stay bytes (DTSC carries binary data and text alike). */
@@ -122,17 +123,7 @@ export type DtmiInput =
 export function encodeDtmi(value: DtmiInput): Uint8Array {
   const parts: Uint8Array[] = [];
   writeValue(value, parts);
-  let length = 0;
-  for (const part of parts) {
-    length += part.byteLength;
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 const END = Uint8Array.of(0, 0, 0xee);
