@@ -1,10 +1,10 @@
 /**
  * Pulling every ffmpeg-read source kind through the service, against real sources on loopback
  * made by the test from one encoded H.264 + AAC file: the test's RTSP server (interleaved TCP),
- * an ffmpeg SRT listener, an ffmpeg RIST listener, a live HLS folder over HTTP, a live Matroska
- * stream over HTTP, and MPEG-TS to a UDP port and to a multicast group on loopback. Each pulled
- * stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC. A killed
- * and restarted source is pulled again after the backoff.
+ * an ffmpeg SRT listener, an ffmpeg RIST listener, a live HLS folder over HTTP, live Matroska and
+ * WebM streams over HTTP, and MPEG-TS to a UDP port and to a multicast group on loopback. Each
+ * pulled stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC (VP9
+ * and Opus for WebM). A killed and restarted source is pulled again after the backoff.
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
@@ -74,17 +74,35 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
       'mpegts',
       source,
     ]);
+    run('ffmpeg', [
+      ...[
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=320x180:rate=30',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=sample_rate=48000',
+      ],
+      ...['-t', '4', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-c:a', 'libopus'],
+      join(dir.path, 'source.webm'),
+    ]);
     // RTP carries no DTS: ffmpeg copies RTSP H.264 only without B-frames (as IP cameras send it).
     const camera = encodeTestMedia(dir.path, testSourceArgs({ seconds: 4, size: '320x180', bFrames: 0 }), 'camera.mp4');
     rtsp = await startRtspTestServer({ tracks: camera.tracks, units: camera.units });
     http = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      if (path === '/live.mkv') {
+      if (path === '/live.mkv' || path === '/live.webm') {
+        const webm = path.endsWith('.webm');
         const child = spawnTracked('ffmpeg', [
-          ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-stream_loop', '-1', '-i', media.file],
-          ...['-c', 'copy', '-f', 'matroska', '-live', '1', 'pipe:1'],
+          ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-stream_loop', '-1'],
+          ...['-i', webm ? join(dir.path, 'source.webm') : media.file],
+          ...['-c', 'copy', '-f', webm ? 'webm' : 'matroska', '-live', '1', 'pipe:1'],
         ]);
-        res.writeHead(200, { 'content-type': 'video/x-matroska' });
+        res.writeHead(200, { 'content-type': webm ? 'video/webm' : 'video/x-matroska' });
         child.child.stdout?.pipe(res);
         res.on('close', () => void child.stop(500));
         return;
@@ -111,12 +129,12 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
     await new Promise((resolve) => http?.close(resolve));
   });
 
-  async function pullAndPlay(uri: string): Promise<PulledStream> {
+  async function pullAndPlay(uri: string, codecs = { video: 'h264', audio: 'aac' }): Promise<PulledStream> {
     const created = await createPullStream(server, token, uri);
     assert.ok('id' in created, JSON.stringify(created));
     const live = await waitPulling(server, token, created.id);
-    assert.deepEqual(live.tracks.map((track) => track.codec).sort(), ['aac', 'h264']);
-    await assertOutputsDecode(server, live.playbackId, dir.path, { video: 'h264', audio: 'aac' });
+    assert.deepEqual(live.tracks.map((track) => track.codec).sort(), [codecs.audio, codecs.video].sort());
+    await assertOutputsDecode(server, live.playbackId, dir.path, codecs);
     return live;
   }
 
@@ -175,6 +193,11 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
 
   it('Matroska: a live MKV stream over HTTP', async () => {
     const stream = await pullAndPlay(`http://127.0.0.1:${httpPort}/live.mkv`);
+    await remove(stream);
+  });
+
+  it('WebM: a live VP9 + Opus WebM stream over HTTP (read out of ffmpeg as WebM)', async () => {
+    const stream = await pullAndPlay(`http://127.0.0.1:${httpPort}/live.webm`, { video: 'vp9', audio: 'opus' });
     await remove(stream);
   });
 

@@ -12,6 +12,7 @@ import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
 import { HttpRelay } from '@airwave/media/protocols/pull/http-relay';
 import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
+import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
@@ -172,7 +173,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       nodeId,
       allowPrivate: config.allowPrivatePullSources,
       guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
-      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream })),
+      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm })),
       log,
       maxPulls: config.pullMaxSources,
       retry: { baseMs: 1000, maxMs: config.pullRetryMaxMs },

@@ -1,8 +1,7 @@
 /**
  * DTSC packets to the stream model: the header's tracks become the description, media packets
  * become units. DTSC times are milliseconds: video DTS is time × 90 and PTS adds the packet's
- * `offset`; audio is moved to its sample clock and kept on exact frame steps while the
- * millisecond times agree with them. H.264/H.265 payloads with 1- or 2-byte NAL lengths are
+ * `offset`; audio is moved to its sample clock (MillisecondAudioClock). H.264/H.265 payloads with 1- or 2-byte NAL lengths are
  * rewritten to 4-byte lengths.
  */
 import { splitLengthPrefixed, toLengthPrefixed } from '../../codecs/nal.js';
@@ -11,12 +10,13 @@ import type { DtmiObject } from '../../formats/dtsc/dtmi.js';
 import type { DtscPacket } from '../../formats/dtsc/dtsc-packet.js';
 import { type DtscTrackMapping, tracksFromDtscHeader } from '../../formats/dtsc/dtsc-tracks.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
+import { MillisecondAudioClock } from '../../stream/millisecond-audio-clock.js';
 import type { StreamDescription } from '../../stream/track.js';
 
 /** Converts one DTSC connection's packets. */
 export class DtscToStream {
   private readonly byDtscId = new Map<number, DtscTrackMapping>();
-  private readonly audioNext = new Map<number, number>();
+  private readonly audioClocks = new Map<number, MillisecondAudioClock>();
   /** Tracks the last header left out, with why. */
   skipped: readonly string[] = [];
 
@@ -25,7 +25,7 @@ export class DtscToStream {
     const { mappings, skipped } = tracksFromDtscHeader(body);
     this.skipped = skipped;
     this.byDtscId.clear();
-    this.audioNext.clear();
+    this.audioClocks.clear();
     for (const mapping of mappings) {
       this.byDtscId.set(mapping.dtscId, mapping);
     }
@@ -47,12 +47,13 @@ export class DtscToStream {
       const dts = packet.time * 90;
       return { trackId: track.id, dts, pts: dts + packet.offset * 90, key: packet.keyframe, data };
     }
-    const rate = track.sampleRate;
-    const fromMs = Math.round((packet.time * rate) / 1000);
-    const expected = this.audioNext.get(track.id);
-    const dts = expected !== undefined && Math.abs(fromMs - expected) <= (rate * 2) / 1000 ? expected : fromMs;
+    let clock = this.audioClocks.get(track.id);
+    if (!clock) {
+      clock = new MillisecondAudioClock(track.sampleRate);
+      this.audioClocks.set(track.id, clock);
+    }
     const samples = mapping.samplesPerFrame > 0 ? mapping.samplesPerFrame : opusPacketSamples(packet.data);
-    this.audioNext.set(track.id, dts + samples);
+    const dts = clock.dts(packet.time, samples);
     return { trackId: track.id, dts, pts: dts, key: true, data: packet.data };
   }
 }

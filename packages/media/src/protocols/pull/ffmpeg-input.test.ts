@@ -21,6 +21,7 @@ import { ffmpegInputs } from './ffmpeg-input.js';
 import { HttpRelay } from './http-relay.js';
 import { type PullEvent, PullSession } from './pull-session.js';
 import { readTransportStream } from './ts-reader.js';
+import { readWebm } from './webm-reader.js';
 
 /** Resolves names of the test (`*.test` → 127.0.0.1) and refuses 127.0.0.2 as "private". */
 const guard: PullAddressGuard = {
@@ -95,7 +96,7 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
       hub,
       grant: { streamId, playbackId: `p-${sessions}` },
       uri,
-      open: ffmpegInputs({ relay, tsReader: readTransportStream }),
+      open: ffmpegInputs({ relay, tsReader: readTransportStream, webmReader: readWebm }),
       guard,
       log: silentLogger,
       retry: { baseMs: 200, maxMs: 1000 },
@@ -168,6 +169,20 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
     session.stop('test over');
     assert.equal(events[0]?.kind, 'private_not_allowed');
     assert.ok(!fetched.some((line) => line.startsWith('127.0.0.2')), 'nothing fetched from the refused address');
+  });
+
+  it('a failure names the source with its secrets redacted, never the relay URL ffmpeg was given', async () => {
+    const events: PullEvent[] = [];
+    const { session } = pull(`http://origin.test:${httpPort}/missing.ts?token=secret`, events);
+    await until(() => events.length >= 1, 'the failed attempt', 20_000);
+    session.stop('test over');
+    assert.equal(events[0]?.kind, 'failed');
+    assert.match(
+      events[0]?.message ?? '',
+      new RegExp(`http://origin\\.test:${httpPort}/missing\\.ts\\?token=\\*\\*\\*`),
+    );
+    assert.match(events[0]?.message ?? '', /404/);
+    assert.doesNotMatch(events[0]?.message ?? '', /secret|127\.0\.0\.1/);
   });
 
   it('a playlist naming segments on a refused address is refused before any of them is fetched', async () => {

@@ -3,14 +3,15 @@
  * MPEG-TS/Matroska/WebM over HTTP(S), MPEG-TS over UDP): the source's host is resolved and checked
  * first, and ffmpeg is handed only what was checked — the loopback HTTP or RTSP relay (which dial
  * checked addresses themselves) or the literal checked address. ffmpeg copies the first video and
- * audio stream into MPEG-TS on stdout, which the MPEG-TS reader turns into tracks and units.
+ * audio stream into MPEG-TS (WebM for WebM sources) on stdout, which a reader turns into tracks and
+ * units.
  */
 import { lastStderrLine, SupervisedChild } from '../../ffmpeg/supervised-child.js';
 import type { Logger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import { checkedAddress, PullRefusedError, withAddress } from './address-guard.js';
-import { pullArgs, udpInputUrl } from './ffmpeg-args.js';
+import { pullArgs, pullOutputOf, udpInputUrl } from './ffmpeg-args.js';
 import type { HttpRelay, RelaySession } from './http-relay.js';
 import {
   EndOnce,
@@ -19,28 +20,31 @@ import {
   type PullInputContext,
   type PullInputFactory,
 } from './pull-input.js';
-import { redactText } from './redact.js';
+import { redactText, redactUri } from './redact.js';
 import { type RtspRelay, startRtspRelay } from './rtsp-relay.js';
 
-/** Where an MPEG-TS reader delivers. */
+/** Where a container reader delivers. */
 export interface TsReaderOutput {
   describe(description: StreamDescription): void;
   unit(unit: MediaUnit): void;
 }
 
-/** Reads an MPEG-TS byte stream (any chunking); throws ParseError/ProtocolError on what it cannot read. */
+/** Reads ffmpeg's output (any chunking); throws ParseError/ProtocolError on what it cannot read. */
 export interface TsReader {
   push(bytes: Uint8Array): void;
 }
 
-/** Builds the MPEG-TS reader of one attempt (the mpegts demuxer). */
+/** Builds the reader of one attempt's ffmpeg output (the mpegts or Matroska demuxer). */
 export type TsReaderFactory = (output: TsReaderOutput, log: Logger) => TsReader;
 
 /** What ffmpeg attempts need. */
 export interface FfmpegInputOptions {
   /** The loopback relay of HTTP(S) sources. */
   readonly relay: HttpRelay;
+  /** Reader of ffmpeg's MPEG-TS. */
   readonly tsReader: TsReaderFactory;
+  /** Reader of ffmpeg's WebM (WebM sources). */
+  readonly webmReader: TsReaderFactory;
   /** The ffmpeg binary (default `ffmpeg` on PATH). */
   readonly ffmpegPath?: string;
 }
@@ -57,6 +61,8 @@ class FfmpegInput implements PullInput {
   private rtspRelay: RtspRelay | undefined;
   /** A refusal or relay failure that ends the attempt whatever ffmpeg then says. */
   private cause: { kind: PullEndKind; message: string; redirectTo?: string } | undefined;
+  /** The URL ffmpeg reads (a relay URL or a literal address). */
+  private inputUrl: string | undefined;
 
   constructor(
     private readonly context: PullInputContext,
@@ -134,10 +140,12 @@ class FfmpegInput implements PullInput {
       return;
     }
     const { target, sink, log } = this.context;
-    const reader = this.options.tsReader(sink, log);
+    this.inputUrl = url;
+    const output = pullOutputOf(target.kind, target.url);
+    const reader = (output === 'webm' ? this.options.webmReader : this.options.tsReader)(sink, log);
     this.child = new SupervisedChild({
       command: this.options.ffmpegPath ?? 'ffmpeg',
-      args: pullArgs(target.kind, url),
+      args: pullArgs(target.kind, url, output),
       log,
       onStdout: (chunk) => {
         try {
@@ -158,10 +166,17 @@ class FfmpegInput implements PullInput {
       } else if (exit.code === 0) {
         this.finish('source_ended', 'the source ended');
       } else {
-        const said = redactText(lastStderrLine(exit.stderrTail)) || `ffmpeg exited with ${exit.code ?? exit.signal}`;
+        const said = this.clean(lastStderrLine(exit.stderrTail)) || `ffmpeg exited with ${exit.code ?? exit.signal}`;
         this.finish('failed', said);
       }
     });
+  }
+
+  /** An ffmpeg message with the URLs it was given (relay URLs, the RTSP relay) shown as the redacted source. */
+  private clean(message: string): string {
+    const source = redactUri(this.context.target.url.href);
+    const local = this.inputUrl ? message.split(this.inputUrl).join(source) : message;
+    return redactText(this.options.relay.unrelay(local));
   }
 
   private refused(kind: PullEndKind, message: string, redirectTo?: string): void {

@@ -12,6 +12,7 @@ import type { Logger } from '../../ports.js';
 import { type PullAddressGuard, PullRefusedError } from './address-guard.js';
 import { guardedGet } from './guarded-get.js';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from './playlist-rewrite.js';
+import { redactUri } from './redact.js';
 
 /** What one attempt gives the relay. */
 export interface RelayHooks {
@@ -77,6 +78,14 @@ export class HttpRelay {
         this.sessions.delete(token);
       },
     };
+  }
+
+  /** `text` (an ffmpeg message) with this relay's URLs replaced by the redacted upstream URIs they stand for. */
+  unrelay(text: string): string {
+    const pattern = new RegExp(`http://127\\.0\\.0\\.1:${this.port}/[A-Za-z0-9_-]+/([A-Za-z0-9_-]+)/[^\\s'"]*`, 'g');
+    return text.replace(pattern, (_match, encoded: string) =>
+      redactUri(Buffer.from(encoded, 'base64url').toString('utf8')),
+    );
   }
 
   /** Stops the relay. */
