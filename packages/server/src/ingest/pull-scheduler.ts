@@ -46,10 +46,16 @@ interface Running {
 
 /** Most time a viewer's first request waits for an on-demand pull to deliver tracks. */
 export const WAKE_WAIT_MS = 10_000;
+/** How long a playback ID found not to be a pullable stream is not looked up again. */
+export const WAKE_MISS_TTL_MS = 5_000;
+/** Most playback IDs remembered as misses (requests for unknown IDs cannot grow it further). */
+const WAKE_MISSES_KEPT = 10_000;
 
 /** The pulls of this node. */
 export class PullScheduler {
   private readonly running = new Map<string, Running>();
+  /** Playback IDs recently found not pullable here, with when that expires (bounds lookups of unknown IDs). */
+  private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private again = false;
@@ -71,6 +77,7 @@ export class PullScheduler {
 
   /** A stream's pull source changed (created, enabled, disabled, new URI): re-read soon. */
   changed(_streamId: string): void {
+    this.misses.clear();
     this.sync();
   }
 
@@ -93,8 +100,12 @@ export class PullScheduler {
     }
     const { hub } = this.options;
     if (!hub.getByPlaybackId(playbackId)?.description) {
+      if ((this.misses.get(playbackId) ?? 0) > Date.now()) {
+        return false;
+      }
       const candidate = await this.options.store.candidateByPlaybackId(playbackId);
       if (!candidate?.enabled || !this.allowed(candidate)) {
+        this.missed(playbackId);
         return false;
       }
       if (!this.running.has(candidate.streamId) && !(await this.begin(candidate))) {
@@ -111,6 +122,21 @@ export class PullScheduler {
       entry.lastWatchedAt = Date.now();
     }
     return live?.description !== undefined;
+  }
+
+  private missed(playbackId: string): void {
+    if (this.misses.size >= WAKE_MISSES_KEPT) {
+      const now = Date.now();
+      for (const [id, until] of this.misses) {
+        if (until <= now) {
+          this.misses.delete(id);
+        }
+      }
+      if (this.misses.size >= WAKE_MISSES_KEPT) {
+        this.misses.delete(this.misses.keys().next().value as string);
+      }
+    }
+    this.misses.set(playbackId, Date.now() + WAKE_MISS_TTL_MS);
   }
 
   /** Stops every pull and gives their leases up. */
