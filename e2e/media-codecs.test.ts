@@ -1,8 +1,9 @@
 /**
  * Codecs beyond H.264 through the real server: HEVC (libx265, no B-frames) published over
  * E-RTMP by our publisher decodes as hevc from classic HLS, LL-HLS, DASH and progressive MP4;
- * the AV1 + Opus E-FLV fixtures published tag by tag are listed by `/play/<id>` and decode as
- * av1/opus with every frame from the fMP4 outputs, while classic HLS says it cannot carry AV1.
+ * AV1 (libaom) + Opus (libopus) made by ffmpeg and published by our E-RTMP publisher are listed
+ * by `/play/<id>` and decode as av1/opus with every frame from the fMP4 outputs, while classic HLS
+ * says it cannot carry AV1; the third-party AV1 + Opus E-FLV samples cross-check the same path.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
+import { makeAv1Sample } from './support/av1-sample.js';
 import { byType, ffmpegMissing, type ProbedStream, probeStreams } from './support/ffmpeg.js';
 import { fetchText, readFor } from './support/http.js';
 import { type MediaServer, type MediaStream, startMediaServer, withTempFile } from './support/media-server.js';
@@ -96,6 +98,48 @@ describe('codecs beyond H.264 through the real server', { skip: ffmpegMissing },
         const video = byType(await probeStreams(media.playUrl(path)), 'video');
         assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'hevc 640x360', path);
         assert.equal(Number(video.nb_read_frames), seconds * 30, `${path} decodes every frame`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('AV1 + Opus made by ffmpeg: /play lists the tracks, fMP4 outputs decode every frame, classic HLS is unavailable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airwave-av1-'));
+    try {
+      const sample = makeAv1Sample(dir, 4);
+      const stream = await media.addStream('av1-ffmpeg');
+      const publisher = publishFlv([
+        ...['--url', stream.rtmpUrl, '--av1-ivf', sample.ivf, '--opus-ogg', sample.ogg, '--realtime'],
+      ]);
+      try {
+        await waitFor('a live AV1 stream', async () => (await fetch(stream.playUrl('.mp4'), { method: 'HEAD' })).ok);
+        const info = JSON.parse(await fetchText(stream.playUrl())) as PlayJson;
+        assert.deepEqual(
+          info.tracks.map((track) =>
+            track.kind === 'video'
+              ? `video ${track.codec} ${track.width}x${track.height}`
+              : `audio ${track.codec} ${track.sampleRate} ${track.channels}`,
+          ),
+          ['video av1 320x180', 'audio opus 48000 1'],
+        );
+        assert.equal(info.urls.hls, undefined, 'no classic HLS URL for AV1');
+        const hls = await fetch(stream.playUrl('/hls/index.m3u8'));
+        assert.equal(hls.status, 404);
+        assert.equal(((await hls.json()) as { error: { reason: string } }).error.reason, 'hls_unavailable');
+        const mp4 = await probeLiveMp4(stream);
+        assert.equal(byType(mp4, 'video').codec_name, 'av1', 'progressive MP4');
+        assert.equal(byType(mp4, 'audio').codec_name, 'opus', 'progressive MP4');
+        assert.equal(await publisher.exited, 0, publisher.stderr());
+      } finally {
+        await publisher.stop();
+      }
+      await waitForCmafEnd(stream);
+      for (const path of ['/cmaf/index.m3u8', '/cmaf/index.mpd']) {
+        const { video, audio } = await probeTracks(stream.playUrl(path));
+        assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'av1 320x180', path);
+        assert.equal(Number(video.nb_read_frames), sample.frames, `${path} decodes every frame`);
+        assert.equal(`${audio.codec_name} ${audio.sample_rate} ${audio.channels}`, 'opus 48000 1', path);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

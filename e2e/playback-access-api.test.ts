@@ -124,6 +124,7 @@ for (const backend of testBackends()) {
         { allowed: valid.allowed, policyType: valid.policyType, reason: valid.reason, kid: valid.kid },
         { allowed: true, policyType: 'JWT', reason: 'jwt-valid', kid: key.kid },
       );
+      assert.deepEqual(JSON.parse(String(valid.claimsJson)).sub, stream.playbackId, 'the verified claims');
       const missing = await testPlaybackAccess(server, owner, { playbackId: stream.playbackId });
       assert.equal(missing.reason, 'missing-token');
       const expired = signPlaybackToken(
@@ -182,6 +183,8 @@ for (const backend of testBackends()) {
         playbackId: stream.playbackId,
         viewerIp: '198.51.100.7',
         requestUrl: '/play/x/hls/index.m3u8',
+        connector: 'llhls',
+        sessionId: 'viewer-session-7',
       });
       assert.deepEqual(
         { allowed: allowed.allowed, reason: allowed.reason, webhookStatus: allowed.webhookStatus },
@@ -194,6 +197,8 @@ for (const backend of testBackends()) {
       assert.equal(call.body.viewerIp, '198.51.100.7');
       assert.equal(call.body.playbackId, stream.playbackId);
       assert.equal(call.body.streamId, stream.streamId);
+      assert.equal(call.body.protocol, 'llhls', 'the webhook sees the connector given');
+      assert.equal(call.body.sessionId, 'viewer-session-7', 'and the session id given');
       hook.mode('api2', 'deny');
       const denied = await testPlaybackAccess(server, owner, { playbackId: stream.playbackId });
       assert.deepEqual(

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
 import type { EventName } from '@airwave/server/events/event-map';
-import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { type CreatedStream, createStream, registerAccount } from './support/accounts.js';
 import {
@@ -20,7 +20,7 @@ import {
   type TestHook,
 } from './support/playback-access.js';
 
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
+const skip = postgresMissing;
 const SECRET = 'multinode-webhook-secret-0123456789';
 
 describe('playback access changes across two servers sharing PostgreSQL', { skip }, () => {

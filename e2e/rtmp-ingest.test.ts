@@ -10,7 +10,6 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readFlvTags } from '@airwave/media/formats/flv/flv-tag';
 import { Hub } from '@airwave/media/hub/hub';
 import type { LiveStream } from '@airwave/media/hub/live-stream';
 import type { LiveStatus, PublishAuthorizer } from '@airwave/media/ports';
@@ -33,7 +32,9 @@ import type { StreamDescription } from '@airwave/media/stream/track';
 import { CapturingLogger, type LogRecord } from '@airwave/media/testing/capturing-logger';
 import { eflvFixturesMissing, EFLV_FIXTURES as FIXTURES } from '@airwave/media/testing/eflv-fixtures';
 import { publishFlv } from './support/airwave-cli.js';
+import { makeAv1Sample } from './support/av1-sample.js';
 import { ffmpegMissing, patternArgs } from './support/ffmpeg.js';
+import { type FlvSample, makeFlvSample } from './support/flv-sample.js';
 import { hasCommand, sleep, spawnTracked, waitFor } from './support/processes.js';
 
 const RECONNECT_WINDOW_MS = 1000;
@@ -78,6 +79,12 @@ hub.addOutput((stream) => {
 });
 
 const rtmpLog = new CapturingLogger();
+let made: FlvSample | undefined;
+/** 10 s of H.264 + AAC made by ffmpeg (once, on first use), replayed tag by tag by our publisher. */
+function flvSample(): FlvSample {
+  made ??= makeFlvSample(10);
+  return made;
+}
 let server: RtmpServer;
 let port = 0;
 const url = (key: string) => `rtmp://127.0.0.1:${port}/live/${key}`;
@@ -196,6 +203,28 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     });
   }
 
+  it('takes AV1 (libaom) + Opus (libopus) made by ffmpeg from our E-RTMP publisher (av01, Opus)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtmp-av1-'));
+    try {
+      const sample = makeAv1Sample(dir, 2);
+      const key = 'good-av1-ffmpeg';
+      const child = publishFlv(['--url', url(key), '--av1-ivf', sample.ivf, '--opus-ogg', sample.ogg]);
+      assert.equal(await child.exited, 0, child.stderr());
+      await waitFor('every AV1 unit', () => video(key).length === sample.frames, 10_000);
+      await waitFor('every Opus unit', () => audio(key).length === sample.audioPackets, 10_000);
+      const [v, a] = lastDescription(key)?.tracks ?? [];
+      assert.equal(v?.kind === 'video' && `${v.codec} ${v.width}x${v.height}`, 'av1 320x180');
+      assert.match(v?.codecString ?? '', /^av01\.0\.\d\d[MH]\.08$/);
+      assert.equal(a?.kind === 'audio' && `${a.codec} ${a.sampleRate} ${a.channels}`, 'opus 48000 1');
+      assert.equal(video(key).filter((unit) => unit.key).length, 2, 'a keyframe every second');
+      assert.ok(video(key)[0]?.key);
+      assertMonotonic(video(key), 'video');
+      assertMonotonic(audio(key), 'audio');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('takes HEVC from ffmpeg -f hevc through our E-RTMP publisher (hvc1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rtmp-hevc-'));
     try {
@@ -270,10 +299,8 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     await first.stop();
   });
 
-  it('resumes the same live stream on a reconnect inside the window and ends it outside', {
-    skip: eflvFixturesMissing,
-  }, async () => {
-    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 120);
+  it('resumes the same live stream on a reconnect inside the window and ends it outside', async () => {
+    const tags = flvSample().tags.filter((tag) => tag.timestampMs < 2000);
     const send = async (key: string, offsetMs: number) => {
       const publisher = new RtmpPublisher();
       await publisher.connect(url(key));
@@ -303,10 +330,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     assert.notEqual(hub.getByStreamId('good-reconnect'), firstStream);
   });
 
-  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', {
-    skip: eflvFixturesMissing,
-  }, async () => {
-    const tags = readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv')));
+  it('counts bad media packets inside a good session and goes on; a bad sequence header closes only its session', async () => {
+    const sample = flvSample();
+    const { tags } = sample;
     const badBefore = server.stats.badPackets;
     const publisher = new RtmpPublisher();
     await publisher.connect(url('good-badpackets'));
@@ -323,7 +349,9 @@ describe('RTMP ingest', { skip: ffmpegMissing }, () => {
     await publisher.close();
     await waitFor(
       'every good unit',
-      () => video('good-badpackets').length === 300 && audio('good-badpackets').length === 501,
+      () =>
+        video('good-badpackets').length === sample.videoFrames &&
+        audio('good-badpackets').length === sample.audioFrames,
       10_000,
     );
     assert.equal(server.stats.badPackets, badBefore + injected);
@@ -499,14 +527,12 @@ describe('RTMPS ingest', { skip: ffmpegMissing || (hasCommand('openssl') ? false
     assert.equal(video('good-tls').length, 60);
   });
 
-  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', {
-    skip: eflvFixturesMissing,
-  }, async () => {
+  it('takes our publisher over rtmps:// and refuses plain RTMP on the TLS port', async () => {
     const publisher = new RtmpPublisher();
     await publisher.connect(`rtmps://127.0.0.1:${tlsPort}/live/good-tls-client`, {
       tls: { rejectUnauthorized: false },
     });
-    for (const tag of readFlvTags(readFileSync(join(FIXTURES, 'testsrc.flv'))).slice(0, 60)) {
+    for (const tag of flvSample().tags.filter((tag) => tag.timestampMs < 1000)) {
       await publisher.writeTag(tag);
     }
     await publisher.close();

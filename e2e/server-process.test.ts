@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { migrationNames } from '../packages/server/src/db/migrate.js';
-import { createScratchDatabase } from '../packages/server/src/testing/databases.js';
+import { createScratchDatabase, postgresMissing } from '../packages/server/src/testing/databases.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import type { Tracked } from './support/processes.js';
 
@@ -249,7 +249,7 @@ describe('the CLI on a PGlite data directory', () => {
   });
 });
 
-describe('the CLI on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set' }, () => {
+describe('the CLI on PostgreSQL', { skip: postgresMissing }, () => {
   test('two processes starting on one new database at once both come up; each migration is applied once', async () => {
     const scratch = await createScratchDatabase();
     const processes = [

@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { StreamDescription } from '@airwave/media';
-import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { localServerEnv, startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { testAudioTrack } from '@airwave/server/testing/tracks';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { type Account, accountWithStream, record, subscribed, wsUrl } from './support/subscriptions.js';
 
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
+const skip = postgresMissing;
 
 const description: StreamDescription = { tracks: [testAudioTrack] };
 

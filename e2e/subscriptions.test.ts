@@ -23,10 +23,12 @@ import {
 const description: StreamDescription = { tracks: [testVideoTrack] };
 
 const LIFECYCLE = `subscription ($id: ID!) {
-  liveStreamEvents(streamId: $id) { eventId streamId state status timestamp nodeId reason details }
+  liveStreamEvents(streamId: $id) { id eventId type source streamId state status timestamp nodeId reason details }
 }`;
 const CONNECTIONS = `subscription ($id: ID!) {
-  liveConnectionEvents(streamId: $id) { eventId streamId sessionId protocol eventType timestamp }
+  liveConnectionEvents(streamId: $id) {
+    eventId streamId sessionId protocol connector eventType sessionDurationSeconds timestamp
+  }
 }`;
 const METRICS = `subscription ($id: ID!) {
   liveViewerMetrics(streamId: $id) { streamId currentViewers egressBytesPerSecond bytesIn timestamp }
@@ -72,6 +74,18 @@ for (const backend of testBackends()) {
       const offline = await sub.waitFor((r) => stateOf(r) === 'offline', 'offline');
       assert.equal(offline.data?.liveStreamEvents?.status, 'OFFLINE');
       assert.match(String(offline.data?.liveStreamEvents?.reason), /reconnect window elapsed/);
+      assert.deepEqual(
+        sub.results.map((r) => [r.data?.liveStreamEvents?.type, r.data?.liveStreamEvents?.source]),
+        [
+          ['STREAM_START', 'LIVE'],
+          ['STREAM_LIFECYCLE_UPDATE', 'LIVE'],
+          ['STREAM_END', 'LIVE'],
+        ],
+      );
+      assert.equal(
+        Buffer.from(String(live.data?.liveStreamEvents?.id), 'base64').toString(),
+        `StreamEvent:${live.data?.liveStreamEvents?.eventId}`,
+      );
       assert.deepEqual(
         sub.results.map(stateOf),
         ['live', 'reconnecting', 'offline'],
@@ -145,7 +159,9 @@ for (const backend of testBackends()) {
           streamId: alice.streamId,
           sessionId: 'viewer-1',
           protocol: 'mp4',
+          connector: 'mp4',
           eventType: 'connect',
+          sessionDurationSeconds: null,
         },
       );
       const sample = await metrics.waitFor(
@@ -155,7 +171,12 @@ for (const backend of testBackends()) {
       );
       assert.equal(sample.data?.liveViewerMetrics?.bytesIn, 1000);
       leave();
-      await connections.waitFor((r) => r.data?.liveConnectionEvents?.eventType === 'disconnect', 'disconnect');
+      const disconnect = await connections.waitFor(
+        (r) => r.data?.liveConnectionEvents?.eventType === 'disconnect',
+        'disconnect',
+      );
+      const duration = disconnect.data?.liveConnectionEvents?.sessionDurationSeconds;
+      assert.ok(typeof duration === 'number' && duration >= 0, `session duration ${duration}`);
       server.running.hub.stop(alice.streamId, 'test done');
       await connections.close();
       await metrics.close();

@@ -13,6 +13,15 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import {
+  introspect,
+  named,
+  printRef,
+  type SchemaField,
+  type SchemaRoot,
+  type SchemaType,
+  type TypeRef,
+} from './support/schema-introspection.js';
 import { wsUrl } from './support/subscriptions.js';
 
 /** IDs of one tenant's records, each as [global ID, raw UUID]. */
@@ -64,63 +73,18 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
 
-interface TypeRef {
-  readonly kind: string;
-  readonly name: string | null;
-  readonly ofType: TypeRef | null;
-}
-interface InputValue {
-  readonly name: string;
-  readonly type: TypeRef;
-}
-interface SchemaType {
-  readonly name: string;
-  readonly kind: string;
-  readonly fields: { name: string; args: InputValue[]; type: TypeRef }[] | null;
-  readonly inputFields: InputValue[] | null;
-  readonly possibleTypes: { name: string }[] | null;
-  readonly interfaces: { name: string }[] | null;
-}
-
-const TYPE_REF = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
-const INTROSPECTION = `{ __schema {
-  queryType { name } mutationType { name } subscriptionType { name }
-  types { name kind possibleTypes { name } interfaces { name }
-    fields { name args { name type { ${TYPE_REF} } } type { ${TYPE_REF} } }
-    inputFields { name type { ${TYPE_REF} } } }
-} }`;
-
-function named(ref: TypeRef): string {
-  return ref.name ?? (ref.ofType ? named(ref.ofType) : '');
-}
-
-function printRef(ref: TypeRef): string {
-  if (ref.kind === 'NON_NULL') {
-    return `${printRef(ref.ofType as TypeRef)}!`;
-  }
-  if (ref.kind === 'LIST') {
-    return `[${printRef(ref.ofType as TypeRef)}]`;
-  }
-  return ref.name ?? '';
-}
-
 /** The schema as the matrix needs it. */
 class SchemaIndex {
-  private readonly types: Map<string, SchemaType>;
-
   constructor(
-    list: SchemaType[],
-    readonly roots: { name: string; type: string }[],
-  ) {
-    this.types = new Map(list.map((type) => [type.name, type]));
-  }
+    private readonly types: ReadonlyMap<string, SchemaType>,
+    readonly roots: readonly SchemaRoot[],
+  ) {}
 
   /** Every root field as [`Root.field`, field]. */
-  operations(): [string, NonNullable<SchemaType['fields']>[number], string][] {
+  operations(): [string, SchemaField, string][] {
     return this.roots.flatMap(({ name, type }) =>
       (this.types.get(type)?.fields ?? []).map(
-        (field) =>
-          [`${name}.${field.name}`, field, name] as [string, NonNullable<SchemaType['fields']>[number], string],
+        (field) => [`${name}.${field.name}`, field, name] as [string, SchemaField, string],
       ),
     );
   }
@@ -247,22 +211,8 @@ for (const backend of testBackends()) {
 
     before(async () => {
       server = await startTestServer(backend);
-      const introspection = await server.graphql<{
-        __schema: {
-          queryType: { name: string };
-          mutationType: { name: string } | null;
-          subscriptionType: { name: string } | null;
-          types: SchemaType[];
-        };
-      }>(INTROSPECTION);
-      const raw = introspection.data?.__schema;
-      assert.ok(raw, JSON.stringify(introspection.errors));
-      const roots = [
-        { name: 'Query', type: raw.queryType.name },
-        ...(raw.mutationType ? [{ name: 'Mutation', type: raw.mutationType.name }] : []),
-        ...(raw.subscriptionType ? [{ name: 'Subscription', type: raw.subscriptionType.name }] : []),
-      ];
-      schema = new SchemaIndex(raw.types, roots);
+      const { types, roots } = await introspect(server);
+      schema = new SchemaIndex(types, roots);
       a = await fixture(server, 'tenant-a');
       b = await fixture(server, 'tenant-b');
     });

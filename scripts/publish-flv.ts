@@ -6,7 +6,8 @@
  *   publish-flv --url rtmp://host:1935/live/<key> --h264-annexb in.h264 --fps 30 [--aac-adts in.aac] [--realtime]
  *   publish-flv --url rtmp://host:1935/live/<key> --hevc-annexb in.hevc --fps 30 [--aac-adts in.aac] [--realtime]
  *   publish-flv --url rtmp://host:1935/live/<key> --vp9-ivf in.ivf [--aac-adts in.aac] [--realtime] [--loop]
- * Encoder outputs are sent as E-RTMP v2 tags (avc1/hvc1/vp09, mp4a), interleaved by timestamp.
+ *   publish-flv --url rtmp://host:1935/live/<key> --av1-ivf in.ivf [--opus-ogg in.ogg] [--realtime] [--loop]
+ * Encoder outputs are sent as E-RTMP v2 tags (avc1/hvc1/vp09/av01, mp4a/Opus), interleaved by timestamp.
  * `--insecure` accepts a self-signed certificate for rtmps://. Annex B input must have no
  * B-frames (raw H.264/H.265 carries no timestamps; frames are sent in decode order at --fps).
  */
@@ -17,7 +18,8 @@ import { adtsToTrack } from '@airwave/media/protocols/rtmp/adts-to-flv';
 import { h264AnnexBToTrack, h265AnnexBToTrack } from '@airwave/media/protocols/rtmp/annexb-to-flv';
 import { RtmpPublisher } from '@airwave/media/protocols/rtmp/client';
 import { type EncodedTrack, toFlvTags } from '@airwave/media/protocols/rtmp/encoded-track';
-import { vp9IvfToTrack } from '@airwave/media/protocols/rtmp/ivf-to-flv';
+import { av1IvfToTrack, vp9IvfToTrack } from '@airwave/media/protocols/rtmp/ivf-to-flv';
+import { oggOpusToTrack } from '@airwave/media/protocols/rtmp/ogg-opus-to-flv';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +28,9 @@ const { values } = parseArgs({
     'h264-annexb': { type: 'string' },
     'hevc-annexb': { type: 'string' },
     'vp9-ivf': { type: 'string' },
+    'av1-ivf': { type: 'string' },
     'aac-adts': { type: 'string' },
+    'opus-ogg': { type: 'string' },
     fps: { type: 'string', default: '30' },
     realtime: { type: 'boolean', default: false },
     loop: { type: 'boolean', default: false },
@@ -37,7 +41,7 @@ const { values } = parseArgs({
 function usage(message: string): never {
   console.error(`publish-flv: ${message}`);
   console.error(
-    'usage: publish-flv --url rtmp://host:port/live/<key> (--file in.flv | [--h264-annexb in.h264 | --hevc-annexb in.hevc | --vp9-ivf in.ivf] [--aac-adts in.aac] [--fps 30]) [--realtime] [--loop] [--insecure]',
+    'usage: publish-flv --url rtmp://host:port/live/<key> (--file in.flv | [--h264-annexb in.h264 | --hevc-annexb in.hevc | --vp9-ivf in.ivf | --av1-ivf in.ivf] [--aac-adts in.aac | --opus-ogg in.ogg] [--fps 30]) [--realtime] [--loop] [--insecure]',
   );
   process.exit(2);
 }
@@ -46,9 +50,14 @@ function usage(message: string): never {
 function encodedTags(): FlvTag[] {
   const fps = Number(values.fps);
   const tracks: EncodedTrack[] = [];
-  const videos = [values['h264-annexb'], values['hevc-annexb'], values['vp9-ivf']].filter((path) => path !== undefined);
+  const videos = [values['h264-annexb'], values['hevc-annexb'], values['vp9-ivf'], values['av1-ivf']].filter(
+    (path) => path !== undefined,
+  );
   if (videos.length > 1) {
-    usage('give at most one of --h264-annexb, --hevc-annexb, --vp9-ivf');
+    usage('give at most one of --h264-annexb, --hevc-annexb, --vp9-ivf, --av1-ivf');
+  }
+  if (values['aac-adts'] && values['opus-ogg']) {
+    usage('give at most one of --aac-adts, --opus-ogg');
   }
   if (values['h264-annexb']) {
     tracks.push(h264AnnexBToTrack(readFileSync(values['h264-annexb']), fps));
@@ -56,12 +65,16 @@ function encodedTags(): FlvTag[] {
     tracks.push(h265AnnexBToTrack(readFileSync(values['hevc-annexb']), fps));
   } else if (values['vp9-ivf']) {
     tracks.push(vp9IvfToTrack(readFileSync(values['vp9-ivf'])));
+  } else if (values['av1-ivf']) {
+    tracks.push(av1IvfToTrack(readFileSync(values['av1-ivf'])));
   }
   if (values['aac-adts']) {
     tracks.push(adtsToTrack(readFileSync(values['aac-adts'])));
+  } else if (values['opus-ogg']) {
+    tracks.push(oggOpusToTrack(readFileSync(values['opus-ogg'])));
   }
   if (tracks.length === 0) {
-    usage('--file, --h264-annexb, --hevc-annexb, --vp9-ivf or --aac-adts is required');
+    usage('--file, --h264-annexb, --hevc-annexb, --vp9-ivf, --av1-ivf, --aac-adts or --opus-ogg is required');
   }
   return toFlvTags(tracks);
 }

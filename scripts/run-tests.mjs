@@ -3,11 +3,13 @@
  * Runs the test suite with node:test through tsx: unit tests beside the code (and the benchmark
  * helpers' tests) first, then the
  * e2e tests (real ffmpeg, Chromium, servers on ephemeral ports). `--unit` runs only the first.
- * Extra arguments are file filters (substring match).
+ * Extra arguments are file filters (substring match). The database tests run on PGlite and, when
+ * one is found (scripts/test-database.mjs), on PostgreSQL too.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { findTestDatabase } from './test-database.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -36,6 +38,16 @@ if (!unitOnly) {
   groups.push({ name: 'e2e', files: select(find(join(root, 'e2e'))), concurrency: 2 });
 }
 
+const postgres = await findTestDatabase();
+const env = { ...process.env, NODE_ENV: 'test' };
+if (postgres.url) {
+  env.TEST_DATABASE_URL = postgres.url;
+  console.log(`# PostgreSQL (${postgres.reason}): database tests run on PGlite and PostgreSQL`);
+} else {
+  env.AIRWAVE_TEST_POSTGRES_MISSING = postgres.reason;
+  console.log(`# ${postgres.reason}: database tests run on PGlite only`);
+}
+
 let failed = false;
 for (const group of groups) {
   if (group.files.length === 0) {
@@ -53,7 +65,7 @@ for (const group of groups) {
       '--test-timeout=300000',
       ...group.files,
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+    { cwd: root, stdio: 'inherit', env },
   );
   if (result.status !== 0) {
     failed = true;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what Airwave needs and is missing: npm dependencies, and Debian packages
+# Installs what Airwave needs and is missing: Node 24 into .node/ when the system Node is older
+# than 22 (scripts/node-env.sh), npm dependencies (installed by that Node), and Debian packages
 # (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, srt-tools for tests and benchmarks).
 # As root it uses apt; otherwise it prints the apt command to run.
 set -euo pipefail
@@ -30,15 +31,26 @@ if [ "${#missing[@]}" -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "setup: missing Debian packages: ${missing[*]}" >&2
-    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
+    effect="Airwave cannot start without them"
+    [ "$want_test" = 0 ] || effect="the tests needing them skip, naming them"
+    echo "setup: missing Debian packages ($effect); install them with: sudo apt-get install ${missing[*]}" >&2
     [ "$want_test" = 1 ] || exit 1
   fi
 fi
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm dependencies"
+source scripts/node-env.sh
+# node_modules remembers the Node (ABI and platform) that installed it: installed by another one,
+# npm installs again (optional per-platform and per-engine packages) and rebuilds native addons.
+installed_by="$(node -p 'process.versions.modules + "-" + process.platform + "-" + process.arch')"
+other_node=0
+if [ -d node_modules ] && [ "$(cat node_modules/.airwave-node 2>/dev/null)" != "$installed_by" ]; then
+  other_node=1
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ "$other_node" = 1 ]; then
+  echo "setup: installing npm dependencies with Node $(node --version)"
   # npm install (not npm ci): this registry's lockfile entries carry no download addresses, and
   # npm ci then refuses the optional per-platform packages (e.g. @biomejs/cli-*) as missing.
   npm install --no-audit --no-fund
+  [ "$other_node" = 0 ] || npm rebuild
+  echo "$installed_by" >node_modules/.airwave-node
 fi

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+source scripts/node-env.sh
 npm run --silent build
 exec node packages/server/dist/main/cli.js start "$@"

@@ -14,11 +14,12 @@ export const SOURCE_FPS = 30;
 /** Seconds the file lasts (pushed in a loop). */
 export const SOURCE_SECONDS = 20;
 
-/** The source file in MP4 and FLV (same packets), encoding it on first use. */
-export function benchMedia(): { mp4: string; flv: string } {
+/** The source file in MP4 and FLV (same packets), encoding it on first use; `bFrames: false` for WebRTC playback. */
+export function benchMedia(options: { readonly bFrames?: boolean } = {}): { mp4: string; flv: string } {
   mkdirSync(WORK_DIR, { recursive: true });
-  const mp4 = `${WORK_DIR}source-720p30.mp4`;
-  const flv = `${WORK_DIR}source-720p30.flv`;
+  const suffix = options.bFrames === false ? '-nobf' : '';
+  const mp4 = `${WORK_DIR}source-720p30${suffix}.mp4`;
+  const flv = `${WORK_DIR}source-720p30${suffix}.flv`;
   if (!existsSync(mp4)) {
     ffmpeg([
       '-f',
@@ -51,6 +52,7 @@ export function benchMedia(): { mp4: string; flv: string } {
       '60',
       '-sc_threshold',
       '0',
+      ...(options.bFrames === false ? ['-bf', '0'] : []),
       '-c:a',
       'aac',
       '-b:a',

@@ -16,8 +16,8 @@ export const chromiumMissing: string | false = hasCommand('chromium')
   ? false
   : 'Debian chromium not installed (apt-get install chromium)';
 
-/** Launches headless Chromium (playwright gives it a fresh temporary profile). */
-export async function launchChromium(): Promise<Browser> {
+/** Launches headless Chromium (playwright gives it a fresh temporary profile), with `extraArgs` added. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -30,6 +30,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
     ],
   });
 }

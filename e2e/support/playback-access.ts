@@ -102,6 +102,7 @@ export interface AccessResult {
   readonly kid?: string | null;
   readonly webhookStatus?: number | null;
   readonly webhookLatencyMs?: number | null;
+  readonly claimsJson?: string | null;
 }
 
 /** Calls `testPlaybackAccess`. */
@@ -114,7 +115,7 @@ export async function testPlaybackAccess(
     `mutation ($input: TestPlaybackAccessInput!) {
       testPlaybackAccess(input: $input) {
         __typename
-        ... on PlaybackAccessDecision { allowed policyType reason detail kid webhookStatus webhookLatencyMs }
+        ... on PlaybackAccessDecision { allowed policyType reason detail kid webhookStatus webhookLatencyMs claimsJson }
         ... on Error { message }
       }
     }`,

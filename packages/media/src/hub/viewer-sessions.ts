@@ -15,10 +15,13 @@ export interface ViewerEvent {
   readonly sessionId: string;
   readonly protocol: PlaybackProtocol;
   readonly at: Date;
+  /** On disconnect: milliseconds from the session's first request (or connection) to its last one (or close). */
+  readonly durationMs?: number;
 }
 
 interface Session {
   protocol: PlaybackProtocol;
+  startedAt: number;
   lastSeen: number;
   open: number;
 }
@@ -56,7 +59,7 @@ export class ViewerSessions {
       session.lastSeen = now;
       return;
     }
-    this.sessions.set(sessionId, { protocol, lastSeen: now, open: 0 });
+    this.sessions.set(sessionId, { protocol, startedAt: now, lastSeen: now, open: 0 });
     this.emit('connect', sessionId, protocol);
     this.sweeper.ensure();
   }
@@ -67,7 +70,8 @@ export class ViewerSessions {
     if (existing) {
       existing.open++;
     } else {
-      this.sessions.set(sessionId, { protocol, lastSeen: Date.now(), open: 1 });
+      const now = Date.now();
+      this.sessions.set(sessionId, { protocol, startedAt: now, lastSeen: now, open: 1 });
       this.emit('connect', sessionId, protocol);
     }
     let closed = false;
@@ -84,7 +88,7 @@ export class ViewerSessions {
       session.lastSeen = Date.now();
       if (session.open <= 0) {
         this.sessions.delete(sessionId);
-        this.emit('disconnect', sessionId, session.protocol);
+        this.emitEnd(sessionId, session);
       }
     };
   }
@@ -95,7 +99,7 @@ export class ViewerSessions {
     for (const [id, session] of this.sessions) {
       if (session.open === 0 && now - session.lastSeen > this.idleMs) {
         this.sessions.delete(id);
-        this.emit('disconnect', id, session.protocol);
+        this.emitEnd(id, session);
         ended++;
       }
     }
@@ -104,15 +108,27 @@ export class ViewerSessions {
 
   /** Ends every session (stream gone). */
   clear(): void {
+    const now = Date.now();
     for (const [id, session] of this.sessions) {
-      this.emit('disconnect', id, session.protocol);
+      this.emitEnd(id, session, session.open > 0 ? now : session.lastSeen);
     }
     this.sessions.clear();
     this.sweeper.stop();
   }
 
-  private emit(type: ViewerEvent['type'], sessionId: string, protocol: PlaybackProtocol): void {
-    const event: ViewerEvent = { type, sessionId, protocol, at: new Date() };
+  /** Emits the disconnect of a session that lasted until `end` (its last request or its close). */
+  private emitEnd(sessionId: string, session: Session, end = session.lastSeen): void {
+    this.emit('disconnect', sessionId, session.protocol, Math.max(0, end - session.startedAt));
+  }
+
+  private emit(type: ViewerEvent['type'], sessionId: string, protocol: PlaybackProtocol, durationMs?: number): void {
+    const event: ViewerEvent = {
+      type,
+      sessionId,
+      protocol,
+      at: new Date(),
+      ...(durationMs === undefined ? {} : { durationMs }),
+    };
     for (const listener of this.listeners) {
       try {
         listener(event);

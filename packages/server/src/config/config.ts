@@ -2,6 +2,7 @@
  * Service configuration from environment variables and matching command-line flags
  * (`--http-port 8080` ⇔ `AIRWAVE_HTTP_PORT=8080`), validated at start with clear errors.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -38,6 +39,15 @@ const schema = z.object({
   AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
+  AIRWAVE_WEBRTC: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  AIRWAVE_WEBRTC_UDP_PORT_MIN: z.coerce.number().int().min(0).max(65_535).default(0),
+  AIRWAVE_WEBRTC_UDP_PORT_MAX: z.coerce.number().int().min(0).max(65_535).default(0),
+  AIRWAVE_WEBRTC_PUBLIC_IPS: z.string().default(''),
+  AIRWAVE_WEBRTC_ICE_TCP: bool,
+  AIRWAVE_WEBRTC_ICE_SERVERS: z.string().default(''),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -79,6 +89,21 @@ export interface Config {
   /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
   readonly apiRateLimitPerMinute: number;
   readonly logLevel: string;
+  /** WHIP ingest and WHEP playback (werift); see webrtcConfig for the network settings. */
+  readonly webrtc: WebRtcConfig;
+}
+
+/** WebRTC network settings. */
+export interface WebRtcConfig {
+  readonly enabled: boolean;
+  /** Inclusive UDP port range for ICE; undefined: ephemeral ports. */
+  readonly udpPortRange: readonly [number, number] | undefined;
+  /** Extra host candidate addresses (public/NAT/Docker addresses; 127.0.0.1 for a loopback-only node). */
+  readonly publicIps: readonly string[];
+  /** Also offer passive ICE-TCP candidates. */
+  readonly iceTcp: boolean;
+  /** STUN/TURN URLs advertised to clients in Link headers. */
+  readonly iceServers: readonly string[];
 }
 
 /** Thrown when configuration is invalid; the message lists every problem. */
@@ -125,6 +150,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   }
   const c = parsed.data;
+  const portMin = c.AIRWAVE_WEBRTC_UDP_PORT_MIN;
+  const portMax = c.AIRWAVE_WEBRTC_UDP_PORT_MAX;
+  if ((portMin === 0) !== (portMax === 0) || portMin > portMax) {
+    throw new ConfigError(
+      'invalid configuration:\n  AIRWAVE_WEBRTC_UDP_PORT_MIN and AIRWAVE_WEBRTC_UDP_PORT_MAX must be set together, min ≤ max',
+    );
+  }
+  const list = (value: string) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0);
+  const publicIps = list(c.AIRWAVE_WEBRTC_PUBLIC_IPS);
+  const badIp = publicIps.find((ip) => !isIP(ip));
+  if (badIp !== undefined) {
+    throw new ConfigError(`invalid configuration:\n  AIRWAVE_WEBRTC_PUBLIC_IPS: ${badIp} is not an IP address`);
+  }
+  const iceServers = list(c.AIRWAVE_WEBRTC_ICE_SERVERS);
+  const badServer = iceServers.find((url) => !/^(stuns?|turns?):[^\s<>]+$/.test(url));
+  if (badServer !== undefined) {
+    throw new ConfigError(
+      `invalid configuration:\n  AIRWAVE_WEBRTC_ICE_SERVERS: ${badServer} is not a stun:/turn: URL`,
+    );
+  }
   if (Boolean(c.AIRWAVE_TLS_CERT) !== Boolean(c.AIRWAVE_TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  AIRWAVE_TLS_CERT and AIRWAVE_TLS_KEY must be set together');
   }
@@ -153,6 +202,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
+    webrtc: {
+      enabled: c.AIRWAVE_WEBRTC,
+      udpPortRange: portMin === 0 ? undefined : [portMin, portMax],
+      publicIps,
+      iceTcp: c.AIRWAVE_WEBRTC_ICE_TCP,
+      iceServers,
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createScratchDatabase, testBackends } from '../testing/databases.js';
+import { createScratchDatabase, postgresMissing, testBackends } from '../testing/databases.js';
 import { type Database, openDatabase } from './database.js';
 import { migrationNames } from './migrate.js';
 
@@ -47,7 +47,7 @@ for (const backend of testBackends()) {
 }
 
 test('postgres: four connection pools opening one new database at once (as four processes do) apply each migration once', {
-  skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set',
+  skip: postgresMissing,
 }, async () => {
   const scratch = await createScratchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-migrate-'));

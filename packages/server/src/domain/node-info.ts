@@ -15,4 +15,6 @@ export interface NodeInfo {
   readonly rtmpsPort: number | undefined;
   readonly srtPort: number;
   readonly httpPort: number;
+  /** True when this node serves WHIP at `<baseUrl>/webrtc/<streamKey>`. */
+  readonly whip?: boolean;
 }

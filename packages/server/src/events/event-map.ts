@@ -33,6 +33,8 @@ export interface ViewerConnectionData extends StreamScoped {
   readonly sessionId: string;
   readonly protocol: ViewerProtocol;
   readonly nodeId: string;
+  /** On disconnect: seconds from the session's first to its last request (or close). */
+  readonly sessionDurationSeconds?: number;
 }
 
 /** Periodic viewer metrics of one live stream on one node. */

@@ -54,6 +54,7 @@ export function attachHubEvents(options: HubEventsOptions): () => void {
         sessionId: event.sessionId,
         protocol: event.protocol,
         nodeId: options.nodeId,
+        ...(event.durationMs === undefined ? {} : { sessionDurationSeconds: event.durationMs / 1000 }),
       });
     };
     const unsubscribe = stream.viewers.subscribe((event) => {

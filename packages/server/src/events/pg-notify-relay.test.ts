@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '@airwave/media';
 import { until } from '@airwave/media/testing/until';
 import pg from 'pg';
-import { createScratchDatabase, type ScratchDatabase } from '../testing/databases.js';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '../testing/databases.js';
 import { EventBus } from './event-bus.js';
 import type { AnyBusEvent } from './event-map.js';
 import { EVENTS_CHANNEL, PgNotifyRelay } from './pg-notify-relay.js';
 
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (needs PostgreSQL)';
+const skip = postgresMissing;
 
 interface Node {
   bus: EventBus;

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from '../domain/errors.js';
 
-/** Shape of the client errors Fastify and Mercurius throw (parse, validation, depth, method, body). */
+/** Shape of the client errors Fastify and Mercurius throw (parse, validation, method, body). */
 interface ClientFailure extends Error {
   readonly code?: string;
   readonly statusCode?: number;
@@ -26,8 +26,8 @@ const CLEARER_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Unwraps Mercurius' container errors (a validation failure carries the GraphQL validation,
- * syntax or depth errors in `errors`) into one error each; `client` marks client mistakes.
+ * Unwraps Mercurius' container errors (a validation failure carries the GraphQL validation or
+ * syntax errors in `errors`) into one error each; `client` marks client mistakes.
  */
 function expand(error: GraphQLError): { error: GraphQLError; client: boolean }[] {
   const original = error.originalError as ClientFailure | undefined;
@@ -43,14 +43,7 @@ function expand(error: GraphQLError): { error: GraphQLError; client: boolean }[]
     if (item instanceof GraphQLError) {
       return { error: item, client: true };
     }
-    const depth =
-      item instanceof Error ? /depth \((\d+)\) exceeds the query depth limit of (\d+)/.exec(item.message) : null;
-    const message = depth
-      ? `query is nested ${depth[1]} levels deep, more than the limit of ${depth[2]}`
-      : item instanceof Error
-        ? item.message
-        : String(item);
-    return { error: new GraphQLError(message), client: true };
+    return { error: new GraphQLError(item instanceof Error ? item.message : String(item)), client: true };
   });
 }
 

@@ -12,6 +12,7 @@ import { pullSourcesModule } from './modules/pull-sources.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
+import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
 export const modules: readonly GraphQLModule[] = [
@@ -31,7 +32,7 @@ export function buildTypeDefs(list: readonly GraphQLModule[] = modules): string 
   return list.map((module) => module.typeDefs).join('\n');
 }
 
-/** The merged resolvers (type by type, field by field). */
+/** The merged resolvers (type by type, field by field); string arguments checked first (text-arguments). */
 export function buildResolvers(list: readonly GraphQLModule[] = modules): IResolvers {
   const merged: Record<string, Record<string, unknown>> = {};
   for (const module of list) {
@@ -39,5 +40,5 @@ export function buildResolvers(list: readonly GraphQLModule[] = modules): IResol
       merged[type] = { ...(merged[type] ?? {}), ...(fields as Record<string, unknown>) };
     }
   }
-  return merged as IResolvers;
+  return guardTextArguments(merged as IResolvers);
 }

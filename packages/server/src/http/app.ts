@@ -11,21 +11,20 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ValidationRule } from 'graphql';
 import mercurius from 'mercurius';
 import { redactToken } from '../auth/playback-gate/playback-gate.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError, RateLimitedError } from '../domain/errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { formatErrors } from '../graphql/error-formatter.js';
+import { depthLimitRule } from '../graphql/limits/depth-limit.js';
 import type { GraphQLModule } from '../graphql/module.js';
 import { buildResolvers, buildTypeDefs, modules as defaultModules } from '../graphql/schema.js';
 import type { Services } from '../graphql/services.js';
 
 /** Largest request body accepted (bytes). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Deepest GraphQL selection accepted. */
-export const QUERY_DEPTH_LIMIT = 10;
 
 /** HTTP status of a request that failed before execution: the client error's own 4xx, else 400. */
 function clientStatus(error: { originalError?: unknown } | undefined): number {
@@ -43,8 +42,8 @@ export interface AppOptions {
   readonly authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<Principal | null>;
   readonly logLevel?: string;
   readonly modules?: readonly GraphQLModule[];
-  /** Extra GraphQL validation rules (cost limit, …). */
-  readonly validationRules?: NonNullable<Parameters<typeof mercurius>[1]>['validationRules'];
+  /** Extra GraphQL validation rules (cost limit, …), after the depth limit. */
+  readonly validationRules?: readonly ValidationRule[];
   /** Route plugins registered after GraphQL. */
   readonly plugins?: readonly ((app: FastifyInstance) => Promise<void> | void)[];
 }
@@ -120,8 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     path: '/graphql',
     graphiql: false,
     jit: 1,
-    queryDepth: QUERY_DEPTH_LIMIT,
-    ...(options.validationRules ? { validationRules: options.validationRules } : {}),
+    validationRules: [depthLimitRule(), ...(options.validationRules ?? [])],
     context: async (request, reply): Promise<GraphQLContext> => ({
       requestId: request.id,
       principal: principals.get(request) ?? null,

@@ -90,7 +90,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, rest);
   const running = await startAirwave(config);
   const lines = Object.entries(running.urls).map(([name, url]) => `  ${name.padEnd(14)} ${url}`);
-  console.log(`Airwave is running (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})\n${lines.join('\n')}`);
+  console.log(
+    `Airwave is running on Node ${process.version} (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})\n${lines.join('\n')}`,
+  );
   console.log(
     `AIRWAVE_READY ${JSON.stringify({ ports: running.ports, urls: running.urls, nodeId: running.node.nodeId, pid: process.pid })}`,
   );

@@ -14,6 +14,9 @@ import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
+import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
+import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
@@ -56,6 +59,8 @@ import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
+import { webrtcNetwork } from '../http/webrtc/webrtc-network.js';
+import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
@@ -82,6 +87,8 @@ export interface RunningAirwave {
     /** The pull sources this node pulls. */
     readonly pulls: PullScheduler;
   };
+  /** WHIP/WHEP sessions, when WebRTC is enabled. */
+  readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
 }
 
@@ -148,6 +155,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       rtmpsPort: config.tlsCert ? config.rtmpsPort : undefined,
       srtPort: config.srtPort,
       httpPort: config.httpPort,
+      whip: config.webrtc.enabled,
     };
     const accountsStore = new AccountsStore(database.db);
     const sessionTokens = new SessionTokens(
@@ -228,6 +236,15 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackAccess,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
+    const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
+    const playbackGate = new AccessControlGate(playbackAccess);
+    const network = webrtcNetwork(config);
+    const webrtc = config.webrtc.enabled
+      ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
+      : undefined;
+    if (webrtc) {
+      closers.unshift(() => webrtc.close());
+    }
     const app = await buildApp({
       services,
       authenticate: requestAuthenticator(
@@ -250,8 +267,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             get publicBaseUrl() {
               return currentNode.baseUrl;
             },
-            gate: new AccessControlGate(playbackAccess),
+            gate: playbackGate,
+            webrtc: webrtc !== undefined,
             wake: (playbackId) => pulls.wake(playbackId),
+          }),
+        (instance) =>
+          webrtc &&
+          registerWebRtcRoutes(instance, {
+            service: webrtc,
+            gate: playbackGate,
+            iceServerLinks: iceServerLinks(network.iceServers),
           }),
         graphqlWsRoute({
           feed: new EventFeed({
@@ -275,7 +300,6 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => nodeStatus.stop());
     pulls.start();
     closers.unshift(() => pulls.close());
-    const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
@@ -306,6 +330,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
       services,
       ingest: { authorizer, lifecycle, pulls },
+      webrtc,
       close: async () => {
         for (const close of closers) {
           try {

@@ -1,9 +1,18 @@
 /**
  * Test support: the database backends the suite runs on. PGlite always; PostgreSQL too when
- * TEST_DATABASE_URL is set (CI sets it), each test server on a fresh database of its own.
+ * TEST_DATABASE_URL is set (scripts/run-tests.mjs sets it when a server answers at 127.0.0.1:5432),
+ * each test server on a fresh database of its own.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+
+/**
+ * Why tests needing PostgreSQL skip (scripts/run-tests.mjs says why none was found), or false
+ * when TEST_DATABASE_URL names one.
+ */
+export const postgresMissing: string | false = process.env.TEST_DATABASE_URL
+  ? false
+  : (process.env.AIRWAVE_TEST_POSTGRES_MISSING ?? 'TEST_DATABASE_URL is not set (needs PostgreSQL)');
 
 /** One backend a test runs against. */
 export interface TestBackend {

@@ -12,9 +12,12 @@ const TABLE = (() => {
   return table;
 })();
 
-/** CRC-32/MPEG-2 of `data`, as PSI sections carry it in CRC_32. */
-export function crc32Mpeg2(data: Uint8Array): number {
-  let crc = 0xffffffff;
+/**
+ * CRC-32/MPEG-2 of `data`, as PSI sections carry it in CRC_32; with `initial` 0 it is the CRC of
+ * Ogg pages (RFC 3533 §6), the same polynomial without the preset.
+ */
+export function crc32Mpeg2(data: Uint8Array, initial = 0xffffffff): number {
+  let crc = initial;
   for (const byte of data) {
     crc = ((crc << 8) ^ (TABLE[((crc >>> 24) ^ byte) & 0xff] as number)) >>> 0;
   }

@@ -13,6 +13,7 @@ const decision = (overrides: Partial<AccessDecision>): AccessDecision => ({
   webhookStatus: null,
   webhookLatencyMs: null,
   token: null,
+  claims: null,
   ...overrides,
 });
 

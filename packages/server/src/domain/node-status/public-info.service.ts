@@ -19,8 +19,8 @@ export interface IngestEndpointView {
   readonly rtmpsUrl: string | null;
   /** Null: this build has no SRT listener yet (no URL is handed out that nothing serves). */
   readonly srtUrl: null;
-  /** Null: this build has no WHIP endpoint yet. */
-  readonly whipUrl: null;
+  /** `<baseUrl>/webrtc/<streamKey>`; null when the node does not serve WHIP. */
+  readonly whipUrl: string | null;
   readonly region: string | null;
   readonly loadScore: number;
   readonly kind: 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC';
@@ -71,6 +71,7 @@ export interface NetworkStatusView {
     readonly clusterId: string;
   }[];
   readonly peerConnections: readonly never[];
+  readonly serviceInstances: readonly ServiceInstanceView[];
   readonly totalNodes: number;
   readonly healthyNodes: number;
   readonly updatedAt: Date;
@@ -121,7 +122,7 @@ export class PublicInfoService {
         rtmpUrl: `rtmp://${host}:${node.rtmpPort}/live/${key}`,
         rtmpsUrl: node.rtmpsPort === undefined ? null : `rtmps://${host}:${node.rtmpsPort}/live/${key}`,
         srtUrl: null,
-        whipUrl: null,
+        whipUrl: node.whip ? `${node.baseUrl}/webrtc/${key}` : null,
         region: null,
         loadScore: this.loadScore(),
         kind: 'INGEST_ENDPOINT_KIND_NODE_SPECIFIC',
@@ -193,6 +194,7 @@ export class PublicInfoService {
       ],
       nodes,
       peerConnections: [],
+      serviceInstances: this.serviceInstances(),
       totalNodes: nodes.length,
       healthyNodes: nodes.length,
       updatedAt: new Date(),

@@ -39,6 +39,8 @@ export interface AccessDecision {
   readonly webhookLatencyMs: number | null;
   /** The verified token, to carry into playlist URIs. */
   readonly token: string | null;
+  /** The claims of the verified token (JWT policy, allowed). */
+  readonly claims: Readonly<Record<string, unknown>> | null;
 }
 
 /** Input of testPlaybackAccess. */
@@ -49,6 +51,22 @@ export interface TestAccessInput {
   readonly requestUrl?: string | null;
   /** false: report what a WEBHOOK policy would ask without calling it (reason `webhook-test-skipped`). */
   readonly fireWebhook?: boolean | null;
+  /** The output the request would come through (hls, llhls, dash, mp4, webrtc; default `test`), as the webhook sees it. */
+  readonly connector?: string | null;
+  /** The viewer session id the webhook sees (default a new `test-…` id). */
+  readonly sessionId?: string | null;
+}
+
+/** Longest connector and session id testPlaybackAccess accepts. */
+const TEST_CONNECTOR_MAX_LENGTH = 32;
+const TEST_SESSION_ID_MAX_LENGTH = 128;
+
+/** `value` when it has at most `max` characters; ValidationError on `field` otherwise. */
+function shortText(value: string, field: string, max: number): string {
+  if (value.length > max) {
+    throw new ValidationError(field, 'length', `${field} must be at most ${max} characters`);
+  }
+  return value;
 }
 
 /** What the service needs. */
@@ -60,7 +78,7 @@ export interface PlaybackAccessDeps {
   readonly now?: () => number;
 }
 
-const NONE = { kid: null, webhookStatus: null, webhookLatencyMs: null, token: null } as const;
+const NONE = { kid: null, webhookStatus: null, webhookLatencyMs: null, token: null, claims: null } as const;
 
 /** Decides playback access for media requests and for testPlaybackAccess. */
 export class PlaybackAccessService {
@@ -104,8 +122,12 @@ export class PlaybackAccessService {
       token: input.token ?? undefined,
       viewerIp: input.viewerIp ?? '0.0.0.0',
       requestUrl: input.requestUrl ?? `/play/${playbackId}/hls/index.m3u8`,
-      protocol: 'test',
-      sessionId: `test-${this.now().toString(36)}`,
+      protocol: shortText(input.connector ?? 'test', 'input.connector', TEST_CONNECTOR_MAX_LENGTH),
+      sessionId: shortText(
+        input.sessionId ?? `test-${this.now().toString(36)}`,
+        'input.sessionId',
+        TEST_SESSION_ID_MAX_LENGTH,
+      ),
     };
     if (resolved.policy.type === 'WEBHOOK' && input.fireWebhook === false) {
       return {
@@ -149,6 +171,7 @@ export class PlaybackAccessService {
         ...NONE,
         kid: result.kid,
         token: request.token ?? null,
+        claims: result.claims,
       };
     }
     if (policy.type === 'WEBHOOK' && policy.webhook) {

@@ -61,12 +61,16 @@ export type ClusterStatus = {
 /** A viewer session started or ended. */
 export type ConnectionEvent = {
   readonly __typename?: 'ConnectionEvent';
+  /** The output that served the session (the same value as protocol). */
+  readonly connector: Scalars['String']['output'];
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
+  /** On disconnect: seconds from the session's first to its last request (or connection close); null on connect. */
+  readonly sessionDurationSeconds?: Maybe<Scalars['Float']['output']>;
   /** Playback session id. */
   readonly sessionId: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
@@ -131,10 +135,12 @@ export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | 
 
 export type DeleteStreamResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
-/** A deletion took place. */
+/** A deletion (or revocation) was accepted. */
 export type DeleteSuccess = {
   readonly __typename?: 'DeleteSuccess';
   readonly deletedId: Scalars['ID']['output'];
+  /** True when the deletion was accepted and finishes in the background; false when it is already complete. */
+  readonly pending: Scalars['Boolean']['output'];
   readonly success: Scalars['Boolean']['output'];
 };
 
@@ -219,7 +225,7 @@ export type IngestEndpoint = {
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
   /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
-  /** <baseUrl>/webrtc/<streamKey> (WHIP) once this node serves WHIP; null until then. */
+  /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
 };
 
@@ -408,6 +414,8 @@ export type NetworkStatus = {
   readonly healthyNodes: Scalars['Int']['output'];
   readonly nodes: ReadonlyArray<NetworkNode>;
   readonly peerConnections: ReadonlyArray<PeerConnection>;
+  /** This node's listening services (what serviceInstancesHealth answers). */
+  readonly serviceInstances: ReadonlyArray<ServiceInstance>;
   readonly totalNodes: Scalars['Int']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
@@ -447,6 +455,8 @@ export type PeerConnection = {
 export type PlaybackAccessDecision = {
   readonly __typename?: 'PlaybackAccessDecision';
   readonly allowed: Scalars['Boolean']['output'];
+  /** The verified token's claims as a JSON object (JWT policy, when allowed). */
+  readonly claimsJson?: Maybe<Scalars['String']['output']>;
   readonly detail: Scalars['String']['output'];
   /** The kid the token named. */
   readonly kid?: Maybe<Scalars['String']['output']>;
@@ -529,6 +539,8 @@ export type PullSourceInput = {
 /** A pull source as read back: the URI with credentials and query values redacted. */
 export type PullSourceView = {
   readonly __typename?: 'PullSourceView';
+  /** Clusters allowed to pull it; empty: any. Airwave runs one cluster, so a pull source is never pinned. */
+  readonly allowedClusterIds: ReadonlyArray<Scalars['String']['output']>;
   /** public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES). */
   readonly class: Scalars['String']['output'];
   readonly enabled: Scalars['Boolean']['output'];
@@ -798,10 +810,14 @@ export type StreamEvent = {
   readonly details?: Maybe<Scalars['JSON']['output']>;
   /** Unique id of the event; de-duplicate by it. */
   readonly eventId: Scalars['ID']['output'];
+  /** Global ID of the event. */
+  readonly id: Scalars['ID']['output'];
   /** Node that hosts the publisher, when known. */
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Why it changed (publisher dropped, reconnect window elapsed, …). */
   readonly reason?: Maybe<Scalars['String']['output']>;
+  /** LIVE: subscriptions start from the moment of subscribing and replay no history. */
+  readonly source: StreamEventSource;
   /** Lowercase lifecycle state: live, reconnecting or offline. */
   readonly state: Scalars['String']['output'];
   /** The same state as a stream status. */
@@ -810,7 +826,27 @@ export type StreamEvent = {
   readonly streamId: Scalars['ID']['output'];
   /** When the change happened. */
   readonly timestamp: Scalars['Time']['output'];
+  /** What kind of change this is. */
+  readonly type: StreamEventType;
 };
+
+/** Whether an event was replayed from history or happened after subscribing. */
+export type StreamEventSource =
+  | 'HISTORICAL'
+  | 'LIVE';
+
+/** Kind of a stream event (the values of research/frameworks.md §1.1; lifecycle changes use the first three). */
+export type StreamEventType =
+  | 'BUFFER_UPDATE'
+  | 'PLAY_REWRITE'
+  /** The stream ended (offline). */
+  | 'STREAM_END'
+  /** Any other lifecycle change (reconnecting). */
+  | 'STREAM_LIFECYCLE_UPDATE'
+  | 'STREAM_SOURCE'
+  /** The stream went live. */
+  | 'STREAM_START'
+  | 'TRACK_LIST_UPDATE';
 
 /** An ingest key of a stream. Any active key may publish to its stream. */
 export type StreamKey = {
@@ -949,10 +985,14 @@ export type SubscriptionLiveVodLifecycleArgs = {
 };
 
 export type TestPlaybackAccessInput = {
+  /** The output the request would come through (hls, llhls, dash, mp4, webrtc; default test), as the webhook sees it; at most 32 characters. */
+  readonly connector?: InputMaybe<Scalars['String']['input']>;
   /** false: do not call the webhook (reason webhook-test-skipped). Default true. */
   readonly fireWebhook?: InputMaybe<Scalars['Boolean']['input']>;
   readonly playbackId: Scalars['String']['input'];
   readonly requestUrl?: InputMaybe<Scalars['String']['input']>;
+  /** The viewer session id the webhook sees (default a new test-… id); at most 128 characters. */
+  readonly sessionId?: InputMaybe<Scalars['String']['input']>;
   /** The viewer token (JWT policy). */
   readonly token?: InputMaybe<Scalars['String']['input']>;
   readonly viewerIp?: InputMaybe<Scalars['String']['input']>;
@@ -1302,6 +1342,8 @@ export type ResolversTypes = {
   Stream: ResolverTypeWrapper<StreamRecordModel>;
   StreamEdge: ResolverTypeWrapper<Omit<StreamEdge, 'node'> & { node: ResolversTypes['Stream'] }>;
   StreamEvent: ResolverTypeWrapper<StreamEvent>;
+  StreamEventSource: StreamEventSource;
+  StreamEventType: StreamEventType;
   StreamKey: ResolverTypeWrapper<StreamKeyRecordModel>;
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
@@ -1450,10 +1492,12 @@ export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType exte
 };
 
 export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
+  connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
@@ -1491,6 +1535,7 @@ export type DeleteStreamResultResolvers<ContextType = GraphQLContext, ParentType
 
 export type DeleteSuccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteSuccess'] = ResolversParentTypes['DeleteSuccess']> = {
   deletedId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  pending?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -1620,6 +1665,7 @@ export type NetworkStatusResolvers<ContextType = GraphQLContext, ParentType exte
   healthyNodes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   nodes?: Resolver<ReadonlyArray<ResolversTypes['NetworkNode']>, ParentType, ContextType>;
   peerConnections?: Resolver<ReadonlyArray<ResolversTypes['PeerConnection']>, ParentType, ContextType>;
+  serviceInstances?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType>;
   totalNodes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
@@ -1648,6 +1694,7 @@ export type PeerConnectionResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type PlaybackAccessDecisionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlaybackAccessDecision'] = ResolversParentTypes['PlaybackAccessDecision']> = {
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  claimsJson?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   detail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kid?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   policyType?: Resolver<ResolversTypes['PlaybackPolicyType'], ParentType, ContextType>;
@@ -1689,6 +1736,7 @@ export type PullSourceEventResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type PullSourceViewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceView'] = ResolversParentTypes['PullSourceView']> = {
+  allowedClusterIds?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   class?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   onDemand?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1834,12 +1882,15 @@ export type StreamEdgeResolvers<ContextType = GraphQLContext, ParentType extends
 export type StreamEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamEvent'] = ResolversParentTypes['StreamEvent']> = {
   details?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['StreamEventSource'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['StreamEventType'], ParentType, ContextType>;
 };
 
 export type StreamKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamKey'] = ResolversParentTypes['StreamKey']> = {

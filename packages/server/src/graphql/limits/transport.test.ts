@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { buildApp } from '../../http/app.js';
 import { testBackends } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
@@ -121,14 +122,25 @@ for (const backend of testBackends()) {
       assert.equal(((await badJson.json()) as Body).errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
     });
 
-    test('queries deeper than 10 levels are refused with VALIDATION_ERROR', async () => {
+    test('the standard introspection query is answered, deeper introspection refused, ordinary queries unchanged', async () => {
+      const standard = await post(server, { query: getIntrospectionQuery({ descriptions: true, oneOf: true }) });
+      assert.equal(standard.status, 200, JSON.stringify(standard.body.errors));
+      const schema = buildClientSchema(standard.body.data as unknown as IntrospectionQuery);
+      assert.ok(schema.getQueryType()?.getFields().ping);
       const nest = (levels: number): string => (levels === 0 ? 'name' : `ofType { ${nest(levels - 1)} }`);
-      const deep = await post(server, { query: `{ __schema { types { fields { type { ${nest(7)} } } } } }` });
+      const deep = await post(server, { query: `{ __schema { types { fields { type { ${nest(17)} } } } } }` });
       assert.equal(deep.status, 400);
       assert.equal(deep.body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
-      assert.match(deep.body.errors?.[0]?.message ?? '', /nested 12 levels deep, more than the limit of 10/);
-      const fine = await post(server, { query: `{ __schema { types { fields { type { ${nest(4)} } } } } }` });
-      assert.equal(fine.status, 200);
+      assert.match(
+        deep.body.errors?.[0]?.message ?? '',
+        /introspection query is nested 22 levels deep, more than the limit of 20/,
+      );
+      const ordinary = await post(
+        server,
+        { query: '{ me { email } streamsConnection { nodes { metrics { status } } } }' },
+        { authorization: `Bearer ${token}` },
+      );
+      assert.equal(ordinary.status, 200, JSON.stringify(ordinary.body.errors));
     });
 
     test('queries costing more than 1000 are refused, also when the page size comes from a variable', async () => {
@@ -190,6 +202,41 @@ for (const backend of testBackends()) {
     });
   });
 }
+
+describe('the depth limit of ordinary queries', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('10 fields deep are answered, 11 refused with VALIDATION_ERROR and the depth', async () => {
+    const nestModule: GraphQLModule = {
+      typeDefs: 'type Nest { nest: Nest, n: Int } extend type Query { nest: Nest }',
+      resolvers: { Query: { nest: () => ({}) }, Nest: { nest: () => ({}), n: () => 1 } },
+    };
+    const app = await buildApp({
+      services: server.running.services,
+      authenticate: async () => null,
+      logLevel: 'silent',
+      modules: [baseModule, nestModule],
+    });
+    try {
+      const nest = (levels: number): string => (levels === 0 ? 'n' : `nest { ${nest(levels - 1)} }`);
+      const ten = await app.inject({ method: 'POST', url: '/graphql', payload: { query: `{ ${nest(9)} }` } });
+      assert.equal(ten.statusCode, 200, ten.body);
+      const eleven = await app.inject({ method: 'POST', url: '/graphql', payload: { query: `{ ${nest(10)} }` } });
+      assert.equal(eleven.statusCode, 400);
+      const body = eleven.json() as Body;
+      assert.equal(body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
+      assert.equal(body.errors?.[0]?.message, 'query is nested 11 levels deep, more than the limit of 10');
+    } finally {
+      await app.close();
+    }
+  });
+});
 
 describe('unexpected resolver errors', () => {
   let server: TestServer;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tenants, users } from '../../domain/accounts/accounts.tables.js';
-import { createScratchDatabase, type ScratchDatabase, testBackends } from '../../testing/databases.js';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase, testBackends } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 
 const AUTH_FIELDS = `__typename
@@ -65,7 +65,7 @@ for (const backend of testBackends()) {
 
     test('register creates a tenant and its first user, signs in, and sets the session cookie', async () => {
       const tenantsBefore = await server.running.database.db.select().from(tenants);
-      const { response, result } = await register(server, 'Alice@Example.com', 'correct horse', ' Alice ');
+      const { response, result } = await register(server, 'Alice@Example.com', 'correct horse', 'Alice');
       assert.equal(result?.__typename, 'AuthPayload');
       assert.match(result?.token ?? '', /^[\w-]+\.[\w-]+\.[\w-]+$/);
       assert.equal(result?.user?.email, 'Alice@Example.com');
@@ -100,6 +100,7 @@ for (const backend of testBackends()) {
         [{ email: 'not-an-email', password: 'long enough' }, 'input.email', 'format'],
         [{ email: 'short@example.com', password: 'seven77' }, 'input.password', 'length'],
         [{ email: 'long@example.com', password: 'x'.repeat(1025) }, 'input.password', 'length'],
+        [{ email: ' spaced@example.com', password: 'long enough' }, 'input.email', 'whitespace'],
       ];
       for (const [input, field, constraint] of cases) {
         const response = await server.graphql<{ register: AuthResult }>(REGISTER, { input });
@@ -223,7 +224,7 @@ describe('the session cookie behind an https public URL', () => {
 });
 
 describe('accounts across two servers on one PostgreSQL database', {
-  skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set',
+  skip: postgresMissing,
 }, () => {
   let scratch: ScratchDatabase;
   let first: TestServer;

@@ -51,10 +51,12 @@ export const baseModule: GraphQLModule = {
       retryAfter: Int
     }
 
-    "A deletion took place."
+    "A deletion (or revocation) was accepted."
     type DeleteSuccess {
       success: Boolean!
       deletedId: ID!
+      "True when the deletion was accepted and finishes in the background; false when it is already complete."
+      pending: Boolean!
     }
 
     "Relay page info."

@@ -28,7 +28,7 @@ const LIST = `query($page: ConnectionInput) {
 const REVOKE = `mutation($id: ID!) {
   revokeDeveloperToken(id: $id) {
     __typename
-    ... on DeleteSuccess { success deletedId }
+    ... on DeleteSuccess { success deletedId pending }
     ... on NotFoundError { message resourceType }
     ... on ValidationError { message field }
     ... on AuthError { message code }
@@ -95,7 +95,7 @@ for (const backend of testBackends()) {
 
     test('the value is aw_ + 43 CSPRNG characters, shown once, stored only as its SHA-256', async () => {
       const token = await create(server, session, {
-        name: ' ci ',
+        name: 'ci',
         permissions: 'streams:read, streams:write',
         expiresIn: 30,
       });
@@ -231,13 +231,12 @@ for (const backend of testBackends()) {
       const anonymous = await server.graphql<{ revokeDeveloperToken: TokenResult }>(REVOKE, { id: token.id });
       assert.equal(anonymous.data?.revokeDeveloperToken.__typename, 'AuthError');
 
-      const revoked = await server.graphql<{ revokeDeveloperToken: TokenResult & { deletedId?: string } }>(
-        REVOKE,
-        { id: token.id },
-        session,
-      );
+      const revoked = await server.graphql<{
+        revokeDeveloperToken: TokenResult & { deletedId?: string; pending?: boolean };
+      }>(REVOKE, { id: token.id }, session);
       assert.equal(revoked.data?.revokeDeveloperToken.__typename, 'DeleteSuccess');
       assert.equal(revoked.data?.revokeDeveloperToken.deletedId, token.id);
+      assert.equal(revoked.data?.revokeDeveloperToken.pending, false, 'revoked at once');
       const after = await server.graphql(LIST, {}, value);
       assert.equal(after.errors?.[0]?.extensions?.code, 'UNAUTHORIZED');
       assert.match(after.errors?.[0]?.message ?? '', /revoked/);

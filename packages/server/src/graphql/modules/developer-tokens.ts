@@ -77,7 +77,7 @@ export const developerTokensModule: GraphQLModule = {
         unionResult('DeleteSuccess', ['NotFoundError', 'ValidationError', 'AuthError'], async () => {
           const raw = fromGlobalId('DeveloperToken', args.id);
           const { id } = await context.services.developerTokens.revoke(context.principal, raw);
-          return { success: true, deletedId: toGlobalId('DeveloperToken', id) };
+          return { success: true, deletedId: toGlobalId('DeveloperToken', id), pending: false };
         }),
     },
     DeveloperToken: {

@@ -20,6 +20,7 @@ function decisionToGraphQL(decision: AccessDecision): PlaybackAccessDecision {
     kid: decision.kid,
     webhookStatus: decision.webhookStatus,
     webhookLatencyMs: decision.webhookLatencyMs,
+    claimsJson: decision.claims ? JSON.stringify(decision.claims) : null,
   };
 }
 
@@ -142,6 +143,10 @@ export const playbackAccessModule: GraphQLModule = {
       requestUrl: String
       "false: do not call the webhook (reason webhook-test-skipped). Default true."
       fireWebhook: Boolean
+      "The output the request would come through (hls, llhls, dash, mp4, webrtc; default test), as the webhook sees it; at most 32 characters."
+      connector: String
+      "The viewer session id the webhook sees (default a new test-… id); at most 128 characters."
+      sessionId: String
     }
 
     "What the playback gate decides for a request."
@@ -155,6 +160,8 @@ export const playbackAccessModule: GraphQLModule = {
       kid: String
       webhookStatus: Int
       webhookLatencyMs: Int
+      "The verified token's claims as a JSON object (JWT policy, when allowed)."
+      claimsJson: String
     }
 
     union TestPlaybackAccessResult = PlaybackAccessDecision | ValidationError | NotFoundError | AuthError
@@ -191,7 +198,7 @@ export const playbackAccessModule: GraphQLModule = {
       revokeSigningKey: (_root, { id }, ctx) =>
         unionResult('DeleteSuccess', ['NotFoundError', 'ValidationError', 'AuthError'], async () => {
           const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
-          return { success: true, deletedId: toGlobalId('SigningKey', revoked.id) };
+          return { success: true, deletedId: toGlobalId('SigningKey', revoked.id), pending: false };
         }),
       setPlaybackPolicy: (_root, { input }, ctx) =>
         unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {

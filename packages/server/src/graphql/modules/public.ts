@@ -26,7 +26,7 @@ export const publicModule: GraphQLModule = {
       rtmpsUrl: String
       "srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then."
       srtUrl: String
-      "<baseUrl>/webrtc/<streamKey> (WHIP) once this node serves WHIP; null until then."
+      "<baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP."
       whipUrl: String
       region: String
       "Lower is less loaded (live streams on the node)."
@@ -118,6 +118,8 @@ export const publicModule: GraphQLModule = {
       clusters: [ClusterStatus!]!
       nodes: [NetworkNode!]!
       peerConnections: [PeerConnection!]!
+      "This node's listening services (what serviceInstancesHealth answers)."
+      serviceInstances: [ServiceInstance!]!
       totalNodes: Int!
       healthyNodes: Int!
       updatedAt: Time!

@@ -77,7 +77,7 @@ export const streamKeysModule: GraphQLModule = {
         unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           const deleted = await ctx.services.streamKeys.delete(principal.tenantId, streamId, keyId);
-          return { success: true, deletedId: toGlobalId('StreamKey', deleted) };
+          return { success: true, deletedId: toGlobalId('StreamKey', deleted), pending: false };
         }),
     },
     StreamKey: {

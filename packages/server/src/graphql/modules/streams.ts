@@ -43,6 +43,7 @@ const streamFields = {
           class: stream.pullSource.class,
           enabled: stream.pullSource.enabled,
           onDemand: stream.pullSource.onDemand,
+          allowedClusterIds: [],
         }
       : null,
   createdAt: (stream: StreamRecord): string => stream.createdAt.toISOString(),
@@ -108,6 +109,8 @@ export const streamsModule: GraphQLModule = {
       enabled: Boolean!
       "Pulled only while viewers watch; otherwise always while enabled."
       onDemand: Boolean!
+      "Clusters allowed to pull it; empty: any. Airwave runs one cluster, so a pull source is never pinned."
+      allowedClusterIds: [String!]!
     }
 
     "Live metrics as reported by the media plane."
@@ -264,7 +267,7 @@ export const streamsModule: GraphQLModule = {
         unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           const deleted = await ctx.services.streams.delete(principal.tenantId, id);
-          return { success: true, deletedId: toGlobalId('Stream', deleted) };
+          return { success: true, deletedId: toGlobalId('Stream', deleted), pending: false };
         }),
       refreshStreamKey: (_root, { id }, ctx) =>
         unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {

@@ -6,6 +6,7 @@
  */
 import type { Principal } from '../../auth/principal.js';
 import { ValidationError } from '../../domain/errors.js';
+import { toGlobalId } from '../../domain/ids.js';
 import type { EventFeed } from '../../events/event-feed.js';
 import type { AnyBusEvent, EventName } from '../../events/event-map.js';
 import type {
@@ -33,10 +34,36 @@ export interface SubscriptionContext {
 /** The schema module (SDL only; resolvers are attached by the WebSocket layer). */
 export const subscriptionsModule: GraphQLModule = {
   typeDefs: /* GraphQL */ `
+    "Kind of a stream event (the values of research/frameworks.md §1.1; lifecycle changes use the first three)."
+    enum StreamEventType {
+      "The stream went live."
+      STREAM_START
+      "The stream ended (offline)."
+      STREAM_END
+      "Any other lifecycle change (reconnecting)."
+      STREAM_LIFECYCLE_UPDATE
+      BUFFER_UPDATE
+      TRACK_LIST_UPDATE
+      PLAY_REWRITE
+      STREAM_SOURCE
+    }
+
+    "Whether an event was replayed from history or happened after subscribing."
+    enum StreamEventSource {
+      HISTORICAL
+      LIVE
+    }
+
     "A stream lifecycle change."
     type StreamEvent {
+      "Global ID of the event."
+      id: ID!
       "Unique id of the event; de-duplicate by it."
       eventId: ID!
+      "What kind of change this is."
+      type: StreamEventType!
+      "LIVE: subscriptions start from the moment of subscribing and replay no history."
+      source: StreamEventSource!
       "Stream UUID (Stream.streamId)."
       streamId: ID!
       "Lowercase lifecycle state: live, reconnecting or offline."
@@ -75,6 +102,10 @@ export const subscriptionsModule: GraphQLModule = {
       sessionId: String!
       "Playback protocol: hls, llhls, dash, mp4 or webrtc."
       protocol: String!
+      "The output that served the session (the same value as protocol)."
+      connector: String!
+      "On disconnect: seconds from the session's first to its last request (or connection close); null on connect."
+      sessionDurationSeconds: Float
       "connect or disconnect."
       eventType: String!
       nodeId: String
@@ -277,9 +308,9 @@ function isOneOf<N extends EventName>(event: AnyBusEvent, names: readonly N[]): 
 }
 
 const STREAM_STATES = {
-  'stream.live': { state: 'live', status: 'LIVE' },
-  'stream.reconnecting': { state: 'reconnecting', status: 'RECONNECTING' },
-  'stream.offline': { state: 'offline', status: 'OFFLINE' },
+  'stream.live': { state: 'live', status: 'LIVE', type: 'STREAM_START' },
+  'stream.reconnecting': { state: 'reconnecting', status: 'RECONNECTING', type: 'STREAM_LIFECYCLE_UPDATE' },
+  'stream.offline': { state: 'offline', status: 'OFFLINE', type: 'STREAM_END' },
 } as const;
 
 const DVR_STATUS = {
@@ -327,12 +358,16 @@ export const subscriptionResolvers: {
     ...base(event),
     ...event.data,
     ...STREAM_STATES[event.name],
+    id: toGlobalId('StreamEvent', event.id),
+    source: 'LIVE' as const,
   })),
   liveViewerMetrics: field(['viewer.metrics'], (event) => ({ ...base(event), ...event.data })),
   liveConnectionEvents: field(['viewer.connected', 'viewer.disconnected'], (event) => ({
     ...base(event),
     ...event.data,
     eventType: event.name === 'viewer.connected' ? 'connect' : 'disconnect',
+    connector: event.data.protocol,
+    sessionDurationSeconds: event.data.sessionDurationSeconds ?? null,
   })),
   liveDvrLifecycle: field(namesOf(DVR_STATUS), (event) => ({
     ...base(event),

@@ -15,6 +15,7 @@ import {
   getOperationAST,
   type OperationDefinitionNode,
   parse,
+  specifiedRules,
   validate,
 } from 'graphql';
 import { handleProtocols, makeServer } from 'graphql-ws';
@@ -24,6 +25,7 @@ import { RateLimitedError, UnauthorizedError } from '../../domain/errors.js';
 import type { EventFeed } from '../../events/event-feed.js';
 import { QueueOverflowError } from '../../events/event-queue.js';
 import { formatErrors } from '../../graphql/error-formatter.js';
+import { depthLimitRule } from '../../graphql/limits/depth-limit.js';
 import { type SubscriptionContext, subscriptionResolvers } from '../../graphql/modules/subscriptions.js';
 import {
   CLOSE_GOING_AWAY,
@@ -258,7 +260,7 @@ function prepare(
         : new GraphQLError('invalid GraphQL document', { extensions: { code: 'VALIDATION_ERROR' } }),
     ];
   }
-  const errors = validate(schema, document);
+  const errors = validate(schema, document, [...specifiedRules, depthLimitRule()]);
   if (errors.length > 0) {
     return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'VALIDATION_ERROR' } }));
   }

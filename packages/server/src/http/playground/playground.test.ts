@@ -1,7 +1,7 @@
 /**
  * The playground: page and assets come from this server (no CDN), and in Debian's Chromium
  * GraphiQL renders, runs the default register mutation against /graphql and gets the session
- * cookie — with every request to another host blocked.
+ * cookie — with every request to another host blocked; its Docs pane lists the schema.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -73,6 +73,27 @@ describe('GraphiQL playground', () => {
       assert.ok(session?.httpOnly, 'the session cookie is set and httpOnly');
       assert.equal(session?.sameSite, 'Lax');
       assert.deepEqual(foreign, [], 'no request left this server');
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("in Chromium, the Docs pane shows the schema (GraphiQL's standard introspection query is answered)", {
+    skip: chromiumMissing,
+  }, async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(`${server.baseUrl}/graphql/playground`);
+      await page.getByRole('button', { name: 'Show Documentation Explorer' }).click({ timeout: 30_000 });
+      const docs = page.locator('.graphiql-doc-explorer');
+      await docs.getByText('All Schema Types').waitFor({ timeout: 30_000 });
+      const types = await docs.locator('.graphiql-doc-explorer-type-name').allTextContents();
+      assert.ok(types.includes('Stream'), `the Docs pane lists: ${types.join(', ')}`);
+      assert.doesNotMatch((await docs.textContent()) ?? '', /Error fetching schema/);
       assert.deepEqual(pageErrors, []);
     } finally {
       await browser.close();

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { before, describe, it, test } from 'node:test';
 import { PMT_PID } from '../../../formats/mpegts/ts-muxer.js';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
+import type { Track } from '../../../stream/track.js';
 import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson } from '../../../testing/ffmpeg-media.js';
 import { writePasses } from '../../../testing/live-feed.js';
 import { suiteTempDir } from '../../../testing/temp-dir.js';
 import { testSourceArgs } from '../../../testing/test-source.js';
 import { renderMediaPlaylist } from './ts-playlists.js';
-import { TsSegmenter } from './ts-segmenter.js';
+import { TsSegmenter, tracksForTs } from './ts-segmenter.js';
 
 const skip = ffmpegSkip();
 
@@ -126,4 +127,18 @@ describe('TsSegmenter with real H.264 + AAC', { skip }, () => {
     hub.close();
     assert.ok(segmenter.ended);
   });
+});
+
+test('classic HLS muxes AAC and drops Opus when a stream carries both (a WHIP stream and its AAC rendition)', () => {
+  const video = { kind: 'video', id: 1, codec: 'h264' } as Track;
+  const opus = { kind: 'audio', id: 2, codec: 'opus' } as Track;
+  const aac = { kind: 'audio', id: 3, codec: 'aac' } as Track;
+  assert.deepEqual(
+    tracksForTs([video, opus, aac]).map((track) => track.id),
+    [1, 3],
+  );
+  assert.deepEqual(
+    tracksForTs([video, opus]).map((track) => track.id),
+    [1, 2],
+  );
 });

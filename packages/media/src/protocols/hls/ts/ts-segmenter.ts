@@ -98,6 +98,7 @@ export class TsSegmenter implements StreamSink {
   private longestSegment = 0;
   private endReason: string | undefined;
   private unsupportedReason: string | undefined;
+  private muxedTrackIds = new Set<number>();
   /** Units the muxer refused (malformed payloads); they are skipped. */
   readonly stats = { badUnits: 0 };
 
@@ -193,11 +194,13 @@ export class TsSegmenter implements StreamSink {
       this.closeOpenSegment(undefined);
       this.pendingDiscontinuity = true;
     }
-    this.currentTracks = description.tracks;
-    this.timelineTrack = description.tracks.find((track) => track.kind === 'video') ?? description.tracks[0];
+    const tracks = tracksForTs(description.tracks);
+    this.currentTracks = tracks;
+    this.muxedTrackIds = new Set(tracks.map((track) => track.id));
+    this.timelineTrack = tracks.find((track) => track.kind === 'video') ?? tracks[0];
     this.lastKeyDts = undefined;
     try {
-      this.muxer = new TsMuxer(description.tracks);
+      this.muxer = new TsMuxer(tracks);
       this.unsupportedReason = undefined;
     } catch (error) {
       this.muxer = undefined;
@@ -209,7 +212,7 @@ export class TsSegmenter implements StreamSink {
   onUnit(unit: MediaUnit): void {
     const muxer = this.muxer;
     const timeline = this.timelineTrack;
-    if (!muxer || !timeline || this.endReason !== undefined) {
+    if (!muxer || !timeline || this.endReason !== undefined || !this.muxedTrackIds.has(unit.trackId)) {
       return;
     }
     if (unit.discontinuity && !this.open?.discontinuity) {
@@ -359,4 +362,13 @@ export class TsSegmenter implements StreamSink {
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * The tracks classic HLS muxes: all of them, except that a stream carrying AAC beside Opus (a WHIP
+ * stream's AAC rendition) gets only the AAC, which every HLS player decodes.
+ */
+export function tracksForTs(tracks: readonly Track[]): readonly Track[] {
+  const hasAac = tracks.some((track) => track.kind === 'audio' && track.codec === 'aac');
+  return hasAac ? tracks.filter((track) => !(track.kind === 'audio' && track.codec === 'opus')) : tracks;
 }
