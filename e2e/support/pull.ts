@@ -84,26 +84,29 @@ export async function readPulledStream(server: TestServer, token: string, id: st
   return response.data.stream;
 }
 
-/** Waits until the stream is LIVE with `tracks` tracks and pulling. */
-export function waitPulling(
+/** Waits until the stream is LIVE with `tracks` tracks, pulling, and its connection recorded; fails with what it last read. */
+export async function waitPulling(
   server: TestServer,
   token: string,
   id: string,
   tracks = 2,
   timeoutMs = 30_000,
 ): Promise<PulledStream> {
-  return waitFor(
-    'the pulled stream LIVE and PULLING',
-    async () => {
-      const stream = await readPulledStream(server, token, id);
-      return stream.metrics.status === 'LIVE' &&
-        stream.metrics.pull?.state === 'PULLING' &&
-        stream.tracks.length === tracks
-        ? stream
-        : undefined;
-    },
-    timeoutMs,
-  );
+  let last: PulledStream | undefined;
+  try {
+    return await waitFor(
+      'the pulled stream LIVE and PULLING',
+      async () => {
+        last = await readPulledStream(server, token, id);
+        const pulling = last.metrics.status === 'LIVE' && last.metrics.pull?.state === 'PULLING';
+        const recorded = last.recentPullSourceEvents[0]?.eventKind === 'connected';
+        return pulling && recorded && last.tracks.length === tracks ? last : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last read: ${JSON.stringify(last)}`);
+  }
 }
 
 /** The LL-HLS playlist and a few seconds of progressive MP4 decode with these codecs. */

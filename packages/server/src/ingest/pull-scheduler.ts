@@ -40,8 +40,6 @@ interface Running {
   readonly candidate: PullCandidate;
   readonly session: PullSession;
   lastWatchedAt: number;
-  /** Pending state write (writes of one stream stay in order). */
-  reporting: Promise<void>;
 }
 
 /** Most time a viewer's first request waits for an on-demand pull to deliver tracks. */
@@ -54,6 +52,8 @@ const WAKE_MISSES_KEPT = 10_000;
 /** The pulls of this node. */
 export class PullScheduler {
   private readonly running = new Map<string, Running>();
+  /** The last pending state or event write of each stream (writes of one stream stay in order). */
+  private readonly writes = new Map<string, Promise<unknown>>();
   /** Playback IDs recently found not pullable here, with when that expires (bounds lookups of unknown IDs). */
   private readonly misses = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -148,7 +148,7 @@ export class PullScheduler {
     await Promise.all(
       [...this.running.entries()].map(async ([streamId, entry]) => {
         entry.session.stop('server shutting down');
-        await entry.reporting;
+        await this.settled(streamId);
         await this.options.store.release(streamId, this.options.nodeId, at).catch(() => undefined);
       }),
     );
@@ -248,7 +248,7 @@ export class PullScheduler {
       onEvent: (event) => this.record(candidate, event),
       onState: (state) => this.report(candidate.streamId, state),
     });
-    const entry: Running = { candidate, session, lastWatchedAt: Date.now(), reporting: Promise.resolve() };
+    const entry: Running = { candidate, session, lastWatchedAt: Date.now() };
     this.running.set(candidate.streamId, entry);
     session.start();
     return true;
@@ -257,38 +257,55 @@ export class PullScheduler {
   /** Stops a pull: the stream goes OFFLINE at once, the lease is given up, an event says why. */
   private async end(streamId: string, entry: Running, kind: 'disabled' | undefined, reason: string): Promise<void> {
     this.running.delete(streamId);
-    entry.session.stop(reason);
-    this.options.hub.stop(streamId, reason);
     if (kind) {
       this.record(entry.candidate, { kind, attempt: entry.session.state.attempt, message: reason, at: new Date() });
     }
-    await entry.reporting;
+    entry.session.stop(reason);
+    this.options.hub.stop(streamId, reason);
+    await this.settled(streamId);
     await this.options.store.release(streamId, this.options.nodeId, new Date());
+  }
+
+  /** Runs a write of a stream after the ones already queued for it. */
+  private queue(streamId: string, write: () => Promise<unknown>): void {
+    const next = (this.writes.get(streamId) ?? Promise.resolve()).then(write);
+    this.writes.set(streamId, next);
+    void next.then(() => {
+      if (this.writes.get(streamId) === next) {
+        this.writes.delete(streamId);
+      }
+    });
+  }
+
+  /** Resolves once the writes queued for a stream are done. */
+  private async settled(streamId: string): Promise<void> {
+    await this.writes.get(streamId);
   }
 
   private record(
     candidate: PullCandidate,
     event: PullEvent | { kind: 'disabled'; attempt: number; message: string; at: Date },
   ): void {
-    this.options.store
-      .recordEvent({
-        streamId: candidate.streamId,
-        tenantId: candidate.tenantId,
-        nodeId: this.options.nodeId,
-        eventKind: event.kind,
-        attempt: event.attempt,
-        message: event.message,
-        address: 'address' in event ? (event.address ?? null) : null,
-        at: event.at,
-      })
-      .catch((error: unknown) =>
-        this.options.log.warn({ err: error, streamId: candidate.streamId }, 'pull event not recorded'),
-      );
+    this.queue(candidate.streamId, () =>
+      this.options.store
+        .recordEvent({
+          streamId: candidate.streamId,
+          tenantId: candidate.tenantId,
+          nodeId: this.options.nodeId,
+          eventKind: event.kind,
+          attempt: event.attempt,
+          message: event.message,
+          address: 'address' in event ? (event.address ?? null) : null,
+          at: event.at,
+        })
+        .catch((error: unknown) =>
+          this.options.log.warn({ err: error, streamId: candidate.streamId }, 'pull event not recorded'),
+        ),
+    );
   }
 
   private report(streamId: string, state: PullState): void {
-    const entry = this.running.get(streamId);
-    const write = () =>
+    this.queue(streamId, () =>
       this.options.store
         .report(streamId, this.options.nodeId, {
           phase: state.phase,
@@ -298,11 +315,7 @@ export class PullScheduler {
           lastError: state.lastError ?? null,
           at: new Date(),
         })
-        .catch((error: unknown) => this.options.log.warn({ err: error, streamId }, 'pull state not recorded'));
-    if (entry) {
-      entry.reporting = entry.reporting.then(write);
-    } else {
-      void write();
-    }
+        .catch((error: unknown) => this.options.log.warn({ err: error, streamId }, 'pull state not recorded')),
+    );
   }
 }
