@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { type EncodedMedia, encodeTestMedia, run } from '@airwave/media/testing/ffmpeg-media';
 import { type RtspTestServer, startRtspTestServer } from '@airwave/media/testing/rtsp-server';
 import { suiteTempDir } from '@airwave/media/testing/temp-dir';
-import { testSourceArgs } from '@airwave/media/testing/test-source';
+import { lavfiInputs, testSourceArgs } from '@airwave/media/testing/test-source';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { ffmpegMissing } from './support/ffmpeg.js';
 import { spawnTracked, type Tracked, waitFor } from './support/processes.js';
@@ -75,18 +75,7 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
       source,
     ]);
     run('ffmpeg', [
-      ...[
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=size=320x180:rate=30',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=sample_rate=48000',
-      ],
+      ...['-v', 'error', ...lavfiInputs('320x180', 48_000)],
       ...['-t', '4', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-c:a', 'libopus'],
       join(dir.path, 'source.webm'),
     ]);

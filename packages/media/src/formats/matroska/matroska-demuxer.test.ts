@@ -12,6 +12,7 @@ import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import { ffmpegSkip, ffprobeJson, run } from '../../testing/ffmpeg-media.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
+import { lavfiInputs } from '../../testing/test-source.js';
 import { MatroskaDemuxer } from './matroska-demuxer.js';
 
 function demux(bytes: Uint8Array, chunk: number): { descriptions: StreamDescription[]; units: MediaUnit[] } {
@@ -30,19 +31,7 @@ describe('Matroska demuxer', { skip: ffmpegSkip() }, () => {
   function encode(name: string, video: readonly string[]): { bytes: Uint8Array; frames: number; audioPackets: number } {
     const file = join(dir.path, name);
     run('ffmpeg', [
-      ...[
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=size=320x180:rate=30',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=sample_rate=48000',
-      ],
+      ...['-v', 'error', '-y', ...lavfiInputs('320x180', 48_000)],
       ...[
         '-t',
         '2',
