@@ -128,7 +128,13 @@ function readyLine(child: ChildProcess): Promise<ReadyLine> {
   });
 }
 
-async function graphql(server: AirwaveProcess, query: string, variables: object, token?: string): Promise<unknown> {
+/** POSTs a GraphQL document to the server; throws when it answers errors. */
+export async function graphql(
+  server: AirwaveProcess,
+  query: string,
+  variables: object,
+  token?: string,
+): Promise<unknown> {
   const response = await fetch(`${server.baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -141,8 +147,8 @@ async function graphql(server: AirwaveProcess, query: string, variables: object,
   return body.data;
 }
 
-/** Registers an account and creates `count` streams through GraphQL (`register`, `createStream`). */
-export async function createStreams(server: AirwaveProcess, count: number): Promise<BenchStream[]> {
+/** Registers an account through GraphQL (`register`); returns its session token. */
+export async function registerBenchAccount(server: AirwaveProcess): Promise<string> {
   const registered = (await graphql(
     server,
     'mutation ($input: RegisterInput!) { register(input: $input) { ... on AuthPayload { token } } }',
@@ -152,6 +158,12 @@ export async function createStreams(server: AirwaveProcess, count: number): Prom
   if (!token) {
     throw new Error('register returned no token');
   }
+  return token;
+}
+
+/** Registers an account and creates `count` streams through GraphQL (`register`, `createStream`). */
+export async function createStreams(server: AirwaveProcess, count: number): Promise<BenchStream[]> {
+  const token = await registerBenchAccount(server);
   const streams: BenchStream[] = [];
   for (let i = 0; i < count; i++) {
     const created = (await graphql(

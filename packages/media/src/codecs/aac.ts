@@ -88,7 +88,15 @@ function readSampleRate(r: BitReader): { index: number; rate: number } {
 
 /** Parses an AudioSpecificConfig (esds DecoderSpecificInfo or the FLV AAC sequence header body). */
 export function parseAudioSpecificConfig(asc: Uint8Array): AudioSpecificConfig {
-  const r = new BitReader(asc);
+  return readAudioSpecificConfig(new BitReader(asc), true);
+}
+
+/**
+ * Reads an AudioSpecificConfig from `r` and leaves it after the config (as LATM's StreamMuxConfig
+ * embeds one without a length). `lookForExtension` also reads a trailing backward-compatible SBR/PS
+ * extension, which only a config of known length may carry.
+ */
+export function readAudioSpecificConfig(r: BitReader, lookForExtension: boolean): AudioSpecificConfig {
   const objectType = readObjectType(r);
   if (objectType === 0) {
     throw new ParseError('audioObjectType 0 is null', 0);
@@ -116,7 +124,7 @@ export function parseAudioSpecificConfig(asc: Uint8Array): AudioSpecificConfig {
   const ga = readGaSpecificConfig(r, channelConfiguration, coreObjectType);
   // epConfig 2 and 3 are followed by an ErrorProtectionSpecificConfig, which ends the look for extensions.
   const epConfig = ER_OBJECT_TYPES.has(coreObjectType) ? r.readBits(2) : 0;
-  if (!sbr && epConfig < 2 && r.bitsLeft() >= 16) {
+  if (lookForExtension && !sbr && epConfig < 2 && r.bitsLeft() >= 16) {
     const explicit = readBackwardCompatibleExtension(r);
     if (explicit.sbr) {
       sbr = true;

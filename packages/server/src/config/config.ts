@@ -34,6 +34,10 @@ const schema = z.object({
   AIRWAVE_RTMP_MERGED_READ_MS: z.coerce.number().int().min(0).max(1000).default(100),
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
+  AIRWAVE_PULL_MAX_SOURCES: z.coerce.number().int().min(0).max(10_000).default(100),
+  AIRWAVE_PULL_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  AIRWAVE_PULL_STALL_SECONDS: z.coerce.number().min(1).max(3600).default(10),
+  AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_WEBRTC: z
@@ -75,6 +79,14 @@ export interface Config extends ClusterConfig {
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
+  /** Most pull sources this node pulls at once. */
+  readonly pullMaxSources: number;
+  /** Longest wait between pull attempts (the backoff's cap). */
+  readonly pullRetryMaxMs: number;
+  /** A pulled source without media this long is stalled and reconnected. */
+  readonly pullStallMs: number;
+  /** An on-demand pull nobody watched this long stops. */
+  readonly pullIdleMs: number;
   readonly sessionSecret: string | undefined;
   /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
   readonly apiRateLimitPerMinute: number;
@@ -191,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     rtmpMergedReadMs: c.AIRWAVE_RTMP_MERGED_READ_MS,
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
+    pullMaxSources: c.AIRWAVE_PULL_MAX_SOURCES,
+    pullRetryMaxMs: c.AIRWAVE_PULL_RETRY_MAX_SECONDS * 1000,
+    pullStallMs: c.AIRWAVE_PULL_STALL_SECONDS * 1000,
+    pullIdleMs: c.AIRWAVE_PULL_IDLE_SECONDS * 1000,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,

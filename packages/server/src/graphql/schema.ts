@@ -9,6 +9,7 @@ import { baseModule } from './modules/base.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
+import { pullSourcesModule } from './modules/pull-sources.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -21,6 +22,7 @@ export const modules: readonly GraphQLModule[] = [
   accountsModule,
   developerTokensModule,
   streamsModule,
+  pullSourcesModule,
   streamKeysModule,
   playbackAccessModule,
   publicModule,

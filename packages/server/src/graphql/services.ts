@@ -9,6 +9,7 @@ import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
+import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -24,6 +25,8 @@ export interface Services {
   readonly sessionCookie: SessionCookie;
   readonly streams: StreamsService;
   readonly streamKeys: StreamKeysService;
+  /** Pull-source events of PULL streams. */
+  readonly pullSources: PullSourcesService;
   /** Facts behind the public queries (ingest endpoint, instances, network status). */
   readonly publicInfo: PublicInfoService;
   /** ES256 playback signing keys. */

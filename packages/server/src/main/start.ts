@@ -9,6 +9,11 @@ import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
+import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
+import { HttpRelay } from '@airwave/media/protocols/pull/http-relay';
+import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
+import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
+import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
@@ -37,6 +42,8 @@ import { INGEST_LOOKUPS_PER_MINUTE, PublicInfoService } from '../domain/node-sta
 import { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
+import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
+import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
@@ -66,6 +73,8 @@ import { webrtcNetwork } from '../http/webrtc/webrtc-network.js';
 import { registerWebRtcRoutes } from '../http/webrtc/webrtc-routes.js';
 import { DatabaseLifecycleSink } from '../ingest/lifecycle-sink.js';
 import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
+import { pullAddressGuard } from '../ingest/pull-guard.js';
+import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
@@ -90,7 +99,12 @@ export interface RunningAirwave {
   /** Prometheus metrics of this node, and the hooks that count errors (recorder, packagers). */
   readonly metrics: NodeMetrics;
   /** Media-plane ports backed by the database: hand `authorizer` to every ingest listener. */
-  readonly ingest: { readonly authorizer: StreamKeyPublishAuthorizer; readonly lifecycle: DatabaseLifecycleSink };
+  readonly ingest: {
+    readonly authorizer: StreamKeyPublishAuthorizer;
+    readonly lifecycle: DatabaseLifecycleSink;
+    /** The pull sources this node pulls. */
+    readonly pulls: PullScheduler;
+  };
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
   readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
@@ -220,11 +234,31 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
     const streamsStore = new StreamsStore(database.db);
     const keysStore = new StreamKeysStore(database.db);
+    const pullRelay = await HttpRelay.start(log);
+    closers.unshift(() => pullRelay.close());
+    const pullSourcesStore = new PullSourcesStore(database.db);
+    const pulls = new PullScheduler({
+      store: pullSourcesStore,
+      hub,
+      nodeId,
+      allowPrivate: config.allowPrivatePullSources,
+      guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
+      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm })),
+      log,
+      maxPulls: config.pullMaxSources,
+      retry: { baseMs: 1000, maxMs: config.pullRetryMaxMs },
+      stallMs: config.pullStallMs,
+      idleMs: config.pullIdleMs,
+    });
     const streams = new StreamsService({
       streams: streamsStore,
       keys: keysStore,
       allowPrivatePullSources: config.allowPrivatePullSources,
-      onDeleted: (streamId, reason) => hub.stop(streamId, reason),
+      onDeleted: (streamId, reason) => {
+        pulls.forget(streamId);
+        hub.stop(streamId, reason);
+      },
+      onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
     let currentNode = node;
@@ -263,6 +297,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       sessionCookie,
       streams,
       streamKeys,
+      pullSources: new PullSourcesService(pullSourcesStore),
       publicInfo,
       signingKeys,
       playbackPolicies,
@@ -330,6 +365,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             ...(recorder ? { sessions: recorder } : {}),
             clientIp: clientIpReader(config),
             remote: relayPull,
+            wake: (playbackId) => pulls.wake(playbackId),
           }),
         (instance) =>
           webrtc &&
@@ -362,6 +398,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     // Before any ingest listener accepts a publish: reset what a previous run left LIVE.
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());
+    pulls.start();
+    closers.unshift(() => pulls.close());
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
@@ -400,7 +438,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
       services,
       metrics,
-      ingest: { authorizer, lifecycle },
+      ingest: { authorizer, lifecycle, pulls },
       webrtc,
       close: async () => {
         for (const close of closers) {

@@ -1,17 +1,20 @@
 /**
- * Validates pull-source URIs (spec §1, §4 rule 5): RTSP(S), SRT, RIST, HTTP(S) HLS / MPEG-TS /
- * Matroska / WebM files, and MPEG-TS over UDP (unicast or multicast). RTMP pull and
- * FLV-over-HTTP pull are refused. Hosts must be public unless the node allows private sources.
+ * Validates pull-source URIs (spec §1, §4 rules 4–5): RTSP(S), SRT, RIST, HLS (.m3u8), MPEG-TS /
+ * Matroska / WebM files over HTTP(S), DTSC and MPEG-TS over UDP (unicast or multicast), as the
+ * media plane classifies them. RTMP pull and FLV-over-HTTP pull are refused. Hosts must be
+ * public unless the node allows private sources; the puller checks again at every connect.
  */
+import { classifyPullUri, isPullTarget } from '@airwave/media/protocols/pull/pull-target';
+import { redactUri } from '@airwave/media/protocols/pull/redact';
 import { ValidationError } from '../errors.js';
 import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
 
-/** Longest pull-source URI accepted. */
-export const PULL_URI_MAX_LENGTH = 2048;
+export { PULL_URI_MAX_LENGTH } from '@airwave/media/protocols/pull/pull-target';
 
 const FIELD = 'input.pullSource.sourceUri';
-const HTTP_EXTENSIONS = ['.m3u8', '.ts', '.mkv', '.webm'];
-const PORT_REQUIRED = new Set(['srt:', 'rist:', 'udp:']);
+
+/** The setting that allows private pull sources, named in errors. */
+export const PRIVATE_PULL_SETTING = 'AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES';
 
 /** A validated pull source. */
 export interface ValidatedPullSource {
@@ -26,78 +29,22 @@ export interface PullSourceOptions {
   readonly resolve?: HostResolver;
 }
 
-function invalid(constraint: string, message: string): ValidationError {
-  return new ValidationError(FIELD, constraint, `${FIELD}: ${message}`);
-}
-
 /** Checks scheme, shape and address of a pull-source URI; throws a ValidationError naming the rule. */
 export async function validatePullSource(raw: string, options: PullSourceOptions): Promise<ValidatedPullSource> {
-  const uri = raw.trim();
-  if (uri === '') {
-    throw invalid('required', 'is required when ingestMode is PULL');
+  const target = classifyPullUri(raw);
+  if (!isPullTarget(target)) {
+    throw new ValidationError(FIELD, target.constraint, `${FIELD}: ${target.message}`);
   }
-  if (uri.length > PULL_URI_MAX_LENGTH) {
-    throw invalid('length', `must be at most ${PULL_URI_MAX_LENGTH} characters`);
-  }
-  if (/[\s\p{Cc}]/u.test(uri)) {
-    throw invalid('format', 'must not contain spaces or control characters');
-  }
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    throw invalid('format', 'is not a valid URI');
-  }
-  const scheme = url.protocol;
-  const path = url.pathname.toLowerCase();
-  if (scheme === 'rtmp:' || scheme === 'rtmps:') {
-    throw invalid('scheme', 'RTMP pull input is unsupported; push to this stream over RTMP instead');
-  }
-  if (scheme === 'http:' || scheme === 'https:') {
-    if (path.endsWith('.flv')) {
-      throw invalid('scheme', 'FLV-over-HTTP pull input is unsupported');
-    }
-    if (!HTTP_EXTENSIONS.some((extension) => path.endsWith(extension))) {
-      throw invalid('format', `HTTP(S) pull sources must be ${HTTP_EXTENSIONS.join(', ')} resources`);
-    }
-  } else if (!['rtsp:', 'rtsps:', 'srt:', 'rist:', 'udp:'].includes(scheme)) {
-    throw invalid(
-      'scheme',
-      `scheme ${scheme.replace(/:$/, '')} is unsupported; use rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm) or udp`,
-    );
-  }
-  if (PORT_REQUIRED.has(scheme) && url.port === '') {
-    throw invalid('port', `${scheme.replace(/:$/, '')} sources need a port`);
-  }
-  const check = await checkOutboundHost(url.hostname, {
+  const check = await checkOutboundHost(target.host, {
     field: FIELD,
     allowPrivate: options.allowPrivate,
-    optInSetting: 'AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES',
+    optInSetting: PRIVATE_PULL_SETTING,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
-  return { uri, class: check.class };
+  return { uri: raw.trim(), class: check.class };
 }
 
 /** The URI without credentials, query values or fragment (they may hold passphrases or tokens). */
 export function redactPullUri(uri: string): string {
-  let copy: URL;
-  try {
-    copy = new URL(uri);
-  } catch {
-    return '***';
-  }
-  const hadCredentials = copy.username !== '' || copy.password !== '';
-  copy.username = '';
-  copy.password = '';
-  copy.hash = '';
-  const keys = [...new Set(copy.searchParams.keys())];
-  copy.search = '';
-  let text = copy.href;
-  if (hadCredentials) {
-    text = text.replace('//', '//***@');
-  }
-  if (keys.length > 0) {
-    text += `?${keys.map((key) => `${encodeURIComponent(key)}=***`).join('&')}`;
-  }
-  return text;
+  return redactUri(uri);
 }

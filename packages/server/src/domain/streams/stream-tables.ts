@@ -19,6 +19,7 @@ export const streamsTable = pgTable('streams', {
   pullSourceUri: text('pull_source_uri'),
   pullSourceEnabled: boolean('pull_source_enabled').notNull(),
   pullSourceClass: text('pull_source_class'),
+  pullSourceOnDemand: boolean('pull_source_on_demand').notNull(),
   sourceLocation: text('source_location'),
   status: text('status').notNull(),
   statusNodeId: text('status_node_id'),

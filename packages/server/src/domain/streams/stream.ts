@@ -1,6 +1,7 @@
 /**
  * The stream and stream-key records services return, and the inputs they accept.
  */
+import type { PullStatusRecord } from '../pull-sources/pull-source.js';
 
 /** Live status of a stream (DESIGN §5). */
 export type StreamStatus = 'OFFLINE' | 'LIVE' | 'RECORDING' | 'ENDED' | 'RECONNECTING';
@@ -28,6 +29,8 @@ export interface PullSourceRecord {
   readonly sourceUriRedacted: string;
   readonly enabled: boolean;
   readonly class: 'public' | 'private';
+  /** Pulled only while viewers watch (else always, while enabled). */
+  readonly onDemand: boolean;
 }
 
 /** Live metrics of a stream. */
@@ -39,6 +42,8 @@ export interface StreamMetricsRecord {
   readonly updatedAt: Date | null;
   /** Node that reported the status last. */
   readonly nodeId: string | null;
+  /** The pull's state (PULL streams a node has pulled). */
+  readonly pull: PullStatusRecord | null;
 }
 
 /** A stream as services return it (always within its tenant). */
@@ -77,6 +82,7 @@ export interface StreamKeyRecord {
 export interface PullSourceInput {
   readonly sourceUri?: string | null;
   readonly enabled?: boolean | null;
+  readonly onDemand?: boolean | null;
 }
 
 /** Input of createStream. */

@@ -36,6 +36,8 @@ export interface StreamsServiceDeps {
   readonly resolveHost?: HostResolver;
   /** Called after a stream is deleted, to end a live publish of it. */
   readonly onDeleted?: (streamId: string, reason: string) => void;
+  /** Called after a PULL stream was created or its pull source changed (the puller follows). */
+  readonly onPullChanged?: (streamId: string) => void;
 }
 
 /** Decodes a Stream ID (global or raw UUID) or throws NOT_FOUND for anything that cannot exist. */
@@ -87,10 +89,14 @@ export class StreamsService {
       pullSourceUri: pull?.uri ?? null,
       pullSourceEnabled: input.pullSource?.enabled ?? true,
       pullSourceClass: pull?.class ?? null,
+      pullSourceOnDemand: input.pullSource?.onDemand ?? false,
       sourceLocation,
       createdAt: new Date(),
       primaryKey: { id: randomUUID(), value: newStreamKey() },
     });
+    if (pull) {
+      this.deps.onPullChanged?.(id);
+    }
     return this.get(tenantId, id);
   }
 
@@ -150,9 +156,15 @@ export class StreamsService {
       if (input.pullSource.enabled != null) {
         patch.pullSourceEnabled = input.pullSource.enabled;
       }
+      if (input.pullSource.onDemand != null) {
+        patch.pullSourceOnDemand = input.pullSource.onDemand;
+      }
     }
     if (Object.keys(patch).length > 0) {
       await this.deps.streams.update(tenantId, current.id, patch, new Date());
+      if (input.pullSource) {
+        this.deps.onPullChanged?.(current.id);
+      }
     }
     return this.get(tenantId, current.id);
   }

@@ -5,6 +5,8 @@
 import { and, count, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { PageRequest } from '../pagination.js';
+import type { PullPhase, PullStatusRecord } from '../pull-sources/pull-source.js';
+import { pullSourceStateTable } from '../pull-sources/pull-source-tables.js';
 import { keysetCondition, keysetOrder } from './keyset.js';
 import { redactPullUri } from './pull-source.js';
 import type { IngestMode, StreamRecord, StreamStatus } from './stream.js';
@@ -23,6 +25,7 @@ export interface NewStream {
   readonly pullSourceUri: string | null;
   readonly pullSourceEnabled: boolean;
   readonly pullSourceClass: 'public' | 'private' | null;
+  readonly pullSourceOnDemand: boolean;
   readonly sourceLocation: string | null;
   readonly createdAt: Date;
   readonly primaryKey: { readonly id: string; readonly value: string };
@@ -36,6 +39,7 @@ export interface StreamPatch {
   readonly pullSourceUri?: string;
   readonly pullSourceEnabled?: boolean;
   readonly pullSourceClass?: 'public' | 'private';
+  readonly pullSourceOnDemand?: boolean;
   readonly sourceLocation?: string | null;
 }
 
@@ -44,11 +48,18 @@ const primaryKeyValue = sql<string>`(SELECT k.key_value FROM stream_keys k WHERE
 const selection = {
   row: streamsTable,
   streamKey: primaryKeyValue,
+  pull: pullSourceStateTable,
 };
 
-type Row = { row: typeof streamsTable.$inferSelect; streamKey: string | null };
+type Row = {
+  row: typeof streamsTable.$inferSelect;
+  streamKey: string | null;
+  pull: typeof pullSourceStateTable.$inferSelect | null;
+};
 
-function toRecord({ row, streamKey }: Row): StreamRecord {
+const withPullState = eq(pullSourceStateTable.streamId, streamsTable.id);
+
+function toRecord({ row, streamKey, pull }: Row): StreamRecord {
   const status = row.status as StreamStatus;
   return {
     id: row.id,
@@ -65,6 +76,7 @@ function toRecord({ row, streamKey }: Row): StreamRecord {
           sourceUriRedacted: redactPullUri(row.pullSourceUri),
           enabled: row.pullSourceEnabled,
           class: row.pullSourceClass === 'private' ? 'private' : 'public',
+          onDemand: row.pullSourceOnDemand,
         }
       : null,
     sourceLocation: row.sourceLocation,
@@ -75,10 +87,23 @@ function toRecord({ row, streamKey }: Row): StreamRecord {
       startedAt: row.startedAt,
       updatedAt: row.statusUpdatedAt,
       nodeId: row.statusNodeId,
+      pull: pull ? pullStatusOf(pull) : null,
     },
     tracks: row.tracks,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+  };
+}
+
+function pullStatusOf(pull: typeof pullSourceStateTable.$inferSelect): PullStatusRecord {
+  return {
+    phase: pull.phase as PullPhase,
+    nodeId: pull.nodeId,
+    attempt: pull.attempt,
+    failures: pull.failures,
+    nextAttemptAt: pull.nextAttemptAt,
+    lastError: pull.lastError,
+    updatedAt: pull.updatedAt,
   };
 }
 
@@ -100,6 +125,7 @@ export class StreamsStore {
         pullSourceUri: stream.pullSourceUri,
         pullSourceEnabled: stream.pullSourceEnabled,
         pullSourceClass: stream.pullSourceClass,
+        pullSourceOnDemand: stream.pullSourceOnDemand,
         sourceLocation: stream.sourceLocation,
         status: 'OFFLINE',
         currentViewers: 0,
@@ -115,7 +141,12 @@ export class StreamsStore {
 
   /** The tenant's stream, or undefined. */
   async find(tenantId: string, id: string): Promise<StreamRecord | undefined> {
-    const rows = await this.db.select(selection).from(streamsTable).where(tenantStream(tenantId, id)).limit(1);
+    const rows = await this.db
+      .select(selection)
+      .from(streamsTable)
+      .leftJoin(pullSourceStateTable, withPullState)
+      .where(tenantStream(tenantId, id))
+      .limit(1);
     const row = rows[0];
     return row ? toRecord(row) : undefined;
   }
@@ -137,6 +168,7 @@ export class StreamsStore {
         : this.db
             .select(selection)
             .from(streamsTable)
+            .leftJoin(pullSourceStateTable, withPullState)
             .where(and(...filters, keyset))
             .orderBy(...keysetOrder(streamsTable.createdAt, streamsTable.id, request))
             .limit(request.limit + 1),

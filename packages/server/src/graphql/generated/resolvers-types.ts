@@ -570,9 +570,26 @@ export type ProcessingEventStage =
   | 'PROGRESS'
   | 'STARTED';
 
+/** One connection attempt's outcome. */
+export type PullSourceEvent = {
+  readonly __typename?: 'PullSourceEvent';
+  /** The address dialled, when the attempt got that far. */
+  readonly address?: Maybe<Scalars['String']['output']>;
+  readonly attempt: Scalars['Int']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  /** connected, failed, stalled, source_ended, not_found, private_not_allowed, blocked_uri, redirected or disabled. */
+  readonly eventKind: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly message: Scalars['String']['output'];
+  readonly nodeId: Scalars['String']['output'];
+};
+
 export type PullSourceInput = {
+  /** Default true; false stops pulling. */
   readonly enabled?: InputMaybe<Scalars['Boolean']['input']>;
-  /** rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm) or udp (MPEG-TS). RTMP and FLV pull are unsupported. */
+  /** Default false (pull always while enabled); true pulls only when a viewer asks. */
+  readonly onDemand?: InputMaybe<Scalars['Boolean']['input']>;
+  /** rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm), dtsc or udp (MPEG-TS). RTMP and FLV pull are unsupported. */
   readonly sourceUri?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -584,7 +601,33 @@ export type PullSourceView = {
   /** public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES). */
   readonly class: Scalars['String']['output'];
   readonly enabled: Scalars['Boolean']['output'];
+  /** Pulled only while viewers watch; otherwise always while enabled. */
+  readonly onDemand: Scalars['Boolean']['output'];
   readonly sourceUriRedacted: Scalars['String']['output'];
+};
+
+/** Phase of a pull: connecting to the source, pulling media, waiting to retry, or stopped. */
+export type PullState =
+  | 'CONNECTING'
+  | 'PULLING'
+  | 'RETRYING'
+  | 'STOPPED';
+
+/** The pull of a PULL stream as the node pulling it reports it. */
+export type PullStatus = {
+  readonly __typename?: 'PullStatus';
+  /** Attempts since the pull started on that node. */
+  readonly attempt: Scalars['Int']['output'];
+  /** Consecutive failed attempts (the backoff grows with them). */
+  readonly failures: Scalars['Int']['output'];
+  /** What ended the last attempt (credentials redacted). */
+  readonly lastError?: Maybe<Scalars['String']['output']>;
+  /** When the next attempt starts (RETRYING). */
+  readonly nextAttemptAt?: Maybe<Scalars['Time']['output']>;
+  /** The node pulling (holding the pull's lease). */
+  readonly nodeId: Scalars['String']['output'];
+  readonly state: PullState;
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 /** A restream destination of a stream (managed by the push-target operations). */
@@ -806,6 +849,8 @@ export type Stream = {
   readonly playbackPolicy: PlaybackPolicy;
   readonly pullSource?: Maybe<PullSourceView>;
   readonly pushTargets: ReadonlyArray<PushTarget>;
+  /** Newest connection attempts of the pull source first (empty for PUSH streams); limit 0..100. */
+  readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
   /** Public UUID, used outside GraphQL. */
@@ -814,6 +859,12 @@ export type Stream = {
   readonly streamKey: Scalars['String']['output'];
   readonly tracks: ReadonlyArray<StreamTrack>;
   readonly updatedAt: Scalars['Time']['output'];
+};
+
+
+/** A live stream. */
+export type StreamRecentPullSourceEventsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Playback of one stream on one UTC day, over every node and protocol. */
@@ -940,6 +991,8 @@ export type StreamMetrics = {
   readonly isLive: Scalars['Boolean']['output'];
   /** The node that reported last. */
   readonly nodeId?: Maybe<Scalars['String']['output']>;
+  /** The pull's state (PULL streams); null before any node pulled it. */
+  readonly pull?: Maybe<PullStatus>;
   /** When the current (or last) publish started. */
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   readonly status: StreamStatus;
@@ -1418,8 +1471,11 @@ export type ResolversTypes = {
   PlaybackTrack: ResolverTypeWrapper<PlaybackTrack>;
   ProcessingEvent: ResolverTypeWrapper<ProcessingEvent>;
   ProcessingEventStage: ProcessingEventStage;
+  PullSourceEvent: ResolverTypeWrapper<PullSourceEvent>;
   PullSourceInput: PullSourceInput;
   PullSourceView: ResolverTypeWrapper<PullSourceView>;
+  PullState: PullState;
+  PullStatus: ResolverTypeWrapper<PullStatus>;
   PushTarget: ResolverTypeWrapper<PushTarget>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
@@ -1524,8 +1580,10 @@ export type ResolversParentTypes = {
   PlaybackPolicyInput: PlaybackPolicyInput;
   PlaybackTrack: PlaybackTrack;
   ProcessingEvent: ProcessingEvent;
+  PullSourceEvent: PullSourceEvent;
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
+  PullStatus: PullStatus;
   PushTarget: PushTarget;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
@@ -1877,11 +1935,32 @@ export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType ex
   trackType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type PullSourceEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceEvent'] = ResolversParentTypes['PullSourceEvent']> = {
+  address?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  attempt?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  eventKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type PullSourceViewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceView'] = ResolversParentTypes['PullSourceView']> = {
   allowedClusterIds?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   class?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  onDemand?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceUriRedacted?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PullStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullStatus'] = ResolversParentTypes['PullStatus']> = {
+  attempt?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failures?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['PullState'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
 
 export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PushTarget'] = ResolversParentTypes['PushTarget']> = {
@@ -1998,6 +2077,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
   pullSource?: Resolver<Maybe<ResolversTypes['PullSourceView']>, ParentType, ContextType>;
   pushTargets?: Resolver<ReadonlyArray<ResolversTypes['PushTarget']>, ParentType, ContextType>;
+  recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2077,6 +2157,7 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  pull?: Resolver<Maybe<ResolversTypes['PullStatus']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2233,7 +2314,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PlaybackPolicy?: PlaybackPolicyResolvers<ContextType>;
   PlaybackTrack?: PlaybackTrackResolvers<ContextType>;
   ProcessingEvent?: ProcessingEventResolvers<ContextType>;
+  PullSourceEvent?: PullSourceEventResolvers<ContextType>;
   PullSourceView?: PullSourceViewResolvers<ContextType>;
+  PullStatus?: PullStatusResolvers<ContextType>;
   PushTarget?: PushTargetResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RateLimitError?: RateLimitErrorResolvers<ContextType>;

@@ -15,6 +15,7 @@ import type {
 } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import { pullStatusToGraphQL } from './pull-sources.js';
 
 function trackToGraphQL(track: TrackInfo): StreamTrack {
   return {
@@ -41,6 +42,7 @@ const streamFields = {
           sourceUriRedacted: stream.pullSource.sourceUriRedacted,
           class: stream.pullSource.class,
           enabled: stream.pullSource.enabled,
+          onDemand: stream.pullSource.onDemand,
           allowedClusterIds: [],
         }
       : null,
@@ -54,13 +56,14 @@ const streamFields = {
     updatedAt: stream.metrics.updatedAt?.toISOString() ?? null,
     nodeId: stream.metrics.nodeId,
     trackCount: stream.tracks.length,
+    pull: pullStatusToGraphQL(stream.metrics.pull),
   }),
   tracks: (stream: StreamRecord): readonly StreamTrack[] => stream.tracks.map(trackToGraphQL),
   pushTargets: (): readonly [] => [],
 } satisfies StreamResolvers;
 
-/** A stream record as the whole GraphQL object (every field but playbackPolicy); the API bench's bare route answers it. */
-export function streamToGraphQL(stream: StreamRecord): Omit<Stream, 'playbackPolicy'> {
+/** A stream record as the whole GraphQL object (every field but playbackPolicy and recentPullSourceEvents); the API bench's bare route answers it. */
+export function streamToGraphQL(stream: StreamRecord): Omit<Stream, 'playbackPolicy' | 'recentPullSourceEvents'> {
   return {
     id: streamFields.id(stream),
     streamId: streamFields.streamId(stream),
@@ -104,6 +107,8 @@ export const streamsModule: GraphQLModule = {
       "public or private (private addresses need AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES)."
       class: String!
       enabled: Boolean!
+      "Pulled only while viewers watch; otherwise always while enabled."
+      onDemand: Boolean!
       "Clusters allowed to pull it; empty: any. Airwave runs one cluster, so a pull source is never pinned."
       allowedClusterIds: [String!]!
     }
@@ -185,9 +190,12 @@ export const streamsModule: GraphQLModule = {
     }
 
     input PullSourceInput {
-      "rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm) or udp (MPEG-TS). RTMP and FLV pull are unsupported."
+      "rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm), dtsc or udp (MPEG-TS). RTMP and FLV pull are unsupported."
       sourceUri: String
+      "Default true; false stops pulling."
       enabled: Boolean
+      "Default false (pull always while enabled); true pulls only when a viewer asks."
+      onDemand: Boolean
     }
 
     input CreateStreamInput {

@@ -61,6 +61,8 @@ export interface PlayRoutesDeps {
   readonly clientIp?: (req: IncomingMessage) => string | undefined;
   /** Brings a stream live elsewhere onto this node (origin → edge relay) before it is served. */
   readonly remote?: RemoteStreams;
+  /** Starts an on-demand pull of a playback id not live here; resolves once it is (or cannot be). */
+  readonly wake?: (playbackId: string) => Promise<boolean>;
 }
 
 /** Streams this node can relay from the node that ingests them. */
@@ -179,9 +181,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
-    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
-      await deps.remote.ensure(playbackId);
-    }
+    await bringHere(playbackId);
     const stream = deps.hub.getByPlaybackId(playbackId);
     const hls = deps.tsHls.status(playbackId);
     if (!stream && !hls) {
@@ -219,9 +219,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return;
     }
-    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
-      await deps.remote.ensure(playbackId);
-    }
+    await bringHere(playbackId);
     const socket: Partial<Socket> = request.req.socket;
     // Long polls and live bodies outlast any idle timeout (`app.inject` sockets have none).
     socket.setTimeout?.(0);
@@ -258,6 +256,19 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       served?.(bytes);
     } else {
       sendStream(request, response, response.body, stream, served);
+    }
+  }
+
+  /** Wakes an on-demand pull when the playback id is not live on this node. */
+  /** Makes a playback id not live here live: an on-demand pull of this node first, else a relay from its origin. */
+  async function bringHere(playbackId: string): Promise<void> {
+    if (deps.wake && !deps.hub.getByPlaybackId(playbackId)) {
+      await deps
+        .wake(playbackId)
+        .catch((error: unknown) => log.error({ err: error, playbackId }, 'on-demand pull failed'));
+    }
+    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
+      await deps.remote.ensure(playbackId);
     }
   }
 
