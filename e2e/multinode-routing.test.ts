@@ -261,7 +261,7 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
       ['node-c', 'node-a'],
     );
     assert.equal(routed.primary.url, `${nodes.b.baseUrl}/play/${stream.playbackId}/cmaf/index.m3u8`);
-    assert.deepEqual(Object.keys(routed.primary.outputs).sort(), ['DASH', 'HLS', 'HLS_CMAF', 'MP4']);
+    assert.deepEqual(Object.keys(routed.primary.outputs).sort(), ['DASH', 'HLS', 'HLS_CMAF', 'MP4', 'WHEP']);
     assert.deepEqual(routed.metadata, {
       status: 'LIVE',
       isLive: true,

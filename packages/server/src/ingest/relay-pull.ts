@@ -15,7 +15,7 @@ import { RelayDecoder } from '@airwave/media/protocols/relay/relay-wire';
 import { RelayIntoHub } from '@airwave/media/protocols/relay/to-stream';
 import { signRelayToken } from '../auth/relay-token.js';
 import type { LiveContentRow } from '../domain/routing/live-content.store.js';
-import type { RemoteStreams } from '../http/play/play-handler.js';
+import type { RemoteStreams } from '../http/play/bring-here.js';
 
 /** What the puller needs. */
 export interface RelayPullOptions {

@@ -66,6 +66,7 @@ import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
+import { streamBringer } from '../http/play/bring-here.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { relayRoutes } from '../http/relay/relay-route.js';
@@ -373,6 +374,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             service: webrtc,
             gate: playbackGate,
             iceServerLinks: iceServerLinks(network.iceServers),
+            bringHere: streamBringer(
+              { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
+              instance.log,
+            ),
           }),
         ...(config.role === 'all'
           ? [

@@ -18,6 +18,7 @@ import {
 } from '@airwave/media/protocols/shared/http-types';
 import type { FastifyBaseLogger } from 'fastify';
 import { bearerToken } from '../../auth/authenticator.js';
+import { type RemoteStreams, streamBringer } from './bring-here.js';
 import { cmafTarget } from './cmaf-dispatch.js';
 import { PLAY_PREFLIGHT_HEADERS } from './cors.js';
 import { buildPlayInfo } from './play-info.js';
@@ -65,12 +66,6 @@ export interface PlayRoutesDeps {
   readonly wake?: (playbackId: string) => Promise<boolean>;
 }
 
-/** Streams this node can relay from the node that ingests them. */
-export interface RemoteStreams {
-  /** Resolves once `playbackId` is live on this node, or at once when it cannot be (the service then answers 404). */
-  ensure(playbackId: string): Promise<void>;
-}
-
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
 export type PlayHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -102,6 +97,7 @@ interface Admitted {
 /** Builds the handler of every `/play/` request (logging failures to `log`). */
 export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger): PlayHandler {
   let served = 0;
+  const bringHere = streamBringer(deps, log);
   return (req, res) => {
     const target = req.url ?? '';
     const method = req.method;
@@ -260,17 +256,6 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   }
 
   /** Wakes an on-demand pull when the playback id is not live on this node. */
-  /** Makes a playback id not live here live: an on-demand pull of this node first, else a relay from its origin. */
-  async function bringHere(playbackId: string): Promise<void> {
-    if (deps.wake && !deps.hub.getByPlaybackId(playbackId)) {
-      await deps
-        .wake(playbackId)
-        .catch((error: unknown) => log.error({ err: error, playbackId }, 'on-demand pull failed'));
-    }
-    if (deps.remote && !deps.hub.getByPlaybackId(playbackId)) {
-      await deps.remote.ensure(playbackId);
-    }
-  }
 
   /** Asks the gate; on refusal answers and returns undefined. */
   async function admit(

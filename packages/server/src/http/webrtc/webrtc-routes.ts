@@ -33,6 +33,8 @@ export interface WebRtcRoutesDeps {
   readonly gate?: PlaybackGate;
   /** `Link` headers (ICE servers) added to OPTIONS answers. */
   readonly iceServerLinks?: readonly string[];
+  /** Makes a playback id not live here live (on-demand pull, edge relay) before a WHEP offer is answered. */
+  readonly bringHere?: (playbackId: string) => Promise<void>;
 }
 
 /** Registers the WHIP and WHEP routes. */
@@ -121,6 +123,7 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
         return;
       }
     }
+    await deps.bringHere?.(playbackId);
     const response = await deps.service.play(
       playbackId,
       body(request),
