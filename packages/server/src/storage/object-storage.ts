@@ -1,0 +1,87 @@
+/**
+ * The one storage interface behind recordings, chapters, clips, thumbnails, sprites and VOD
+ * (DESIGN.md §4): a flat space of keys holding bytes. Backends: the local directory (default,
+ * embedded) and any S3-compatible store. Reads and writes are streams (no whole file in memory);
+ * reads take a byte range so progressive MP4 can seek.
+ */
+import type { Readable } from 'node:stream';
+
+/** A byte range of an object; `end` is inclusive and defaults to the last byte. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** What a write may say about the object. */
+export interface PutOptions {
+  contentType?: string;
+}
+
+/** What storage knows of one object. */
+export interface StoredObjectInfo {
+  key: string;
+  size: number;
+  contentType?: string;
+  modifiedAt: Date;
+}
+
+/** An object (or a range of it) being read: the bytes as a stream and where they sit. */
+export interface StoredObjectRead {
+  body: Readable;
+  /** Bytes in `body`. */
+  length: number;
+  /** Size of the whole object. */
+  totalSize: number;
+  /** The range served (inclusive), when a range was asked for. */
+  range?: { start: number; end: number };
+  contentType?: string;
+}
+
+/** Keys, bytes and ranged reads: what every storage backend provides. */
+export interface ObjectStorage {
+  /** Backend name for logs, metrics and errors. */
+  readonly kind: 'local' | 's3';
+  /** Writes an object from bytes or a byte stream; resolves once it is durable. */
+  put(key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void>;
+  /** Reads an object or a range of it; rejects with StorageNotFoundError when absent. */
+  get(key: string, range?: ByteRange): Promise<StoredObjectRead>;
+  /** The object's size and type, or null when absent. */
+  head(key: string): Promise<StoredObjectInfo | null>;
+  /** Every object whose key starts with the prefix, in key order. */
+  list(prefix: string): AsyncIterable<StoredObjectInfo>;
+  /** Deletes one object; an absent object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Deletes every object under the prefix and says how many there were. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+/** The key names no object. */
+export class StorageNotFoundError extends Error {
+  /** Builds the error for one key. */
+  constructor(readonly key: string) {
+    super(`no stored object at ${key}`);
+    this.name = 'StorageNotFoundError';
+  }
+}
+
+/** The store refused or failed a request (full disk, 5xx after retries, denied): `reason` says which. */
+export class StorageFailedError extends Error {
+  /** Builds the error with the operation, key and the store's reason. */
+  constructor(
+    readonly operation: string,
+    readonly key: string,
+    readonly reason: string,
+  ) {
+    super(`storage ${operation} of ${key} failed: ${reason}`);
+    this.name = 'StorageFailedError';
+  }
+}
+
+const keyPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Throws unless the key is a relative path of safe segments (each segment starts with a letter or digit, so no `..` and no leading slash; ≤ 512 chars). */
+export function assertStorageKey(key: string): void {
+  if (key.length > 512 || !keyPattern.test(key)) {
+    throw new Error(`invalid storage key: ${JSON.stringify(key.slice(0, 80))}`);
+  }
+}
