@@ -5,6 +5,7 @@
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import type { ClipsService } from '../domain/clips/clips.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
@@ -44,4 +45,6 @@ export interface Services {
   readonly recordings: RecordingsService;
   /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */
   readonly recordingChapterSeconds: number;
+  /** GOP-aligned clips of recordings. */
+  readonly clips: ClipsService;
 }
