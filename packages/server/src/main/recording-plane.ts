@@ -53,7 +53,12 @@ export async function startRecordingPlane(deps: {
   });
   const recorders = new Recorders({ hub: deps.hub, storage, lifecycle, log: deps.log });
   return {
-    stored: new StoredPlayback(storage, (playbackId) => store.contentByPlaybackId(playbackId)),
+    stored: new StoredPlayback(
+      storage,
+      (playbackId) => store.contentByPlaybackId(playbackId),
+      (playbackId) => store.latestOfStreamPlayback(playbackId),
+      deps.config.dvrWindowSeconds,
+    ),
     recorders,
     renditions,
     service: (streams) => new RecordingsService({ store, streams, recorders, storage }),
