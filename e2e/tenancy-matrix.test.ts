@@ -7,6 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { silentLogger } from '@airwave/media';
+import { RecordingLifecycle } from '@airwave/server/domain/recordings/recording-lifecycle';
+import { RecordingsStore } from '@airwave/server/domain/recordings/recordings.store';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
@@ -32,6 +35,8 @@ interface Fixture {
   readonly streamKey: readonly [string, string];
   readonly developerToken: readonly [string, string];
   readonly signingKey: readonly [string, string];
+  /** A recording of the stream: [global ID, raw UUID]. */
+  readonly dvr: readonly [string, string];
 }
 
 type Form = 0 | 1;
@@ -69,6 +74,12 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Subscription.liveStorageEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveVodLifecycle': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveProcessingEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Query.storageArtifactsConnection': { calls: (a, _b, f) => [{ input: { streamId: a.stream[f] } }] },
+  'Query.dvrChapters': { calls: (a, _b, f) => [{ dvrId: a.dvr[f] }] },
+  'Query.dvrChapter': { calls: (a, _b, f) => [{ dvrId: a.dvr[f], startMs: 0, endMs: 1 }] },
+  'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -168,6 +179,22 @@ async function subscribeOnce(
   }
 }
 
+/** A finished recording row of a stream (as a stopped recorder leaves it), made without publishing. */
+async function victimRecording(server: TestServer, streamId: string): Promise<string> {
+  const store = new RecordingsStore(server.running.database.db);
+  const tenantId = (await store.recordable(streamId))?.tenantId as string;
+  const lifecycle = new RecordingLifecycle({
+    store,
+    nodeId: 'tenancy',
+    renditions: { enqueue: () => undefined },
+    log: silentLogger,
+    chapterIntervalMs: 0,
+  });
+  const recording = await lifecycle.open(streamId, tenantId);
+  await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'fixture');
+  return recording.id;
+}
+
 function rawOf(globalId: string): string {
   const decoded = Buffer.from(globalId, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1);
@@ -185,6 +212,7 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
+  const recording = await victimRecording(server, stream.streamId);
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -192,6 +220,7 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     streamKey: [keyId, rawOf(keyId)],
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
+    dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
   };
 }
 

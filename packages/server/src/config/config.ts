@@ -3,7 +3,7 @@
  * (`--http-port 8080` ⇔ `AIRWAVE_HTTP_PORT=8080`), validated at start with clear errors.
  */
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
 
@@ -49,6 +49,14 @@ const schema = z.object({
   AIRWAVE_WEBRTC_PUBLIC_IPS: z.string().default(''),
   AIRWAVE_WEBRTC_ICE_TCP: bool,
   AIRWAVE_WEBRTC_ICE_SERVERS: z.string().default(''),
+  // recording (issue 14)
+  AIRWAVE_STORAGE_DIR: z.string().min(1).optional(),
+  AIRWAVE_DVR_CHAPTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3600),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
 });
@@ -75,6 +83,10 @@ export interface Config extends ClusterConfig {
   readonly packaging: 'on-demand' | 'always';
   /** On demand: a stream's packagers stop after this long without a playback request. */
   readonly packagerIdleMs: number;
+  /** Local object storage root of recordings, chapters, clips and images (default `<dataDir>/storage`). */
+  readonly storageDir: string;
+  /** Recordings are cut into chapters of this many seconds of media (0: one chapter per recording). */
+  readonly dvrChapterSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -210,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
+    storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
+    dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],

@@ -82,6 +82,7 @@ import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
+import { startRecordingPlane } from './recording-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -177,6 +178,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId });
+    closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
       totals,
@@ -319,6 +322,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      recordings: recording.service(streams),
+      recordingChapterSeconds: config.dvrChapterSeconds,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -367,6 +372,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),
+            stored: recording.stored,
           }),
         (instance) =>
           webrtc &&
@@ -405,6 +411,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => nodeStatus.stop());
     pulls.start();
     closers.unshift(() => pulls.close());
+    await recording.recover();
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();

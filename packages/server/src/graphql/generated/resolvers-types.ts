@@ -144,6 +144,91 @@ export type CreateStreamKeyResult = AuthError | NotFoundError | StreamKey | Vali
 
 export type CreateStreamResult = AuthError | Stream | ValidationError;
 
+/** A chapter of a recording: a VOD with its own playback ID (HLS over TS and CMAF, DASH, MP4). */
+export type DvrChapter = {
+  readonly __typename?: 'DVRChapter';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  /** A publisher reconnect lies inside the chapter. */
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly isCurrent: Scalars['Boolean']['output'];
+  readonly lastFailureReason?: Maybe<Scalars['String']['output']>;
+  readonly playableNow: Scalars['Boolean']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly state: DvrChapterState;
+  readonly wallClockEndUnixMs: Scalars['Float']['output'];
+  readonly wallClockStartUnixMs: Scalars['Float']['output'];
+};
+
+/** How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE. */
+export type DvrChapterMode =
+  | 'FIXED_INTERVAL'
+  | 'NONE'
+  | 'WINDOW_SIZED';
+
+/** A page of chapters. */
+export type DvrChapterPage = {
+  readonly __typename?: 'DVRChapterPage';
+  readonly chapters: ReadonlyArray<DvrChapterRef>;
+  readonly nextPageToken?: Maybe<Scalars['String']['output']>;
+};
+
+/** A chapter as listed by dvrChapters. */
+export type DvrChapterRef = {
+  readonly __typename?: 'DVRChapterRef';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  readonly endMs: Scalars['Float']['output'];
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly intervalSeconds?: Maybe<Scalars['Int']['output']>;
+  readonly mode: DvrChapterMode;
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly startMs: Scalars['Float']['output'];
+  readonly state: DvrChapterState;
+};
+
+/** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
+export type DvrChapterState =
+  | 'CLOSED'
+  | 'FAILED_PERMANENT'
+  | 'FAILED_SOURCE_MISSING'
+  | 'FINALIZED'
+  | 'FINALIZING'
+  | 'FROZEN'
+  | 'OPEN'
+  | 'RECLAIMED';
+
+/** A recording (DVR) of a live stream. */
+export type DvrRequest = {
+  readonly __typename?: 'DVRRequest';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly dvrHash: Scalars['String']['output'];
+  readonly endedAt?: Maybe<Scalars['Time']['output']>;
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly isFinalized: Scalars['Boolean']['output'];
+  /** Playlist path of the whole recording under the playback origin. */
+  readonly manifestPath: Scalars['String']['output'];
+  /** Plays the whole recording (HLS over CMAF, DASH), growing while it records. */
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly startedAt?: Maybe<Scalars['Time']['output']>;
+  /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
+  readonly status: Scalars['String']['output'];
+  /** local or s3. */
+  readonly storageLocation: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteStreamResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
@@ -312,6 +397,8 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Deletes a recording with its chapters, clips and stored bytes. */
+  readonly deleteDVR: DeleteDvrResult;
   /** Deletes the stream and its keys, and ends a live publish. */
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
@@ -332,6 +419,10 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Starts recording a live stream that is not recording. */
+  readonly startDVR: StartDvrResult;
+  /** Stops a recording; its last chapter is cut and it is finalized. */
+  readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
   readonly updateStream: UpdateStreamResult;
@@ -356,6 +447,11 @@ export type MutationCreateStreamArgs = {
 export type MutationCreateStreamKeyArgs = {
   input: CreateStreamKeyInput;
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
 };
 
 
@@ -397,6 +493,16 @@ export type MutationRevokeSigningKeyArgs = {
 
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationStartDvrArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationStopDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
 };
 
 
@@ -647,6 +753,10 @@ export type Query = {
   readonly analytics: Analytics;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
+  /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
+  readonly dvrChapter?: Maybe<DvrChapter>;
+  /** Chapters of a recording (dvrHash or UUID) overlapping a wall-clock range (epoch ms). */
+  readonly dvrChapters: DvrChapterPage;
   /** The signed-in user (developer tokens need account:read). */
   readonly me: User;
   /** Public. Clusters and nodes of this deployment. */
@@ -663,6 +773,8 @@ export type Query = {
   readonly signingKey?: Maybe<SigningKey>;
   /** The account's signing keys, oldest first (developer tokens need security:read). */
   readonly signingKeysConnection: SigningKeysConnection;
+  /** Recordings, chapters and clips of the caller's tenant. */
+  readonly storageArtifactsConnection: StorageArtifactsConnection;
   /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
   readonly stream?: Maybe<Stream>;
   /** Keys of one of the caller's streams, newest first. */
@@ -674,6 +786,26 @@ export type Query = {
 
 export type QueryDeveloperTokensConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
+};
+
+
+export type QueryDvrChapterArgs = {
+  dvrId: Scalars['ID']['input'];
+  endMs: Scalars['Float']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  startMs: Scalars['Float']['input'];
+};
+
+
+export type QueryDvrChaptersArgs = {
+  dvrId: Scalars['ID']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  pageToken?: InputMaybe<Scalars['String']['input']>;
+  rangeEndMs?: InputMaybe<Scalars['Float']['input']>;
+  rangeStartMs?: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -700,6 +832,11 @@ export type QuerySigningKeyArgs = {
 export type QuerySigningKeysConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
   status?: InputMaybe<SigningKeyStatus>;
+};
+
+
+export type QueryStorageArtifactsConnectionArgs = {
+  input?: InputMaybe<StorageArtifactsInput>;
 };
 
 
@@ -804,6 +941,55 @@ export type SigningKeysConnection = {
   readonly nodes: ReadonlyArray<SigningKey>;
   readonly pageInfo: PageInfo;
   readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StartDvrResult = AuthError | DvrRequest | NotFoundError | ValidationError;
+
+export type StopDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+/** A recording, chapter or clip in storage. */
+export type StorageArtifact = {
+  readonly __typename?: 'StorageArtifact';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly hash: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly key: Scalars['String']['output'];
+  readonly kind: StorageArtifactKind;
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** Recordings: their status; chapters and clips: processing, ready or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+};
+
+/** What storageArtifactsConnection lists. */
+export type StorageArtifactKind =
+  | 'CHAPTER'
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
+/** Storage artifacts, offset-paged. */
+export type StorageArtifactsConnection = {
+  readonly __typename?: 'StorageArtifactsConnection';
+  readonly hasNextPage: Scalars['Boolean']['output'];
+  readonly limit: Scalars['Int']['output'];
+  readonly nodes: ReadonlyArray<StorageArtifact>;
+  readonly offset: Scalars['Int']['output'];
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StorageArtifactsInput = {
+  /** Page size, 0..500 (default 25). */
+  readonly first?: InputMaybe<Scalars['Int']['input']>;
+  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  readonly kinds?: InputMaybe<ReadonlyArray<StorageArtifactKind>>;
+  readonly offset?: InputMaybe<Scalars['Int']['input']>;
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** A storage artifact moved to or from object storage. */
@@ -1338,6 +1524,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  DeleteDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   DeleteStreamKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
@@ -1388,6 +1580,18 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  StartDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DvrRequest & { __typename: 'DVRRequest' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  StopDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   TestPlaybackAccessResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1431,6 +1635,13 @@ export type ResolversTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamKeyResult']>;
   CreateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamResult']>;
+  DVRChapter: ResolverTypeWrapper<DvrChapter>;
+  DVRChapterMode: DvrChapterMode;
+  DVRChapterPage: ResolverTypeWrapper<DvrChapterPage>;
+  DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
+  DVRChapterState: DvrChapterState;
+  DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
@@ -1491,6 +1702,12 @@ export type ResolversTypes = {
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
   SigningKeysConnection: ResolverTypeWrapper<Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['SigningKey']> }>;
+  StartDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StartDVRResult']>;
+  StopDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StopDVRResult']>;
+  StorageArtifact: ResolverTypeWrapper<StorageArtifact>;
+  StorageArtifactKind: StorageArtifactKind;
+  StorageArtifactsConnection: ResolverTypeWrapper<StorageArtifactsConnection>;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
@@ -1547,6 +1764,11 @@ export type ResolversParentTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamKeyResult'];
   CreateStreamResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamResult'];
+  DVRChapter: DvrChapter;
+  DVRChapterPage: DvrChapterPage;
+  DVRChapterRef: DvrChapterRef;
+  DVRRequest: DvrRequest;
+  DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
@@ -1598,6 +1820,11 @@ export type ResolversParentTypes = {
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
+  StartDVRResult: ResolversUnionTypes<ResolversParentTypes>['StartDVRResult'];
+  StopDVRResult: ResolversUnionTypes<ResolversParentTypes>['StopDVRResult'];
+  StorageArtifact: StorageArtifact;
+  StorageArtifactsConnection: StorageArtifactsConnection;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
   StreamAnalyticsDaily: StreamAnalyticsDaily;
@@ -1703,6 +1930,64 @@ export type CreateStreamKeyResultResolvers<ContextType = GraphQLContext, ParentT
 
 export type CreateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateStreamResult'] = ResolversParentTypes['CreateStreamResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapter'] = ResolversParentTypes['DVRChapter']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isCurrent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastFailureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playableNow?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type DvrChapterPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterPage'] = ResolversParentTypes['DVRChapterPage']> = {
+  chapters?: Resolver<ReadonlyArray<ResolversTypes['DVRChapterRef']>, ParentType, ContextType>;
+  nextPageToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterRef'] = ResolversParentTypes['DVRChapterRef']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  intervalSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['DVRChapterMode'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+};
+
+export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  dvrHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manifestPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeleteStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteStreamKeyResult'] = ResolversParentTypes['DeleteStreamKeyResult']> = {
@@ -1816,6 +2101,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
   login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
@@ -1826,6 +2112,8 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
+  stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
 };
@@ -1974,6 +2262,8 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
+  dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
+  dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1982,6 +2272,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
   signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
   signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
+  storageArtifactsConnection?: Resolver<ResolversTypes['StorageArtifactsConnection'], ParentType, ContextType, Partial<QueryStorageArtifactsConnectionArgs>>;
   stream?: Resolver<Maybe<ResolversTypes['Stream']>, ParentType, ContextType, RequireFields<QueryStreamArgs, 'id'>>;
   streamKeysConnection?: Resolver<ResolversTypes['StreamKeysConnection'], ParentType, ContextType, RequireFields<QueryStreamKeysConnectionArgs, 'streamId'>>;
   streamsConnection?: Resolver<ResolversTypes['StreamsConnection'], ParentType, ContextType, Partial<QueryStreamsConnectionArgs>>;
@@ -2048,6 +2339,38 @@ export type SigningKeysConnectionResolvers<ContextType = GraphQLContext, ParentT
   edges?: Resolver<ReadonlyArray<ResolversTypes['SigningKeyEdge']>, ParentType, ContextType>;
   nodes?: Resolver<ReadonlyArray<ResolversTypes['SigningKey']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StartDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StartDVRResult'] = ResolversParentTypes['StartDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DVRRequest' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StopDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StopDVRResult'] = ResolversParentTypes['StopDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifact'] = ResolversParentTypes['StorageArtifact']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  hash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['StorageArtifactKind'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type StorageArtifactsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifactsConnection'] = ResolversParentTypes['StorageArtifactsConnection']> = {
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StorageArtifact']>, ParentType, ContextType>;
+  offset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -2287,6 +2610,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
   CreateStreamResult?: CreateStreamResultResolvers<ContextType>;
+  DVRChapter?: DvrChapterResolvers<ContextType>;
+  DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
+  DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
+  DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
@@ -2329,6 +2657,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
+  StartDVRResult?: StartDvrResultResolvers<ContextType>;
+  StopDVRResult?: StopDvrResultResolvers<ContextType>;
+  StorageArtifact?: StorageArtifactResolvers<ContextType>;
+  StorageArtifactsConnection?: StorageArtifactsConnectionResolvers<ContextType>;
   StorageEvent?: StorageEventResolvers<ContextType>;
   Stream?: StreamResolvers<ContextType>;
   StreamAnalyticsDaily?: StreamAnalyticsDailyResolvers<ContextType>;
