@@ -19,6 +19,8 @@ const schema = z.object({
   AIRWAVE_RTMP_PORT: port(1935),
   AIRWAVE_RTMPS_PORT: port(1936),
   AIRWAVE_SRT_PORT: port(8889),
+  AIRWAVE_SRT_LATENCY_MS: z.coerce.number().int().min(20).max(8000).default(120),
+  AIRWAVE_SRT_PASSPHRASE: z.string().min(10).max(79).optional(),
   AIRWAVE_TLS_CERT: z.string().optional(),
   AIRWAVE_TLS_KEY: z.string().optional(),
   AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
@@ -69,6 +71,10 @@ export interface Config extends ClusterConfig {
   /** RTMPS listens only when both tlsCert and tlsKey are set. */
   readonly rtmpsPort: number;
   readonly srtPort: number;
+  /** SRT receiver latency offered to callers (the larger of this and the caller's is used). */
+  readonly srtLatencyMs: number;
+  /** The node's SRT passphrase for streams without their own (undefined: unencrypted allowed). */
+  readonly srtPassphrase: string | undefined;
   readonly tlsCert: string | undefined;
   readonly tlsKey: string | undefined;
   /** Absolute path of the data directory (PGlite database, media, secrets). */
@@ -203,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     rtmpPort: c.AIRWAVE_RTMP_PORT,
     rtmpsPort: c.AIRWAVE_RTMPS_PORT,
     srtPort: c.AIRWAVE_SRT_PORT,
+    srtLatencyMs: c.AIRWAVE_SRT_LATENCY_MS,
+    srtPassphrase: c.AIRWAVE_SRT_PASSPHRASE,
     tlsCert: c.AIRWAVE_TLS_CERT,
     tlsKey: c.AIRWAVE_TLS_KEY,
     dataDir: resolve(c.AIRWAVE_DATA_DIR),

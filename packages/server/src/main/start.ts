@@ -15,6 +15,7 @@ import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { SrtServer } from '@airwave/media/protocols/srt/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
@@ -91,7 +92,12 @@ export interface RunningAirwave {
   readonly hub: Hub;
   readonly node: NodeInfo;
   /** Bound ports (differ from config when it asked for port 0). */
-  readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
+  readonly ports: {
+    readonly http: number;
+    readonly rtmp: number;
+    readonly rtmps: number | undefined;
+    readonly srt: number;
+  };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
   /** The event bus (in-process; across processes over LISTEN/NOTIFY with PostgreSQL). */
@@ -423,7 +429,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
-    currentNode = { ...currentNode, rtmpPort, rtmpsPort };
+    const srt = new SrtServer({
+      hub,
+      authorizer,
+      log,
+      latencyMs: config.srtLatencyMs,
+      ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
+    });
+    closers.unshift(() => srt.close());
+    const srtPort = await srt.listen(config.srtPort, config.host);
+    currentNode = { ...currentNode, rtmpPort, rtmpsPort, srtPort };
     if (nodeStatus.heartbeats) {
       // Registers the services now that every listener is bound.
       await nodeStatus.beat(nodeId);
@@ -437,6 +452,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
+      srt: `srt://${node.ingestHost}:${srtPort}?streamid=<streamKey>`,
       playback: `${base}/play/<playbackId>`,
       metrics: `${base}/metrics`,
     };
@@ -445,7 +461,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       database,
       hub,
       node: currentNode,
-      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort },
+      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort, srt: srtPort },
       urls,
       events,
       services,

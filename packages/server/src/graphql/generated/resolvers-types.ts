@@ -321,7 +321,7 @@ export type IngestEndpoint = {
   readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
   /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
-  /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
+  /** srt://host:port?streamid=<streamKey> (SRT caller, MPEG-TS; #!::r=<streamKey>,m=publish also works). */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
   /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
