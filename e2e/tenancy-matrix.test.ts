@@ -37,6 +37,7 @@ interface Fixture {
   readonly signingKey: readonly [string, string];
   /** A recording of the stream: [global ID, raw UUID]. */
   readonly dvr: readonly [string, string];
+  readonly pushTarget: readonly [string, string];
 }
 
 type Form = 0 | 1;
@@ -61,6 +62,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       { streamId: b.stream[f], keyId: a.streamKey[f] },
     ],
   },
+  'Mutation.createPushTarget': {
+    calls: (a, _b, f) => [{ streamId: a.stream[f], input: { name: 'intruder', targetUri: 'rtmp://1.1.1.1/app/key' } }],
+  },
+  'Mutation.updatePushTarget': {
+    calls: (a, _b, f) => [{ id: a.pushTarget[f], input: { name: 'hijacked', isEnabled: false } }],
+  },
+  'Mutation.deletePushTarget': { calls: (a, _b, f) => [{ id: a.pushTarget[f] }] },
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
@@ -213,6 +221,13 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
   const recording = await victimRecording(server, stream.streamId);
+  const target = await server.graphql<{ createPushTarget: { id: string } }>(
+    'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
+    { id: stream.id },
+    token,
+  );
+  const targetId = target.data?.createPushTarget.id;
+  assert.ok(targetId, JSON.stringify(target));
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -221,11 +236,12 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
     dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
+    pushTarget: [targetId, rawOf(targetId)],
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }

@@ -40,6 +40,8 @@ const schema = z.object({
   AIRWAVE_PULL_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_PULL_STALL_SECONDS: z.coerce.number().min(1).max(3600).default(10),
   AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
+  AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: bool,
+  AIRWAVE_PUSH_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_WEBRTC: z
@@ -105,6 +107,10 @@ export interface Config extends ClusterConfig {
   readonly pullStallMs: number;
   /** An on-demand pull nobody watched this long stops. */
   readonly pullIdleMs: number;
+  /** Push targets may be private, loopback, link-local or multicast addresses. */
+  readonly allowPrivatePushTargets: boolean;
+  /** Longest wait between push attempts (the backoff's cap). */
+  readonly pushRetryMaxMs: number;
   readonly sessionSecret: string | undefined;
   /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
   readonly apiRateLimitPerMinute: number;
@@ -227,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     pullRetryMaxMs: c.AIRWAVE_PULL_RETRY_MAX_SECONDS * 1000,
     pullStallMs: c.AIRWAVE_PULL_STALL_SECONDS * 1000,
     pullIdleMs: c.AIRWAVE_PULL_IDLE_SECONDS * 1000,
+    allowPrivatePushTargets: c.AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS,
+    pushRetryMaxMs: c.AIRWAVE_PUSH_RETRY_MAX_SECONDS * 1000,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,

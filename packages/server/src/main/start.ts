@@ -45,10 +45,13 @@ import { PlaybackPoliciesService } from '../domain/playback-policies/playback-po
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
 import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
+import { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import { PushTargetsStore } from '../domain/push-targets/push-targets.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -271,6 +274,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
+    // Push targets (issue 19): URIs sealed with a key kept in server_secrets, shared by every node.
+    const pushTargets = new PushTargetsService({
+      store: new PushTargetsStore(database.db),
+      streams: streamsStore,
+      sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
+      allowPrivate: config.allowPrivatePushTargets,
+    });
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -330,6 +340,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       }),
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
+      pushTargets,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);

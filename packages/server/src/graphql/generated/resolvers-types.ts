@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
 import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
 import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { PushTargetRecord as PushTargetRecordModel } from '../../domain/push-targets/push-target.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
@@ -107,6 +108,17 @@ export type CreateDeveloperTokenInput = {
 };
 
 export type CreateDeveloperTokenResult = AuthError | DeveloperToken | RateLimitError | ValidationError;
+
+export type CreatePushTargetInput = {
+  /** 1 to 255 characters. */
+  readonly name: Scalars['String']['input'];
+  /** twitch, youtube, facebook, kick, x or custom (default). */
+  readonly platform?: InputMaybe<Scalars['String']['input']>;
+  /** rtmp://host[:port]/app/key, rtmps://… or srt://host:port?streamid=…&passphrase=… */
+  readonly targetUri: Scalars['String']['input'];
+};
+
+export type CreatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
 
 export type CreateSigningKeyInput = {
   /** 1 to 100 characters. */
@@ -228,6 +240,8 @@ export type DvrRequest = {
 };
 
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+export type DeletePushTargetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
@@ -392,6 +406,8 @@ export type Mutation = {
   readonly __typename?: 'Mutation';
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
+  /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
+  readonly createPushTarget: CreatePushTargetResult;
   /** Generates an ES256 key pair; the private key is returned this once (security:write). */
   readonly createSigningKey: CreateSigningKeyResult;
   readonly createStream: CreateStreamResult;
@@ -399,6 +415,8 @@ export type Mutation = {
   readonly createStreamKey: CreateStreamKeyResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
+  /** Deletes a push target; a running push stops within a second. */
+  readonly deletePushTarget: DeletePushTargetResult;
   /** Deletes the stream and its keys, and ends a live publish. */
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
@@ -425,12 +443,20 @@ export type Mutation = {
   readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
+  /** Renames, re-points, enables or disables a push target. */
+  readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
 };
 
 
 export type MutationCreateDeveloperTokenArgs = {
   input: CreateDeveloperTokenInput;
+};
+
+
+export type MutationCreatePushTargetArgs = {
+  input: CreatePushTargetInput;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -452,6 +478,11 @@ export type MutationCreateStreamKeyArgs = {
 
 export type MutationDeleteDvrArgs = {
   dvrHash: Scalars['ID']['input'];
+};
+
+
+export type MutationDeletePushTargetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -508,6 +539,12 @@ export type MutationStopDvrArgs = {
 
 export type MutationTestPlaybackAccessArgs = {
   input: TestPlaybackAccessInput;
+};
+
+
+export type MutationUpdatePushTargetArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePushTargetInput;
 };
 
 
@@ -736,15 +773,33 @@ export type PullStatus = {
   readonly updatedAt: Scalars['Time']['output'];
 };
 
-/** A restream destination of a stream (managed by the push-target operations). */
+/** A restream destination of a stream: while the stream is live and the target enabled, its default output is pushed there. */
 export type PushTarget = {
   readonly __typename?: 'PushTarget';
+  /** Bitrate sent over the last seconds, in kbit/s (0 when not pushing). */
+  readonly bitrateKbps: Scalars['Int']['output'];
+  /** Bytes sent to the destination since the stream went live. */
+  readonly bytesSent: Scalars['Float']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  /** Media units skipped because the destination read too slowly (the push resumes at the next keyframe). */
+  readonly droppedUnits: Scalars['Float']['output'];
+  /** Global ID. */
   readonly id: Scalars['ID']['output'];
+  readonly isEnabled: Scalars['Boolean']['output'];
+  /** Why the last attempt failed or ended (no secrets). */
+  readonly lastError?: Maybe<Scalars['String']['output']>;
+  /** When media was last sent. */
+  readonly lastPushedAt?: Maybe<Scalars['Time']['output']>;
   readonly name: Scalars['String']['output'];
+  /** twitch, youtube, facebook, kick, x or custom. */
   readonly platform: Scalars['String']['output'];
+  /** idle, connecting, pushing, retrying (the last attempt failed; the next one is scheduled) or failed (several attempts in a row failed; retries go on). */
   readonly status: Scalars['String']['output'];
-  /** Masked destination address. */
+  /** UUID of the stream it belongs to. */
+  readonly streamId: Scalars['ID']['output'];
+  /** The destination with credentials, query and fragment stripped and the stream key cut to a short prefix. */
   readonly targetUri: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 export type Query = {
@@ -1034,6 +1089,7 @@ export type Stream = {
   /** Who may play this stream (PUBLIC unless setPlaybackPolicy changed it). */
   readonly playbackPolicy: PlaybackPolicy;
   readonly pullSource?: Maybe<PullSourceView>;
+  /** Restream destinations (push targets), oldest first. */
   readonly pushTargets: ReadonlyArray<PushTarget>;
   /** Newest connection attempts of the pull source first (empty for PUSH streams); limit 0..100. */
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
@@ -1311,6 +1367,15 @@ export type TimeRangeInput = {
   readonly start: Scalars['Time']['input'];
 };
 
+export type UpdatePushTargetInput = {
+  /** false stops a running push within a second. */
+  readonly isEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly name?: InputMaybe<Scalars['String']['input']>;
+  readonly targetUri?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
+
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
   /** Immutable: a different value is a ValidationError. */
@@ -1507,6 +1572,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  CreatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateSigningKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: _RefType['SigningKey'] } & { __typename: 'CreateSigningKeySuccess' } )
@@ -1525,6 +1596,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeletePushTargetResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1598,6 +1675,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( PlaybackAccessDecision & { __typename: 'PlaybackAccessDecision' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  UpdatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   UpdateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1628,6 +1711,8 @@ export type ResolversTypes = {
   ConnectionInput: ConnectionInput;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreatePushTargetResult']>;
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateSigningKeyResult']>;
   CreateSigningKeySuccess: ResolverTypeWrapper<Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversTypes['SigningKey'] }>;
@@ -1642,6 +1727,7 @@ export type ResolversTypes = {
   DVRChapterState: DvrChapterState;
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
+  DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
@@ -1687,7 +1773,7 @@ export type ResolversTypes = {
   PullSourceView: ResolverTypeWrapper<PullSourceView>;
   PullState: PullState;
   PullStatus: ResolverTypeWrapper<PullStatus>;
-  PushTarget: ResolverTypeWrapper<PushTarget>;
+  PushTarget: ResolverTypeWrapper<PushTargetRecordModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
   RefreshStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RefreshStreamKeyResult']>;
@@ -1732,6 +1818,8 @@ export type ResolversTypes = {
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdatePushTargetResult']>;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
@@ -1757,6 +1845,8 @@ export type ResolversParentTypes = {
   ConnectionInput: ConnectionInput;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['CreatePushTargetResult'];
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateSigningKeyResult'];
   CreateSigningKeySuccess: Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversParentTypes['SigningKey'] };
@@ -1769,6 +1859,7 @@ export type ResolversParentTypes = {
   DVRChapterRef: DvrChapterRef;
   DVRRequest: DvrRequest;
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
+  DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
@@ -1806,7 +1897,7 @@ export type ResolversParentTypes = {
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
   PullStatus: PullStatus;
-  PushTarget: PushTarget;
+  PushTarget: PushTargetRecordModel;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
   RefreshStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['RefreshStreamKeyResult'];
@@ -1845,6 +1936,8 @@ export type ResolversParentTypes = {
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['UpdatePushTargetResult'];
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
@@ -1912,6 +2005,10 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeveloperToken' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreatePushTargetResult'] = ResolversParentTypes['CreatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateSigningKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateSigningKeyResult'] = ResolversParentTypes['CreateSigningKeyResult']> = {
@@ -1987,6 +2084,10 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeletePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeletePushTargetResult'] = ResolversParentTypes['DeletePushTargetResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
@@ -2098,10 +2199,12 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
+  createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
+  deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
   login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
@@ -2115,6 +2218,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
+  updatePushTarget?: Resolver<ResolversTypes['UpdatePushTargetResult'], ParentType, ContextType, RequireFields<MutationUpdatePushTargetArgs, 'id' | 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
 };
 
@@ -2252,11 +2356,21 @@ export type PullStatusResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PushTarget'] = ResolversParentTypes['PushTarget']> = {
+  bitrateKbps?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bytesSent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  droppedUnits?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPushedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   platform?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   targetUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -2529,6 +2643,10 @@ export interface TimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'Time';
 }
 
+export type UpdatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdatePushTargetResult'] = ResolversParentTypes['UpdatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type UpdateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateStreamResult'] = ResolversParentTypes['UpdateStreamResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
@@ -2606,6 +2724,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
+  CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
@@ -2615,6 +2734,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
   DVRRequest?: DvrRequestResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
+  DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
@@ -2678,6 +2798,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
   Time?: GraphQLScalarType;
+  UpdatePushTargetResult?: UpdatePushTargetResultResolvers<ContextType>;
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   ValidationError?: ValidationErrorResolvers<ContextType>;
