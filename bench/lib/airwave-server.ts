@@ -39,9 +39,9 @@ function buildOnce(): void {
 
 /** A running Airwave child process. */
 export interface AirwaveProcess {
-  /** The Node process running the service (the one `airwave start` relaunched with its V8 flags). */
+  /** The Node process running the service (`airwave start` re-executes itself in place with its V8 flags). */
   readonly pid: number;
-  /** The process the benchmark started (`airwave start`'s launcher, parent of `pid`, or `pid` itself). */
+  /** The process the benchmark started: root of the service's process tree (the same pid, its database below it). */
   readonly rootPid: number;
   readonly httpPort: number;
   readonly rtmpPort: number;
@@ -107,7 +107,7 @@ export async function startAirwave(
 /** What the AIRWAVE_READY line carries that the benchmark uses. */
 interface ReadyLine {
   readonly ports: { readonly http: number; readonly rtmp: number };
-  /** The service process (absent from builds before the launcher). */
+  /** The service process (absent from older builds). */
   readonly pid?: number;
 }
 

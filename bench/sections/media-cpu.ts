@@ -213,8 +213,8 @@ export async function run(): Promise<string> {
       `warm-up (${FIRST_WARMUP_S} s before the first step: at one stream V8 was still optimizing the Node servers' hot ` +
       `functions for the first minute or two — perf: 20 % of Airwave's CPU in the optimizing compiler 10–25 s after the ` +
       `first publish, 14 % at 70–85 s — a cost per process, not per stream; nginx has none). CPU = user + system time of the server's process tree from /proc/<pid>/stat (nginx: master + worker; ` +
-      `Airwave: the built \`dist/main/cli.js start\` — a bare launcher that relaunches itself as the service process with ` +
-      `its V8 flags, see packages/server/src/main/cli.ts), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
+      `Airwave: the built \`dist/main/cli.js start\`, which re-executes itself in place with its V8 flags — one ` +
+      `process, plus its database when embedded, see packages/server/src/main/cli.ts), in % of one core; RSS = VmRSS summed over the tree at the end of ` +
       `the window. Airwave is measured three times. **${ON_DEMAND}** is the product as shipped: packagers start on the ` +
       `first viewer request and no viewer asks during the windows, so it only ingests (RTMP → hub), like ` +
       `Node-Media-Server, which only relays RTMP/FLV. **${ALWAYS}** packages every stream into TS-HLS and CMAF ` +
