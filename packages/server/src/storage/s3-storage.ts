@@ -13,6 +13,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -27,6 +28,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { contentTypeOfKey } from './content-types.js';
 import type { MultipartPart, MultipartUploads, UploadedPart } from './multipart-uploads.js';
 import {
   assertStorageKey,
@@ -101,6 +103,15 @@ export class S3Storage implements ObjectStorage, MultipartUploads {
     });
   }
 
+  /** Deletes the (empty) bucket (tests). */
+  async deleteBucket(): Promise<void> {
+    try {
+      await this.client.send(new DeleteBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      throw failed('delete-bucket', this.bucket, error);
+    }
+  }
+
   /** Creates the bucket when it does not exist yet (start-up and tests). */
   async ensureBucket(): Promise<void> {
     try {
@@ -147,12 +158,8 @@ export class S3Storage implements ObjectStorage, MultipartUploads {
   /** Writes bytes with one PUT, a stream through multipart upload. */
   async put(key: string, body: Uint8Array | Readable, options: PutOptions = {}): Promise<void> {
     assertStorageKey(key);
-    const params = {
-      Bucket: this.bucket,
-      Key: key,
-      Body: body,
-      ...(options.contentType ? { ContentType: options.contentType } : {}),
-    };
+    const contentType = options.contentType ?? contentTypeOfKey(key);
+    const params = { Bucket: this.bucket, Key: key, Body: body, ...(contentType ? { ContentType: contentType } : {}) };
     try {
       if (body instanceof Uint8Array) {
         await this.client.send(new PutObjectCommand({ ...params, Body: body, ContentLength: body.byteLength }));
