@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
+import { type StorageConfig, storageConfigOf, storageSettings } from './storage-config.js';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const bool = z
@@ -63,10 +64,11 @@ const schema = z.object({
     .default(3600),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
+  ...storageSettings,
 });
 
 /** Validated configuration of one Airwave process. */
-export interface Config extends ClusterConfig {
+export interface Config extends ClusterConfig, StorageConfig {
   readonly host: string;
   readonly httpPort: number;
   readonly rtmpPort: number;
@@ -209,6 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   } catch (error) {
     throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
   }
+  let storage: StorageConfig;
+  try {
+    storage = storageConfigOf(c);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+  }
   return {
     host: c.AIRWAVE_HOST,
     httpPort: c.AIRWAVE_HTTP_PORT,
@@ -248,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       iceServers,
     },
     ...cluster,
+    ...storage,
   };
 }
 
