@@ -21,7 +21,9 @@ import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { csrfPlugin } from '../auth/csrf.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
+import { ownerPreviewCheck } from '../auth/playback-gate/owner-preview.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
@@ -68,6 +70,7 @@ import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
@@ -344,7 +347,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const playbackGate = new AccessControlGate(playbackAccess);
+    const playbackGate = new AccessControlGate(playbackAccess, ownerPreviewCheck(tokenAuthenticator));
     const network = webrtcNetwork(config);
     const webrtc = config.webrtc.enabled
       ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
@@ -365,6 +368,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hooks: [graphqlTiming(metrics)],
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         relayRoutes({
           hub,
