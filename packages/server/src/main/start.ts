@@ -199,6 +199,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
+      memory: {
+        database: () => database.inProcessBytes(),
+        tsWindow: () => tsHls.heldBytes(),
+        cmafWindow: () => llHls.registry.heldBytes(),
+      },
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
