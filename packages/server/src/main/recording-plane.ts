@@ -6,6 +6,7 @@
 import type { Hub, Logger } from '@airwave/media';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import { ClipsService } from '../domain/clips/clips.service.js';
 import { RecordingLifecycle } from '../domain/recordings/recording-lifecycle.js';
 import { RecordingsService } from '../domain/recordings/recordings.service.js';
 import { RecordingsStore } from '../domain/recordings/recordings.store.js';
@@ -23,6 +24,8 @@ export interface RecordingPlane {
   readonly renditions: RenditionJobs;
   /** The API service, once the streams service exists. */
   service(streams: StreamsService): RecordingsService;
+  /** The clips service, once the streams service exists. */
+  clips(streams: StreamsService): ClipsService;
   /** Finalizes what a killed process left open. */
   recover(): Promise<number>;
   /** Stops every recording and waits for the rendition jobs. */
@@ -54,6 +57,7 @@ export async function startRecordingPlane(deps: {
     recorders,
     renditions,
     service: (streams) => new RecordingsService({ store, streams, recorders, storage }),
+    clips: (streams) => new ClipsService({ store, streams, storage, renditions }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {
       await recorders.close();

@@ -349,6 +349,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
+      clips: recording.clips(streams),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);

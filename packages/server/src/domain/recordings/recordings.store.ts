@@ -83,6 +83,17 @@ export class RecordingsStore {
     return rows.map(toRecording);
   }
 
+  /** The newest recordings of a stream (newest first). */
+  async recordingsOfStream(streamId: string, limit: number): Promise<RecordingRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(recordingsTable)
+      .where(eq(recordingsTable.streamId, streamId))
+      .orderBy(desc(recordingsTable.createdAt), desc(recordingsTable.id))
+      .limit(limit);
+    return rows.map(toRecording);
+  }
+
   /** Inserts an artifact. */
   async insertArtifact(row: ArtifactRecord): Promise<void> {
     await this.db.insert(mediaArtifactsTable).values({ ...row, params: { ...row.params } });

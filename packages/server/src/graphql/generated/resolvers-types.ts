@@ -51,6 +51,44 @@ export type AuthPayload = {
   readonly user: User;
 };
 
+/** A GOP-aligned cut of a stream's recording with its own playback ID (HLS over CMAF and TS, DASH, MP4). */
+export type Clip = {
+  readonly __typename?: 'Clip';
+  readonly clipHash: Scalars['String']['output'];
+  readonly clipMode: ClipCreationMode;
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
+  readonly duration: Scalars['Float']['output'];
+  readonly endUnixMs: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** Snapped start, seconds from the recording's first frame. */
+  readonly startMediaSeconds: Scalars['Float']['output'];
+  /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
+  readonly startTime: Scalars['Float']['output'];
+  readonly startUnixMs: Scalars['Float']['output'];
+  /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly title: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 export type ClusterStatus = {
   readonly __typename?: 'ClusterStatus';
   readonly clusterId: Scalars['String']['output'];
@@ -98,6 +136,23 @@ export type ConnectionInput = {
   readonly first?: InputMaybe<Scalars['Int']['input']>;
   readonly last?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type CreateClipInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  readonly duration?: InputMaybe<Scalars['Float']['input']>;
+  readonly expiresAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Default ABSOLUTE. */
+  readonly mode?: InputMaybe<ClipCreationMode>;
+  readonly startMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly startUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly streamId: Scalars['ID']['input'];
+  /** 1 to 255 characters. */
+  readonly title: Scalars['String']['input'];
+};
+
+export type CreateClipResult = AuthError | Clip | NotFoundError | ValidationError;
 
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
@@ -238,6 +293,8 @@ export type DvrRequest = {
   readonly streamId: Scalars['ID']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
+
+export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
@@ -404,6 +461,8 @@ export type LogoutResult = AuthError | LogoutPayload;
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
+  /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
+  readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
   /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
@@ -413,6 +472,8 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Deletes a clip and its renditions (the recording stays). */
+  readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
   /** Deletes a push target; a running push stops within a second. */
@@ -449,6 +510,11 @@ export type Mutation = {
 };
 
 
+export type MutationCreateClipArgs = {
+  input: CreateClipInput;
+};
+
+
 export type MutationCreateDeveloperTokenArgs = {
   input: CreateDeveloperTokenInput;
 };
@@ -473,6 +539,11 @@ export type MutationCreateStreamArgs = {
 export type MutationCreateStreamKeyArgs = {
   input: CreateStreamKeyInput;
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -806,6 +877,8 @@ export type Query = {
   readonly __typename?: 'Query';
   /** Analytics of the caller's tenant; needs analytics:read. */
   readonly analytics: Analytics;
+  /** A clip of the caller's tenant by ID or clip hash. */
+  readonly clip?: Maybe<Clip>;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
@@ -836,6 +909,11 @@ export type Query = {
   readonly streamKeysConnection: StreamKeysConnection;
   /** The caller's streams, newest first; search filters by name. */
   readonly streamsConnection: StreamsConnection;
+};
+
+
+export type QueryClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1566,6 +1644,12 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  CreateClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Clip & { __typename: 'Clip' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
@@ -1593,6 +1677,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
@@ -1706,9 +1796,13 @@ export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Clip: ResolverTypeWrapper<Clip>;
+  ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1726,6 +1820,7 @@ export type ResolversTypes = {
   DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
   DVRChapterState: DvrChapterState;
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
@@ -1840,9 +1935,12 @@ export type ResolversParentTypes = {
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
+  Clip: Clip;
   ClusterStatus: ClusterStatus;
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1858,6 +1956,7 @@ export type ResolversParentTypes = {
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
   DVRRequest: DvrRequest;
+  DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
@@ -1971,6 +2070,28 @@ export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ClipResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Clip'] = ResolversParentTypes['Clip']> = {
+  clipHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clipMode?: Resolver<ResolversTypes['ClipCreationMode'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2001,6 +2122,10 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateClipResult'] = ResolversParentTypes['CreateClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
@@ -2081,6 +2206,10 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteClipResult'] = ResolversParentTypes['DeleteClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
@@ -2198,11 +2327,13 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
@@ -2375,6 +2506,7 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
+  clip?: Resolver<Maybe<ResolversTypes['Clip']>, ParentType, ContextType, RequireFields<QueryClipArgs, 'id'>>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
   dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
@@ -2721,8 +2853,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
   CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
@@ -2733,6 +2867,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
   DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
