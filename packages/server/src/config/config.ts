@@ -62,6 +62,12 @@ const schema = z.object({
     .min(0)
     .max(7 * 86_400)
     .default(3600),
+  AIRWAVE_DVR_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(7200),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
   ...storageSettings,
@@ -97,6 +103,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly storageDir: string;
   /** Recordings are cut into chapters of this many seconds of media (0: one chapter per recording). */
   readonly dvrChapterSeconds: number;
+  /** How far back live viewers can seek in a recorded stream (`/play/<id>/dvr/`), seconds. */
+  readonly dvrWindowSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -248,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     logLevel: c.AIRWAVE_LOG_LEVEL,
     storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
     dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
+    dvrWindowSeconds: c.AIRWAVE_DVR_WINDOW_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],

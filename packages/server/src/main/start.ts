@@ -190,7 +190,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
-    const recording = await startRecordingPlane({ hub, database, config, log, nodeId });
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, bus: events });
     closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,

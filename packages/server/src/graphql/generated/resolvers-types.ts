@@ -1130,7 +1130,7 @@ export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -1145,6 +1145,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
