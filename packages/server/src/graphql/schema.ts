@@ -10,6 +10,7 @@ import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
+import { srtModule } from './modules/srt.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -29,6 +30,7 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  srtModule,
 ];
 
 /** The full SDL. */

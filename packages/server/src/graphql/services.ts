@@ -12,6 +12,7 @@ import type { PlaybackPoliciesService } from '../domain/playback-policies/playba
 import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
+import type { SrtService } from '../domain/srt/srt.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
@@ -39,4 +40,6 @@ export interface Services {
   readonly streamAnalytics: StreamAnalyticsService;
   /** Where viewers play (resolveViewerEndpoint). */
   readonly viewerRouting: ViewerRoutingService;
+  /** SRT passphrases and connection statistics of streams. */
+  readonly srt: SrtService;
 }

@@ -51,6 +51,8 @@ import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -78,6 +80,7 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
@@ -297,6 +300,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -325,6 +329,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      srt: new SrtService(srtStore, streams),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -422,9 +427,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
     const srt = new SrtServer({
       hub,
-      authorizer,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
       log,
       latencyMs: config.srtLatencyMs,
       ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
