@@ -21,7 +21,9 @@ import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { csrfPlugin } from '../auth/csrf.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
+import { ownerPreviewCheck } from '../auth/playback-gate/owner-preview.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
@@ -45,10 +47,13 @@ import { PlaybackPoliciesService } from '../domain/playback-policies/playback-po
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
 import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
+import { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import { PushTargetsStore } from '../domain/push-targets/push-targets.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { SrtService } from '../domain/srt/srt.service.js';
@@ -67,6 +72,7 @@ import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
@@ -86,6 +92,7 @@ import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
+import { startRecordingPlane } from './recording-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -186,6 +193,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId });
+    closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
       totals,
@@ -193,6 +202,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
+      memory: {
+        database: () => database.inProcessBytes(),
+        tsWindow: () => tsHls.heldBytes(),
+        cmafWindow: () => llHls.registry.heldBytes(),
+      },
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
@@ -271,6 +285,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
+    // Push targets (issue 19): URIs sealed with a key kept in server_secrets, shared by every node.
+    const pushTargets = new PushTargetsService({
+      store: new PushTargetsStore(database.db),
+      streams: streamsStore,
+      sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
+      allowPrivate: config.allowPrivatePushTargets,
+    });
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -330,10 +351,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
       }),
       srt: new SrtService(srtStore, streams),
+      recordings: recording.service(streams),
+      recordingChapterSeconds: config.dvrChapterSeconds,
+      pushTargets,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const playbackGate = new AccessControlGate(playbackAccess);
+    const playbackGate = new AccessControlGate(playbackAccess, ownerPreviewCheck(tokenAuthenticator));
     const network = webrtcNetwork(config);
     const webrtc = config.webrtc.enabled
       ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
@@ -354,6 +378,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hooks: [graphqlTiming(metrics)],
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         relayRoutes({
           hub,
@@ -378,6 +404,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),
+            stored: recording.stored,
           }),
         (instance) =>
           webrtc &&
@@ -416,6 +443,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => nodeStatus.stop());
     pulls.start();
     closers.unshift(() => pulls.close());
+    await recording.recover();
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
