@@ -56,6 +56,8 @@ import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.j
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -84,6 +86,7 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
@@ -318,6 +321,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -346,6 +350,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      srt: new SrtService(srtStore, streams),
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
@@ -451,9 +456,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
     const srt = new SrtServer({
       hub,
-      authorizer,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
       log,
       latencyMs: config.srtLatencyMs,
       ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
