@@ -1,6 +1,7 @@
 /** One stream: status, live preview, ingest, keys, health, viewers, access, push targets, analytics. */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ApiError, request } from '../../api/client';
+import { useLiveConnected } from '../../api/live';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
 import type { StreamQuery } from '../../generated/graphql';
@@ -48,6 +49,7 @@ const DeleteStreamDocument = graphql(`
 /** The page for the stream with global ID `id`. */
 export function StreamPage({ id }: { id: string }) {
   const query = useQuery(StreamDocument, { id });
+  useLiveConnected(query.reload);
   const stream = query.data?.stream;
   if (query.error && !stream) {
     return (
