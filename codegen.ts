@@ -32,6 +32,7 @@ const config: CodegenConfig = {
           DeveloperToken: '../../domain/tokens/developer-tokens.service.js#DeveloperTokenView',
           Stream: '../../domain/streams/stream.js#StreamRecord',
           StreamKey: '../../domain/streams/stream.js#StreamKeyRecord',
+          PushTarget: '../../domain/push-targets/push-target.js#PushTargetRecord',
           SigningKey: '../../domain/signing-keys/signing-keys.service.js#SigningKeyView',
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
