@@ -65,7 +65,8 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
 
   before(async () => {
     ensureDashboardBuilt();
-    server = await startTestServer();
+    // Push targets dial loopback here (a closed port), never the internet.
+    server = await startTestServer(undefined, { AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: 'true' });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: SCREENSHOT_SIZES.desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
@@ -199,6 +200,21 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     assert.equal(anonymous.status, 401, 'a viewer without a token is refused');
     await page.reload();
     await previewPlays();
+  });
+
+  it('adds a push target: a bad URL is refused next to its field, a good one is listed masked', async () => {
+    await page.getByLabel('Target name').fill('YouTube');
+    await page.getByLabel('Destination URL').fill('ftp://example.com/x');
+    await page.getByRole('button', { name: 'Add push target' }).click();
+    const fieldError = page.locator('#push-heading ~ form .field-error');
+    await fieldError.waitFor();
+    await page.getByLabel('Platform').selectOption('youtube');
+    await page.getByLabel('Destination URL').fill('rtmp://127.0.0.1:9/live2/secret-stream-key-123');
+    await page.getByRole('button', { name: 'Add push target' }).click();
+    const target = page.getByTestId('push-target');
+    await target.waitFor();
+    assert.doesNotMatch((await target.textContent()) ?? '', /secret-stream-key-123/, 'the destination key is masked');
+    await checkPage('stream-push-target');
   });
 
   it('creates a developer token (shown once, works), then revokes it', async () => {
