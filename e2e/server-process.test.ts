@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -114,6 +114,23 @@ describe('the CLI refuses bad configuration', () => {
 });
 
 describe('the CLI on a PGlite data directory', () => {
+  test('the service is the process that was started, running with its V8 flags, with no Node process above or beside it', async () => {
+    const cli = startCli({ dataDir: tempDir() });
+    try {
+      const info = (await airwaveReady(cli, START_TIMEOUT_MS)) as { pid?: number };
+      assert.equal(info.pid, cli.child.pid, 'AIRWAVE_READY names the started pid: re-executed in place');
+      const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
+      assert.ok(argv.includes('--max-semi-space-size=64'), argv.join(' '));
+      const children = readFileSync(`/proc/${cli.child.pid}/task/${cli.child.pid}/children`, 'utf8').trim();
+      const nodeChildren = children
+        .split(/\s+/)
+        .filter((pid) => pid !== '' && executableOf(pid) === realpathSync(process.execPath));
+      assert.deepEqual(nodeChildren, [], 'no Node child (tsx, which runs it here, has its esbuild service)');
+    } finally {
+      await cli.stop();
+    }
+  });
+
   test('a second process on the same data directory fails at once with the lock message', async () => {
     const dataDir = tempDir();
     const first = startCli({ dataDir });
@@ -295,3 +312,12 @@ describe('the CLI on PostgreSQL', { skip: postgresMissing }, () => {
     }
   });
 });
+
+/** The executable a process runs, or null when it has exited since it was listed (a short-lived child). */
+function executableOf(pid: string): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
