@@ -435,6 +435,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
