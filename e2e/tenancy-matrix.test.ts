@@ -35,6 +35,7 @@ interface Fixture {
   readonly signingKey: readonly [string, string];
   /** A recording of the stream: [global ID, raw UUID]. */
   readonly dvr: readonly [string, string];
+  readonly pushTarget: readonly [string, string];
   /** A clip of that recording: [global ID, raw UUID]. */
   readonly clip: readonly [string, string];
 }
@@ -61,12 +62,25 @@ const TABLE: Readonly<Record<string, Entry>> = {
       { streamId: b.stream[f], keyId: a.streamKey[f] },
     ],
   },
+  'Mutation.createPushTarget': {
+    calls: (a, _b, f) => [{ streamId: a.stream[f], input: { name: 'intruder', targetUri: 'rtmp://1.1.1.1/app/key' } }],
+  },
+  'Mutation.updatePushTarget': {
+    calls: (a, _b, f) => [{ id: a.pushTarget[f], input: { name: 'hijacked', isEnabled: false } }],
+  },
+  'Mutation.deletePushTarget': { calls: (a, _b, f) => [{ id: a.pushTarget[f] }] },
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
+  'Mutation.setStreamSrtPassphrase': {
+    calls: (a, _b, f) => [
+      { streamId: a.stream[f], passphrase: 'an intruder passphrase' },
+      { streamId: a.stream[f], passphrase: null },
+    ],
+  },
   'Subscription.liveStreamEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveViewerMetrics': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveConnectionEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
@@ -201,6 +215,13 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
+  const target = await server.graphql<{ createPushTarget: { id: string } }>(
+    'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
+    { id: stream.id },
+    token,
+  );
+  const targetId = target.data?.createPushTarget.id;
+  assert.ok(targetId, JSON.stringify(target));
   const recording = (await seedRecording(server, stream.streamId)).id;
   const clip = await seedClip(server, token, stream.id);
   return {
@@ -211,12 +232,13 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
     dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
+    pushTarget: [targetId, rawOf(targetId)],
     clip: [clip, rawOf(clip)],
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } srtPassphraseSet pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }
@@ -326,6 +348,11 @@ for (const backend of testBackends()) {
           'deleteStreamKey',
           'mutation ($id: ID!, $k: ID!) { deleteStreamKey(streamId: $id, keyId: $k) { __typename ... on Error { code } } }',
           { id: a.stream[0], k: a.streamKey[0] },
+        ],
+        [
+          'setStreamSrtPassphrase',
+          'mutation ($id: ID!) { setStreamSrtPassphrase(streamId: $id, passphrase: "read-only token") { __typename ... on Error { code } } }',
+          { id: a.stream[0] },
         ],
       ];
       for (const [name, document, variables] of mutations) {

@@ -37,6 +37,17 @@ export interface ViewerConnectionData extends StreamScoped {
   readonly sessionDurationSeconds?: number;
 }
 
+/** An ingest connection (SRT) of a stream opened or closed on some node, with its statistics. */
+export interface IngestConnectionData extends StreamScoped {
+  readonly sessionId: string;
+  readonly protocol: 'srt';
+  readonly nodeId: string;
+  /** On disconnect: seconds the connection lasted. */
+  readonly sessionDurationSeconds?: number;
+  /** The connection's statistics (packets, loss, retransmissions, RTT, bitrate, buffer). */
+  readonly stats: Readonly<Record<string, string | number | boolean>>;
+}
+
 /** Periodic viewer metrics of one live stream on one node. */
 export interface ViewerMetricsData extends StreamScoped {
   readonly nodeId: string;
@@ -121,6 +132,8 @@ export interface EventMap {
   'viewer.connected': ViewerConnectionData;
   'viewer.disconnected': ViewerConnectionData;
   'viewer.metrics': ViewerMetricsData;
+  'ingest.connected': IngestConnectionData;
+  'ingest.disconnected': IngestConnectionData;
   'dvr.started': DvrData;
   'dvr.updated': DvrData;
   'dvr.stopped': DvrData;
@@ -159,6 +172,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'viewer.connected',
   'viewer.disconnected',
   'viewer.metrics',
+  'ingest.connected',
+  'ingest.disconnected',
   'dvr.started',
   'dvr.updated',
   'dvr.stopped',

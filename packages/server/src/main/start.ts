@@ -15,12 +15,15 @@ import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { SrtServer } from '@airwave/media/protocols/srt/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { csrfPlugin } from '../auth/csrf.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
+import { ownerPreviewCheck } from '../auth/playback-gate/owner-preview.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
@@ -44,12 +47,17 @@ import { PlaybackPoliciesService } from '../domain/playback-policies/playback-po
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
 import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
+import { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import { PushTargetsStore } from '../domain/push-targets/push-targets.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -64,6 +72,7 @@ import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
@@ -77,10 +86,13 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
+import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
+import { PushRunner } from '../push/push-runner.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
 
@@ -91,7 +103,12 @@ export interface RunningAirwave {
   readonly hub: Hub;
   readonly node: NodeInfo;
   /** Bound ports (differ from config when it asked for port 0). */
-  readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
+  readonly ports: {
+    readonly http: number;
+    readonly rtmp: number;
+    readonly rtmps: number | undefined;
+    readonly srt: number;
+  };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
   /** The event bus (in-process; across processes over LISTEN/NOTIFY with PostgreSQL). */
@@ -107,6 +124,8 @@ export interface RunningAirwave {
     /** The pull sources this node pulls. */
     readonly pulls: PullScheduler;
   };
+  /** The push targets this node pushes. */
+  readonly pushes: PushRunner;
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
   readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
@@ -187,6 +206,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
+      memory: {
+        database: () => database.inProcessBytes(),
+        tsWindow: () => tsHls.heldBytes(),
+        cmafWindow: () => llHls.registry.heldBytes(),
+      },
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
@@ -265,6 +289,27 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
+    // Push targets (issue 19): URIs sealed with a key kept in server_secrets, shared by every node.
+    const pushTargets = new PushTargetsService({
+      store: new PushTargetsStore(database.db),
+      streams: streamsStore,
+      sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
+      allowPrivate: config.allowPrivatePushTargets,
+      onChanged: (streamId) => pushRunner.changed(streamId),
+    });
+    const pushRunner = new PushRunner({
+      hub,
+      targets: pushTargets,
+      nodeId,
+      connect: pushConnector(config.pushCaFile ? { ca: readFileSync(config.pushCaFile, 'utf8') } : {}),
+      resolve: pushDestinationResolver(config.allowPrivatePushTargets),
+      log: log.child({ component: 'push' }),
+      retry: { baseMs: 1000, maxMs: config.pushRetryMaxMs },
+      isRelayed: (streamId) => relayed.has(streamId),
+    });
+    pushTargets.showLive((id) => pushRunner.live(id));
+    await pushRunner.start();
+    closers.unshift(() => pushRunner.close());
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -294,6 +339,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -322,13 +368,15 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      srt: new SrtService(srtStore, streams),
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
+      pushTargets,
       clips: recording.clips(streams),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const playbackGate = new AccessControlGate(playbackAccess);
+    const playbackGate = new AccessControlGate(playbackAccess, ownerPreviewCheck(tokenAuthenticator));
     const network = webrtcNetwork(config);
     const webrtc = config.webrtc.enabled
       ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
@@ -349,6 +397,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hooks: [graphqlTiming(metrics)],
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         relayRoutes({
           hub,
@@ -385,6 +435,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
@@ -424,7 +476,25 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
-    currentNode = { ...currentNode, rtmpPort, rtmpsPort };
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
+    const srt = new SrtServer({
+      hub,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
+      log,
+      latencyMs: config.srtLatencyMs,
+      ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
+    });
+    closers.unshift(() => srt.close());
+    const srtPort = await srt.listen(config.srtPort, config.host);
+    currentNode = { ...currentNode, rtmpPort, rtmpsPort, srtPort };
     if (nodeStatus.heartbeats) {
       // Registers the services now that every listener is bound.
       await nodeStatus.beat(nodeId);
@@ -438,6 +508,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
+      srt: `srt://${node.ingestHost}:${srtPort}?streamid=<streamKey>`,
       playback: `${base}/play/<playbackId>`,
       metrics: `${base}/metrics`,
     };
@@ -446,12 +517,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       database,
       hub,
       node: currentNode,
-      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort },
+      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort, srt: srtPort },
       urls,
       events,
       services,
       metrics,
       ingest: { authorizer, lifecycle, pulls },
+      pushes: pushRunner,
       webrtc,
       close: async () => {
         for (const close of closers) {

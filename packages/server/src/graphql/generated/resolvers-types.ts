@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
 import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
 import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { PushTargetRecord as PushTargetRecordModel } from '../../domain/push-targets/push-target.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
@@ -123,6 +124,8 @@ export type ConnectionEvent = {
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
+  /** SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers. */
+  readonly ingest?: Maybe<Scalars['JSON']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
@@ -168,6 +171,17 @@ export type CreateDeveloperTokenInput = {
 };
 
 export type CreateDeveloperTokenResult = AuthError | DeveloperToken | RateLimitError | ValidationError;
+
+export type CreatePushTargetInput = {
+  /** 1 to 255 characters. */
+  readonly name: Scalars['String']['input'];
+  /** twitch, youtube, facebook, kick, x or custom (default). */
+  readonly platform?: InputMaybe<Scalars['String']['input']>;
+  /** rtmp://host[:port]/app/key, rtmps://… or srt://host:port?streamid=…&passphrase=… */
+  readonly targetUri: Scalars['String']['input'];
+};
+
+export type CreatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
 
 export type CreateSigningKeyInput = {
   /** 1 to 100 characters. */
@@ -310,6 +324,8 @@ export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | Valid
 
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
+export type DeletePushTargetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteStreamResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
@@ -388,6 +404,38 @@ export type Error = {
   readonly message: Scalars['String']['output'];
 };
 
+/** Statistics of an ingest connection (SRT) as its node last reported them (every 5 s and at the end). */
+export type IngestConnection = {
+  readonly __typename?: 'IngestConnection';
+  /** Receive rate over the last second, bits per second. */
+  readonly bitrateBps: Scalars['Float']['output'];
+  readonly bytesReceived: Scalars['Float']['output'];
+  /** False once the connection ended (the numbers are its totals). */
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectedAt: Scalars['Time']['output'];
+  readonly encrypted: Scalars['Boolean']['output'];
+  /** Negotiated TSBPD latency. */
+  readonly latencyMs: Scalars['Int']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: Scalars['Float']['output'];
+  /** Packets found missing before retransmission. */
+  readonly packetsLost: Scalars['Float']['output'];
+  readonly packetsReceived: Scalars['Float']['output'];
+  /** Packets that arrived retransmitted. */
+  readonly packetsRetransmitted: Scalars['Float']['output'];
+  /** srt. */
+  readonly protocol: Scalars['String']['output'];
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: Scalars['Int']['output'];
+  /** The publisher's address and port. */
+  readonly remote: Scalars['String']['output'];
+  /** Smoothed round-trip time (ACK to ACKACK). */
+  readonly rttMs: Scalars['Float']['output'];
+  readonly sessionId: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
 /** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
 export type IngestEndpoint = {
   readonly __typename?: 'IngestEndpoint';
@@ -402,7 +450,7 @@ export type IngestEndpoint = {
   readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
   /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
-  /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
+  /** srt://host:port?streamid=<streamKey> (SRT caller, MPEG-TS; #!::r=<streamKey>,m=publish also works). */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
   /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
@@ -475,6 +523,8 @@ export type Mutation = {
   readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
+  /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
+  readonly createPushTarget: CreatePushTargetResult;
   /** Generates an ES256 key pair; the private key is returned this once (security:write). */
   readonly createSigningKey: CreateSigningKeyResult;
   readonly createStream: CreateStreamResult;
@@ -484,6 +534,8 @@ export type Mutation = {
   readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
+  /** Deletes a push target; a running push stops within a second. */
+  readonly deletePushTarget: DeletePushTargetResult;
   /** Deletes the stream and its keys, and ends a live publish. */
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
@@ -504,12 +556,16 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
+  readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
   /** Starts recording a live stream that is not recording. */
   readonly startDVR: StartDvrResult;
   /** Stops a recording; its last chapter is cut and it is finalized. */
   readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
+  /** Renames, re-points, enables or disables a push target. */
+  readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
 };
 
@@ -521,6 +577,12 @@ export type MutationCreateClipArgs = {
 
 export type MutationCreateDeveloperTokenArgs = {
   input: CreateDeveloperTokenInput;
+};
+
+
+export type MutationCreatePushTargetArgs = {
+  input: CreatePushTargetInput;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -547,6 +609,11 @@ export type MutationDeleteClipArgs = {
 
 export type MutationDeleteDvrArgs = {
   dvrHash: Scalars['ID']['input'];
+};
+
+
+export type MutationDeletePushTargetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -591,6 +658,12 @@ export type MutationSetPlaybackPolicyArgs = {
 };
 
 
+export type MutationSetStreamSrtPassphraseArgs = {
+  passphrase?: InputMaybe<Scalars['String']['input']>;
+  streamId: Scalars['ID']['input'];
+};
+
+
 export type MutationStartDvrArgs = {
   streamId: Scalars['ID']['input'];
 };
@@ -603,6 +676,12 @@ export type MutationStopDvrArgs = {
 
 export type MutationTestPlaybackAccessArgs = {
   input: TestPlaybackAccessInput;
+};
+
+
+export type MutationUpdatePushTargetArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePushTargetInput;
 };
 
 
@@ -831,15 +910,33 @@ export type PullStatus = {
   readonly updatedAt: Scalars['Time']['output'];
 };
 
-/** A restream destination of a stream (managed by the push-target operations). */
+/** A restream destination of a stream: while the stream is live and the target enabled, its default output is pushed there. */
 export type PushTarget = {
   readonly __typename?: 'PushTarget';
+  /** Bitrate sent over the last seconds, in kbit/s (0 when not pushing). */
+  readonly bitrateKbps: Scalars['Int']['output'];
+  /** Bytes sent to the destination since the stream went live. */
+  readonly bytesSent: Scalars['Float']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  /** Media units skipped because the destination read too slowly (the push resumes at the next keyframe). */
+  readonly droppedUnits: Scalars['Float']['output'];
+  /** Global ID. */
   readonly id: Scalars['ID']['output'];
+  readonly isEnabled: Scalars['Boolean']['output'];
+  /** Why the last attempt failed or ended (no secrets). */
+  readonly lastError?: Maybe<Scalars['String']['output']>;
+  /** When media was last sent. */
+  readonly lastPushedAt?: Maybe<Scalars['Time']['output']>;
   readonly name: Scalars['String']['output'];
+  /** twitch, youtube, facebook, kick, x or custom. */
   readonly platform: Scalars['String']['output'];
+  /** idle, connecting, pushing, retrying (the last attempt failed; the next one is scheduled) or failed (several attempts in a row failed; retries go on). */
   readonly status: Scalars['String']['output'];
-  /** Masked destination address. */
+  /** UUID of the stream it belongs to. */
+  readonly streamId: Scalars['ID']['output'];
+  /** The destination with credentials, query and fragment stripped and the stream key cut to a short prefix. */
   readonly targetUri: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 export type Query = {
@@ -1009,6 +1106,8 @@ export type SetPlaybackPolicyInput = {
 
 export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
 
+export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
+
 /** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
 export type SigningKey = {
   readonly __typename?: 'SigningKey';
@@ -1134,6 +1233,8 @@ export type Stream = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
+  /** The current or last SRT connection of the stream; null before any. */
+  readonly ingestConnection?: Maybe<IngestConnection>;
   readonly ingestMode: IngestMode;
   readonly metrics: StreamMetrics;
   readonly name: Scalars['String']['output'];
@@ -1142,11 +1243,14 @@ export type Stream = {
   /** Who may play this stream (PUBLIC unless setPlaybackPolicy changed it). */
   readonly playbackPolicy: PlaybackPolicy;
   readonly pullSource?: Maybe<PullSourceView>;
+  /** Restream destinations (push targets), oldest first. */
   readonly pushTargets: ReadonlyArray<PushTarget>;
   /** Newest connection attempts of the pull source first (empty for PUSH streams); limit 0..100. */
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Whether SRT publishers need the stream's own passphrase. */
+  readonly srtPassphraseSet: Scalars['Boolean']['output'];
   /** Public UUID, used outside GraphQL. */
   readonly streamId: Scalars['ID']['output'];
   /** Secret primary ingest key (shown to the owner only). */
@@ -1295,6 +1399,15 @@ export type StreamMetrics = {
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
 };
 
+/** A stream's SRT settings after a change. */
+export type StreamSrtSettings = {
+  readonly __typename?: 'StreamSrtSettings';
+  /** True when SRT publishers must use the stream's own passphrase (write-only: never shown). */
+  readonly passphraseSet: Scalars['Boolean']['output'];
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
+};
+
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
 export type StreamStatus =
   | 'ENDED'
@@ -1418,6 +1531,15 @@ export type TimeRangeInput = {
   readonly end: Scalars['Time']['input'];
   readonly start: Scalars['Time']['input'];
 };
+
+export type UpdatePushTargetInput = {
+  /** false stops a running push within a second. */
+  readonly isEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly name?: InputMaybe<Scalars['String']['input']>;
+  readonly targetUri?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
 
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
@@ -1621,6 +1743,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  CreatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateSigningKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: _RefType['SigningKey'] } & { __typename: 'CreateSigningKeySuccess' } )
@@ -1645,6 +1773,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeletePushTargetResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1700,6 +1834,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetStreamSrtPassphraseResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamSrtSettings & { __typename: 'StreamSrtSettings' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   StartDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DvrRequest & { __typename: 'DVRRequest' } )
@@ -1716,6 +1856,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( PlaybackAccessDecision & { __typename: 'PlaybackAccessDecision' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  UpdatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   UpdateStreamResult:
@@ -1752,6 +1898,8 @@ export type ResolversTypes = {
   CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreatePushTargetResult']>;
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateSigningKeyResult']>;
   CreateSigningKeySuccess: ResolverTypeWrapper<Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversTypes['SigningKey'] }>;
@@ -1767,6 +1915,7 @@ export type ResolversTypes = {
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
   DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
+  DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
@@ -1778,6 +1927,7 @@ export type ResolversTypes = {
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestConnection: ResolverTypeWrapper<IngestConnection>;
   IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
   IngestEndpointKind: IngestEndpointKind;
   IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
@@ -1812,7 +1962,7 @@ export type ResolversTypes = {
   PullSourceView: ResolverTypeWrapper<PullSourceView>;
   PullState: PullState;
   PullStatus: ResolverTypeWrapper<PullStatus>;
-  PushTarget: ResolverTypeWrapper<PushTarget>;
+  PushTarget: ResolverTypeWrapper<PushTargetRecordModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
   RefreshStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RefreshStreamKeyResult']>;
@@ -1823,6 +1973,7 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
@@ -1847,6 +1998,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
@@ -1857,6 +2009,8 @@ export type ResolversTypes = {
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdatePushTargetResult']>;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
@@ -1885,6 +2039,8 @@ export type ResolversParentTypes = {
   CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['CreatePushTargetResult'];
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateSigningKeyResult'];
   CreateSigningKeySuccess: Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversParentTypes['SigningKey'] };
@@ -1898,6 +2054,7 @@ export type ResolversParentTypes = {
   DVRRequest: DvrRequest;
   DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
+  DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
@@ -1908,6 +2065,7 @@ export type ResolversParentTypes = {
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IngestConnection: IngestConnection;
   IngestEndpoint: IngestEndpoint;
   IngestEndpointResponse: IngestEndpointResponse;
   IngestMetadata: IngestMetadata;
@@ -1935,7 +2093,7 @@ export type ResolversParentTypes = {
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
   PullStatus: PullStatus;
-  PushTarget: PushTarget;
+  PushTarget: PushTargetRecordModel;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
   RefreshStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['RefreshStreamKeyResult'];
@@ -1946,6 +2104,7 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
@@ -1965,6 +2124,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
+  StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
@@ -1974,6 +2134,8 @@ export type ResolversParentTypes = {
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['UpdatePushTargetResult'];
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
@@ -2056,6 +2218,7 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ingest?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2070,6 +2233,10 @@ export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType e
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeveloperToken' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreatePushTargetResult'] = ResolversParentTypes['CreatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateSigningKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateSigningKeyResult'] = ResolversParentTypes['CreateSigningKeyResult']> = {
@@ -2161,6 +2328,10 @@ export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType ex
   __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type DeletePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeletePushTargetResult'] = ResolversParentTypes['DeletePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type DeleteStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteStreamKeyResult'] = ResolversParentTypes['DeleteStreamKeyResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
@@ -2221,6 +2392,26 @@ export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends Reso
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type IngestConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestConnection'] = ResolversParentTypes['IngestConnection']> = {
+  bitrateBps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  bytesReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  encrypted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  packetsDropped?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsLost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receiveBufferPackets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rttMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
 export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
   baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2270,11 +2461,13 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
+  createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
   deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
+  deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
   login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
@@ -2285,9 +2478,11 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
+  updatePushTarget?: Resolver<ResolversTypes['UpdatePushTargetResult'], ParentType, ContextType, RequireFields<MutationUpdatePushTargetArgs, 'id' | 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
 };
 
@@ -2425,11 +2620,21 @@ export type PullStatusResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PushTarget'] = ResolversParentTypes['PushTarget']> = {
+  bitrateKbps?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bytesSent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  droppedUnits?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPushedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   platform?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   targetUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -2490,6 +2695,10 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
 
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamSrtSettings' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
@@ -2568,6 +2777,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
   metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2578,6 +2788,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
@@ -2662,6 +2873,12 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
 };
 
+export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
+  passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
   bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   channels?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2703,6 +2920,10 @@ export type TestPlaybackAccessResultResolvers<ContextType = GraphQLContext, Pare
 export interface TimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Time'], any> {
   name: 'Time';
 }
+
+export type UpdatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdatePushTargetResult'] = ResolversParentTypes['UpdatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
+};
 
 export type UpdateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateStreamResult'] = ResolversParentTypes['UpdateStreamResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
@@ -2783,6 +3004,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
+  CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
@@ -2793,6 +3015,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRRequest?: DvrRequestResolvers<ContextType>;
   DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
+  DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
@@ -2801,6 +3024,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
+  IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
   IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
   IngestMetadata?: IngestMetadataResolvers<ContextType>;
@@ -2832,6 +3056,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
@@ -2850,12 +3075,14 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
   Time?: GraphQLScalarType;
+  UpdatePushTargetResult?: UpdatePushTargetResultResolvers<ContextType>;
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   ValidationError?: ValidationErrorResolvers<ContextType>;

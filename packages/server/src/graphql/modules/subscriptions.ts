@@ -368,13 +368,17 @@ export const subscriptionResolvers: {
     source: 'LIVE' as const,
   })),
   liveViewerMetrics: field(['viewer.metrics'], (event) => ({ ...base(event), ...event.data })),
-  liveConnectionEvents: field(['viewer.connected', 'viewer.disconnected'], (event) => ({
-    ...base(event),
-    ...event.data,
-    eventType: event.name === 'viewer.connected' ? 'connect' : 'disconnect',
-    connector: event.data.protocol,
-    sessionDurationSeconds: event.data.sessionDurationSeconds ?? null,
-  })),
+  liveConnectionEvents: field(
+    ['viewer.connected', 'viewer.disconnected', 'ingest.connected', 'ingest.disconnected'],
+    (event) => ({
+      ...base(event),
+      ...event.data,
+      eventType: event.name === 'viewer.connected' || event.name === 'ingest.connected' ? 'connect' : 'disconnect',
+      connector: event.data.protocol,
+      sessionDurationSeconds: event.data.sessionDurationSeconds ?? null,
+      ingest: 'stats' in event.data ? event.data.stats : null,
+    }),
+  ),
   liveDvrLifecycle: field(namesOf(DVR_STATUS), (event) => ({
     ...base(event),
     ...event.data,
