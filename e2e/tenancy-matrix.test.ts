@@ -32,6 +32,9 @@ interface Fixture {
   readonly streamKey: readonly [string, string];
   readonly developerToken: readonly [string, string];
   readonly signingKey: readonly [string, string];
+  readonly vodAsset: readonly [string, string];
+  /** The store's upload ID (one form). */
+  readonly vodUpload: string;
 }
 
 type Form = 0 | 1;
@@ -62,6 +65,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
+  'Query.vodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
+  'Query.vodUploadStatus': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.completeVodUpload': {
+    calls: (a) => [{ input: { uploadId: a.vodUpload, parts: [{ partNumber: 1, etag: '"etag"' }] } }],
+  },
+  'Mutation.abortVodUpload': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.deleteVodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
   'Subscription.liveStreamEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveViewerMetrics': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveConnectionEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
@@ -185,6 +195,13 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
+  const upload = await server.graphql<{ createVodUpload: { id: string; artifactId: string } }>(
+    'mutation { createVodUpload(input: { filename: "v.mp4", sizeBytes: 1000 }) { ... on VodUploadSession { id artifactId } } }',
+    {},
+    token,
+  );
+  const session = upload.data?.createVodUpload;
+  assert.ok(session?.id, JSON.stringify(upload));
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -192,6 +209,8 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     streamKey: [keyId, rawOf(keyId)],
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
+    vodAsset: [session.artifactId, rawOf(session.artifactId)],
+    vodUpload: session.id,
   };
 }
 

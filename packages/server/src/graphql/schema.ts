@@ -14,6 +14,7 @@ import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
 import { viewerRoutingModule } from './modules/viewer-routing.js';
+import { vodModule } from './modules/vod.js';
 import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
@@ -29,6 +30,7 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  vodModule,
 ];
 
 /** The full SDL. */

@@ -15,6 +15,7 @@ import type { SigningKeysService } from '../domain/signing-keys/signing-keys.ser
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
+import type { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
@@ -39,4 +40,6 @@ export interface Services {
   readonly streamAnalytics: StreamAnalyticsService;
   /** Where viewers play (resolveViewerEndpoint). */
   readonly viewerRouting: ViewerRoutingService;
+  /** VOD uploads and assets (issue 18). */
+  readonly vod: VodUploadsService;
 }

@@ -82,6 +82,7 @@ import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
+import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -220,6 +221,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
+    // VOD uploads (issue 18): object storage, multipart sessions, processing.
+    const vod = await startVodPlane({
+      config,
+      database,
+      events,
+      log,
+      uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
+      baseUrl: () => currentNode.baseUrl,
+    });
+    closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);
     const relayPull = new RelayPull({
       hub,
@@ -319,6 +330,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      vod: vod.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -344,6 +356,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
+        ...vod.routes,
         relayRoutes({
           hub,
           key: relayKey,
