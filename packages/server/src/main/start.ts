@@ -93,8 +93,10 @@ import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
 import { PushRunner } from '../push/push-runner.js';
+import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
+import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -197,7 +199,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
-    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, bus: events });
+    // One object storage for everything stored (S3 when configured, else the local directory).
+    const storage = await openObjectStorage(config.storage, config.storageDir, log);
+    closers.push(() => storage.close());
+    const recording = await startRecordingPlane({
+      hub,
+      database,
+      config,
+      log,
+      nodeId,
+      storage: storage.storage,
+      bus: events,
+    });
     closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
@@ -247,6 +260,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
+    // VOD uploads (issue 18): object storage, multipart sessions, processing.
+    const vod = await startVodPlane({
+      config,
+      database,
+      opened: storage,
+      events,
+      log,
+      uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
+      baseUrl: () => currentNode.baseUrl,
+    });
+    closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);
     const relayPull = new RelayPull({
       hub,
@@ -373,6 +397,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
       clips: recording.clips(streams),
+      vod: vod.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -400,6 +425,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
         // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
         ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
+        ...vod.routes,
         relayRoutes({
           hub,
           key: relayKey,
