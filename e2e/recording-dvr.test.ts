@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '@airwave/server/testing/test-s
 import { registerAccount } from './support/accounts.js';
 import { byType, ffmpegMissing, ffprobeJson, probePackets, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
+import { record, subscribed, wsUrl } from './support/subscriptions.js';
 
 const PATTERN = { width: 320, height: 180, fps: 15, gop: 30 } as const;
 const GOP_SECONDS = 2;
@@ -99,6 +100,32 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
   it('records every publish of a record: true stream; the chapter plays as HLS (CMAF, TS), DASH and MP4', async () => {
     const stream = await newStream(true);
     const seconds = 8;
+    const url = wsUrl(server);
+    const dvrEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveDvrLifecycle(streamId: $id) { status dvrHash segmentCount } }',
+      {
+        id: stream.id,
+      },
+    );
+    const storageEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveStorageEvents(streamId: $id) { action assetType assetHash } }',
+      {
+        id: stream.id,
+      },
+    );
+    const processingEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveProcessingEvents(streamId: $id) { stage processType } }',
+      {
+        id: stream.id,
+      },
+    );
+    await subscribed(server, 3);
     const encoder = publishPattern(rtmpUrl(stream.streamKey), { ...PATTERN, seconds });
     assert.equal(await encoder.exited, 0, encoder.stderr());
     const recording = await waitFor(
@@ -113,6 +140,21 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
       60_000,
     );
     assert.notEqual(chapter.playbackId, recording.playbackId);
+    const status = (name: string) => (result: { data?: Record<string, Record<string, unknown>> | null }) =>
+      result.data?.liveDvrLifecycle?.status === name;
+    await dvrEvents.waitFor(status('STARTED'), 'dvr STARTED');
+    await dvrEvents.waitFor(status('RECORDING'), 'dvr RECORDING (a segment written)');
+    await dvrEvents.waitFor(status('STOPPED'), 'dvr STOPPED');
+    await storageEvents.waitFor(
+      (result) => result.data?.liveStorageEvents?.action === 'ARTIFACT_CREATED',
+      'chapter created',
+    );
+    await storageEvents.waitFor((result) => result.data?.liveStorageEvents?.action === 'SYNCED', 'renditions stored');
+    await processingEvents.waitFor(
+      (result) => result.data?.liveProcessingEvents?.stage === 'COMPLETED',
+      'rendition processing completed',
+    );
+    await Promise.all([dvrEvents.close(), storageEvents.close(), processingEvents.close()]);
     assert.ok(chapter.sizeBytes > 0);
     const base = `${server.baseUrl}/play/${chapter.playbackId}`;
     await assertPlays(`${base}/cmaf/index.m3u8`, seconds, 'HLS over CMAF');

@@ -51,6 +51,44 @@ export type AuthPayload = {
   readonly user: User;
 };
 
+/** A GOP-aligned cut of a stream's recording with its own playback ID (HLS over CMAF and TS, DASH, MP4). */
+export type Clip = {
+  readonly __typename?: 'Clip';
+  readonly clipHash: Scalars['String']['output'];
+  readonly clipMode: ClipCreationMode;
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
+  readonly duration: Scalars['Float']['output'];
+  readonly endUnixMs: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** Snapped start, seconds from the recording's first frame. */
+  readonly startMediaSeconds: Scalars['Float']['output'];
+  /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
+  readonly startTime: Scalars['Float']['output'];
+  readonly startUnixMs: Scalars['Float']['output'];
+  /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly title: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 export type ClusterStatus = {
   readonly __typename?: 'ClusterStatus';
   readonly clusterId: Scalars['String']['output'];
@@ -80,6 +118,8 @@ export type ConnectionEvent = {
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
+  /** SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers. */
+  readonly ingest?: Maybe<Scalars['JSON']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
@@ -98,6 +138,23 @@ export type ConnectionInput = {
   readonly first?: InputMaybe<Scalars['Int']['input']>;
   readonly last?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type CreateClipInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  readonly duration?: InputMaybe<Scalars['Float']['input']>;
+  readonly expiresAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Default ABSOLUTE. */
+  readonly mode?: InputMaybe<ClipCreationMode>;
+  readonly startMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly startUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly streamId: Scalars['ID']['input'];
+  /** 1 to 255 characters. */
+  readonly title: Scalars['String']['input'];
+};
+
+export type CreateClipResult = AuthError | Clip | NotFoundError | ValidationError;
 
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
@@ -239,6 +296,8 @@ export type DvrRequest = {
   readonly updatedAt: Scalars['Time']['output'];
 };
 
+export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeletePushTargetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
@@ -319,6 +378,38 @@ export type DvrLifecycleStatus =
 export type Error = {
   readonly code: Scalars['String']['output'];
   readonly message: Scalars['String']['output'];
+};
+
+/** Statistics of an ingest connection (SRT) as its node last reported them (every 5 s and at the end). */
+export type IngestConnection = {
+  readonly __typename?: 'IngestConnection';
+  /** Receive rate over the last second, bits per second. */
+  readonly bitrateBps: Scalars['Float']['output'];
+  readonly bytesReceived: Scalars['Float']['output'];
+  /** False once the connection ended (the numbers are its totals). */
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectedAt: Scalars['Time']['output'];
+  readonly encrypted: Scalars['Boolean']['output'];
+  /** Negotiated TSBPD latency. */
+  readonly latencyMs: Scalars['Int']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: Scalars['Float']['output'];
+  /** Packets found missing before retransmission. */
+  readonly packetsLost: Scalars['Float']['output'];
+  readonly packetsReceived: Scalars['Float']['output'];
+  /** Packets that arrived retransmitted. */
+  readonly packetsRetransmitted: Scalars['Float']['output'];
+  /** srt. */
+  readonly protocol: Scalars['String']['output'];
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: Scalars['Int']['output'];
+  /** The publisher's address and port. */
+  readonly remote: Scalars['String']['output'];
+  /** Smoothed round-trip time (ACK to ACKACK). */
+  readonly rttMs: Scalars['Float']['output'];
+  readonly sessionId: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 /** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
@@ -404,6 +495,8 @@ export type LogoutResult = AuthError | LogoutPayload;
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
+  /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
+  readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
   /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
@@ -413,6 +506,8 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Deletes a clip and its renditions (the recording stays). */
+  readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
   /** Deletes a push target; a running push stops within a second. */
@@ -437,6 +532,8 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
+  readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
   /** Starts recording a live stream that is not recording. */
   readonly startDVR: StartDvrResult;
   /** Stops a recording; its last chapter is cut and it is finalized. */
@@ -446,6 +543,11 @@ export type Mutation = {
   /** Renames, re-points, enables or disables a push target. */
   readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
+};
+
+
+export type MutationCreateClipArgs = {
+  input: CreateClipInput;
 };
 
 
@@ -473,6 +575,11 @@ export type MutationCreateStreamArgs = {
 export type MutationCreateStreamKeyArgs = {
   input: CreateStreamKeyInput;
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -524,6 +631,12 @@ export type MutationRevokeSigningKeyArgs = {
 
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationSetStreamSrtPassphraseArgs = {
+  passphrase?: InputMaybe<Scalars['String']['input']>;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -806,6 +919,8 @@ export type Query = {
   readonly __typename?: 'Query';
   /** Analytics of the caller's tenant; needs analytics:read. */
   readonly analytics: Analytics;
+  /** A clip of the caller's tenant by ID or clip hash. */
+  readonly clip?: Maybe<Clip>;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
@@ -836,6 +951,11 @@ export type Query = {
   readonly streamKeysConnection: StreamKeysConnection;
   /** The caller's streams, newest first; search filters by name. */
   readonly streamsConnection: StreamsConnection;
+};
+
+
+export type QueryClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -962,6 +1082,8 @@ export type SetPlaybackPolicyInput = {
 
 export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
 
+export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
+
 /** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
 export type SigningKey = {
   readonly __typename?: 'SigningKey';
@@ -1052,7 +1174,7 @@ export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -1067,6 +1189,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
@@ -1081,6 +1207,8 @@ export type Stream = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
+  /** The current or last SRT connection of the stream; null before any. */
+  readonly ingestConnection?: Maybe<IngestConnection>;
   readonly ingestMode: IngestMode;
   readonly metrics: StreamMetrics;
   readonly name: Scalars['String']['output'];
@@ -1095,6 +1223,8 @@ export type Stream = {
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Whether SRT publishers need the stream's own passphrase. */
+  readonly srtPassphraseSet: Scalars['Boolean']['output'];
   /** Public UUID, used outside GraphQL. */
   readonly streamId: Scalars['ID']['output'];
   /** Secret primary ingest key (shown to the owner only). */
@@ -1241,6 +1371,15 @@ export type StreamMetrics = {
   readonly trackCount: Scalars['Int']['output'];
   /** When the media plane last reported on this stream. */
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A stream's SRT settings after a change. */
+export type StreamSrtSettings = {
+  readonly __typename?: 'StreamSrtSettings';
+  /** True when SRT publishers must use the stream's own passphrase (write-only: never shown). */
+  readonly passphraseSet: Scalars['Boolean']['output'];
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
 };
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
@@ -1566,6 +1705,12 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  CreateClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Clip & { __typename: 'Clip' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
@@ -1593,6 +1738,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
@@ -1657,6 +1808,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetStreamSrtPassphraseResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamSrtSettings & { __typename: 'StreamSrtSettings' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   StartDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DvrRequest & { __typename: 'DVRRequest' } )
@@ -1706,9 +1863,13 @@ export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Clip: ResolverTypeWrapper<Clip>;
+  ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1726,6 +1887,7 @@ export type ResolversTypes = {
   DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
   DVRChapterState: DvrChapterState;
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
@@ -1739,6 +1901,7 @@ export type ResolversTypes = {
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestConnection: ResolverTypeWrapper<IngestConnection>;
   IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
   IngestEndpointKind: IngestEndpointKind;
   IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
@@ -1784,6 +1947,7 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
@@ -1808,6 +1972,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
@@ -1840,9 +2005,12 @@ export type ResolversParentTypes = {
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
+  Clip: Clip;
   ClusterStatus: ClusterStatus;
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1858,6 +2026,7 @@ export type ResolversParentTypes = {
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
   DVRRequest: DvrRequest;
+  DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
@@ -1870,6 +2039,7 @@ export type ResolversParentTypes = {
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IngestConnection: IngestConnection;
   IngestEndpoint: IngestEndpoint;
   IngestEndpointResponse: IngestEndpointResponse;
   IngestMetadata: IngestMetadata;
@@ -1908,6 +2078,7 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
@@ -1927,6 +2098,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
+  StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
@@ -1971,6 +2143,28 @@ export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ClipResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Clip'] = ResolversParentTypes['Clip']> = {
+  clipHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clipMode?: Resolver<ResolversTypes['ClipCreationMode'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1995,12 +2189,17 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ingest?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateClipResult'] = ResolversParentTypes['CreateClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
@@ -2083,6 +2282,10 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type DeleteClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteClipResult'] = ResolversParentTypes['DeleteClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
@@ -2151,6 +2354,26 @@ export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends Reso
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type IngestConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestConnection'] = ResolversParentTypes['IngestConnection']> = {
+  bitrateBps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  bytesReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  encrypted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  packetsDropped?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsLost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receiveBufferPackets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rttMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
 export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
   baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2198,11 +2421,13 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
@@ -2215,6 +2440,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
@@ -2375,6 +2601,7 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
+  clip?: Resolver<Maybe<ResolversTypes['Clip']>, ParentType, ContextType, RequireFields<QueryClipArgs, 'id'>>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
   dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
@@ -2430,6 +2657,10 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
 
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamSrtSettings' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
@@ -2507,6 +2738,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
   metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2517,6 +2749,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
@@ -2599,6 +2832,12 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
+  passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
@@ -2721,8 +2960,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
   CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
@@ -2733,6 +2974,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
   DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
@@ -2743,6 +2985,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
+  IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
   IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
   IngestMetadata?: IngestMetadataResolvers<ContextType>;
@@ -2774,6 +3017,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
@@ -2792,6 +3036,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;

@@ -182,10 +182,13 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     path: string | undefined,
   ): Promise<boolean> {
     const target = storedTarget(rawId, path);
-    if (!target || deps.hub.getByPlaybackId(target.playbackId) || !PLAYBACK_ID.test(target.playbackId)) {
+    if (!target || !PLAYBACK_ID.test(target.playbackId)) {
       return false;
     }
-    const content = await stored.find(target.playbackId);
+    if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
+      return false;
+    }
+    const content = await (target.live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
     if (!content) {
       return false;
     }
@@ -202,6 +205,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             path: target.path,
             range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
             uriQuery: admitted.uriQuery,
+            ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
           });
     const served = deps.sessions
       ? (bytes: number) =>

@@ -14,6 +14,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '@airwave/media';
 import type { ArtifactRecord, RecordingRecord } from '../../domain/recordings/recording.js';
+import type { RecordingEvents } from '../../domain/recordings/recording-events.js';
 import { artifactHlsKey, artifactMp4Key, initKey, segmentKey } from '../../domain/recordings/recording-keys.js';
 import type { ArtifactRenditions } from '../../domain/recordings/recording-lifecycle.js';
 import type { RecordingsStore } from '../../domain/recordings/recordings.store.js';
@@ -30,7 +31,8 @@ export interface RenditionJobsOptions {
   readonly concurrency?: number;
   readonly ffmpegPath?: string;
   /** Told when an artifact's renditions are stored (or failed). */
-  readonly onDone?: (artifact: ArtifactRecord) => void;
+  readonly onDone?: (artifact: ArtifactRecord, recording: RecordingRecord) => void;
+  readonly events?: RecordingEvents;
 }
 
 /** Seconds per MPEG-TS HLS segment of a stored rendition. */
@@ -77,6 +79,8 @@ export class RenditionJobs implements ArtifactRenditions {
   private async run(artifact: ArtifactRecord, recording: RecordingRecord): Promise<void> {
     const { storage, store, log } = this.options;
     const dir = await mkdtemp(join(tmpdir(), 'airwave-rendition-'));
+    const started = Date.now();
+    this.options.events?.processing('processing.started', artifact, 'rendition');
     try {
       const index = await readRecordingIndex(storage, recording.storagePrefix);
       const tracks = selectSegments(index, artifact.firstSegment, artifact.lastSegment);
@@ -100,8 +104,12 @@ export class RenditionJobs implements ArtifactRenditions {
         updatedAt: new Date(),
       });
       log.info({ artifactId: artifact.id, kind: artifact.kind }, 'artifact renditions stored');
+      this.options.events?.processing('processing.completed', artifact, 'rendition', {
+        durationMs: Date.now() - started,
+      });
       if (done) {
-        this.options.onDone?.(done);
+        this.options.events?.artifact('storage.synced', done, artifactMp4Key(done.id));
+        this.options.onDone?.(done, recording);
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -109,8 +117,9 @@ export class RenditionJobs implements ArtifactRenditions {
       const failed = await store
         .updateArtifact(artifact.id, { status: 'failed', errorMessage: reason, updatedAt: new Date() })
         .catch(() => undefined);
+      this.options.events?.processing('processing.failed', artifact, 'rendition', { error: reason });
       if (failed) {
-        this.options.onDone?.(failed);
+        this.options.onDone?.(failed, recording);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -14,6 +14,8 @@ export interface StoredTarget {
   readonly output: StoredOutput | 'info';
   readonly protocol: PlaybackGateProtocol;
   readonly path: string;
+  /** The live DVR window of a stream's playback ID (`dvr/...`): served from its newest recording. */
+  readonly live?: boolean;
 }
 
 /** The stored target of a request path, or undefined when the path is not one stored content has. */
@@ -25,6 +27,11 @@ export function storedTarget(rawId: string, path: string | undefined): StoredTar
   }
   if (path.startsWith('hls/')) {
     return { playbackId: rawId, output: 'hls', protocol: 'hls', path: path.slice(4) };
+  }
+  if (path.startsWith('dvr/')) {
+    const rest = path.slice(4);
+    const protocol: PlaybackProtocol = rest.endsWith('.mpd') ? 'dash' : 'llhls';
+    return { playbackId: rawId, output: 'cmaf', protocol, path: rest, live: true };
   }
   if (path.startsWith('cmaf/')) {
     const rest = path.slice(5);
