@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jpegSize } from '@airwave/server/jobs/thumbnails/sprite-sheet';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { registerAccount } from './support/accounts.js';
 import { byType, ffmpegMissing, ffprobeJson, probePackets, publishPattern } from './support/ffmpeg.js';
@@ -170,6 +171,33 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
     assert.equal(ranged.status, 206);
     assert.equal((await ranged.arrayBuffer()).byteLength, 100);
     await assertPlays(`${server.baseUrl}/play/${recording.playbackId}/cmaf/index.m3u8`, seconds, 'whole recording');
+    const vtt = await waitFor(
+      'the sprite cues',
+      async () => {
+        const response = await fetch(`${base}/thumbnails/sprite.vtt`);
+        return response.status === 200 ? response.text() : undefined;
+      },
+      30_000,
+      250,
+    );
+    const sprite = new Uint8Array(await (await fetch(`${base}/thumbnails/sprite.jpg`)).arrayBuffer());
+    const size = jpegSize(sprite);
+    assert.ok(size, 'the sprite sheet is a JPEG');
+    const cues = [...vtt.matchAll(/(\S+) --> (\S+)\n(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)/g)];
+    assert.equal(cues.length, 100);
+    const seconds_ = (stamp: string) => stamp.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+    assert.equal(seconds_(cues[0]?.[1] as string), 0);
+    assert.ok(
+      Math.abs(seconds_(cues[99]?.[2] as string) - chapter.durationMs / 1000) < 0.01,
+      'cues cover the duration',
+    );
+    for (const cue of cues) {
+      const [x, y, w, h] = cue.slice(4, 8).map(Number) as [number, number, number, number];
+      assert.ok(w > 0 && h > 0 && x + w <= size.width && y + h <= size.height, `${cue[0]} inside the sheet`);
+    }
+    const poster = await fetch(`${base}/thumbnails/poster.jpg`);
+    assert.equal(poster.headers.get('content-type'), 'image/jpeg');
+    assert.ok(jpegSize(new Uint8Array(await poster.arrayBuffer())));
   });
 
   it('startDVR records a live stream that was not recording; stopDVR finalizes it; deleteDVR removes it', async () => {

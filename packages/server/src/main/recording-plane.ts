@@ -17,13 +17,18 @@ import { StoredPlayback } from '../http/play/stored/stored-playback.js';
 import { Recorders } from '../jobs/recorder/recorders.js';
 import { recoverRecordings } from '../jobs/recorder/recovery.js';
 import { RenditionJobs } from '../jobs/renditions/artifact-renditions.js';
+import { ThumbnailJobs } from '../jobs/thumbnails/thumbnail-jobs.js';
 import { LocalStorage } from '../storage/local-storage.js';
+
+/** A live recording's poster is refreshed every this many video segments (2 s each). */
+const LIVE_POSTER_SEGMENTS = 3;
 
 /** The recording side of a running node. */
 export interface RecordingPlane {
   readonly stored: StoredPlayback;
   readonly recorders: Recorders;
   readonly renditions: RenditionJobs;
+  readonly thumbnails: ThumbnailJobs;
   /** The API service, once the streams service exists. */
   service(streams: StreamsService): RecordingsService;
   /** The clips service, once the streams service exists. */
@@ -47,7 +52,18 @@ export async function startRecordingPlane(deps: {
   const storage = new LocalStorage(deps.config.storageDir);
   await storage.open();
   const store = new RecordingsStore(deps.database.db);
-  const renditions = new RenditionJobs({ storage, store, log: deps.log, events });
+  const thumbnails = new ThumbnailJobs({ storage, log: deps.log, events });
+  const renditions = new RenditionJobs({
+    storage,
+    store,
+    log: deps.log,
+    events,
+    onDone: (artifact, recording) => {
+      if (artifact.status === 'ready') {
+        thumbnails.artifact(artifact, recording);
+      }
+    },
+  });
   const lifecycle = new RecordingLifecycle({
     store,
     nodeId: deps.nodeId,
@@ -63,8 +79,13 @@ export async function startRecordingPlane(deps: {
     log: deps.log,
     events: {
       started: (recording) => events.dvr('dvr.started', recording),
-      segmentWritten: (recording, segmentCount, sizeBytes) =>
-        events.dvr('dvr.updated', { ...recording, segmentCount, sizeBytes }),
+      segmentWritten: (recording, segment, totals) => {
+        events.dvr('dvr.updated', { ...recording, ...totals });
+        if (segment.track === 'video' && segment.msn % LIVE_POSTER_SEGMENTS === 0) {
+          thumbnails.livePoster(recording, segment);
+        }
+      },
+      finished: (recording) => thumbnails.recording(recording),
       failed: (recording, reason) => events.dvr('dvr.failed', recording, reason),
     },
   });
@@ -77,12 +98,14 @@ export async function startRecordingPlane(deps: {
     ),
     recorders,
     renditions,
+    thumbnails,
     service: (streams) => new RecordingsService({ store, streams, recorders, storage, events }),
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {
       await recorders.close();
       await renditions.settled();
+      await thumbnails.settled();
     },
   };
 }

@@ -66,6 +66,10 @@ export type Clip = {
   readonly id: Scalars['ID']['output'];
   readonly playbackId: Scalars['String']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   /** Snapped start, seconds from the recording's first frame. */
   readonly startMediaSeconds: Scalars['Float']['output'];
   /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
@@ -74,6 +78,8 @@ export type Clip = {
   /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
@@ -226,7 +232,13 @@ export type DvrChapter = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly wallClockEndUnixMs: Scalars['Float']['output'];
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
@@ -256,8 +268,14 @@ export type DvrChapterRef = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startMs: Scalars['Float']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
 };
 
 /** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
@@ -287,12 +305,18 @@ export type DvrRequest = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
   readonly status: Scalars['String']['output'];
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
 
@@ -1140,6 +1164,8 @@ export type StorageArtifact = {
   /** Recordings: their status; chapters and clips: processing, ready or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path. */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
 };
 
@@ -2155,11 +2181,14 @@ export type ClipResolvers<ContextType = GraphQLContext, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2238,7 +2267,10 @@ export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
@@ -2258,8 +2290,11 @@ export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType exte
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
@@ -2274,10 +2309,13 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -2708,6 +2746,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 

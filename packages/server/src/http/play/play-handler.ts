@@ -185,6 +185,24 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!target || !PLAYBACK_ID.test(target.playbackId)) {
       return false;
     }
+    if (target.output === 'thumbnail') {
+      const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
+      const response = content
+        ? await stored.handle({
+            content,
+            output: 'thumbnail',
+            path: target.path,
+            range: undefined,
+            uriQuery: undefined,
+          })
+        : playbackIdNotFound(target.playbackId);
+      if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+        send(request, response);
+      } else {
+        sendStream(request, response, response.body, undefined);
+      }
+      return true;
+    }
     if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
       return false;
     }

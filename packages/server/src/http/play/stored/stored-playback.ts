@@ -16,7 +16,13 @@ import {
   withUriQuery,
 } from '@airwave/media/protocols/shared/http-types';
 import type { StoredContent } from '../../../domain/recordings/recording.js';
-import { artifactHlsKey, artifactMp4Key, initKey, segmentKey } from '../../../domain/recordings/recording-keys.js';
+import {
+  artifactHlsKey,
+  artifactMp4Key,
+  artifactPrefix,
+  initKey,
+  segmentKey,
+} from '../../../domain/recordings/recording-keys.js';
 import { OPEN_STATUSES } from '../../../domain/recordings/recordings.store.js';
 import { type RecordingIndex, readRecordingIndex } from '../../../domain/recordings/segment-index.js';
 import { selectSegments, type TrackSelection } from '../../../domain/recordings/segment-selection.js';
@@ -24,7 +30,7 @@ import { type ObjectStorage, StorageNotFoundError } from '../../../storage/objec
 import { type ManifestView, storedMediaPlaylist, storedMpd, storedMultivariant } from './stored-manifests.js';
 
 /** Which output a stored request asks for. */
-export type StoredOutput = 'cmaf' | 'hls' | 'mp4';
+export type StoredOutput = 'cmaf' | 'hls' | 'mp4' | 'thumbnail';
 
 /** One request for stored content. */
 export interface StoredRequest {
@@ -37,6 +43,9 @@ export interface StoredRequest {
   /** A live DVR window of this many seconds (the stream's newest recording, sliding). */
   readonly windowSeconds?: number;
 }
+
+/** Image and cue files of stored content. */
+const THUMBNAILS = new Set(['poster.jpg', 'sprite.jpg', 'sprite.vtt']);
 
 /** How long a lookup (hit or miss) and a growing recording's index are reused, ms. */
 const CACHE_MS = 1000;
@@ -89,6 +98,9 @@ export class StoredPlayback {
     const { content, output, path } = request;
     if (output === 'mp4' || output === 'hls') {
       return this.rendition(request);
+    }
+    if (output === 'thumbnail') {
+      return this.thumbnail(content, path);
     }
     const finished = isFinished(content);
     const all = await this.tracks(content);
@@ -145,6 +157,18 @@ export class StoredPlayback {
     return notFound(path);
   }
 
+  /** A poster, sprite sheet or cue file (not an auth boundary: served without the gate). */
+  private thumbnail(content: StoredContent, name: string): Promise<PlayResponse> {
+    const artifact = content.artifact;
+    if (!THUMBNAILS.has(name)) {
+      return Promise.resolve(notFound(name));
+    }
+    const live = !artifact && name === 'poster.jpg' && OPEN_STATUSES.includes(content.recording.status);
+    const prefix = artifact ? artifactPrefix(artifact.id) : content.recording.storagePrefix;
+    const type = name.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'image/jpeg';
+    return this.object(`${prefix}${live ? 'live-poster.jpg' : name}`, undefined, type, live ? 'no-cache' : undefined);
+  }
+
   private async rendition(request: StoredRequest): Promise<PlayResponse> {
     const artifact = request.content.artifact;
     if (!artifact) {
@@ -188,7 +212,12 @@ export class StoredPlayback {
   }
 
   /** A stored object, whole or (with a satisfiable bytes range) partial. */
-  private async object(key: string, rangeHeader: string | undefined, type: string): Promise<PlayResponse> {
+  private async object(
+    key: string,
+    rangeHeader: string | undefined,
+    type: string,
+    cacheControl = CACHE_IMMUTABLE,
+  ): Promise<PlayResponse> {
     const info = await this.storage.head(key);
     if (!info) {
       return notFound(key.slice(key.lastIndexOf('/') + 1));
@@ -204,7 +233,7 @@ export class StoredPlayback {
       const read = await this.storage.get(key, range);
       const headers: Record<string, string> = {
         'content-type': type,
-        'cache-control': CACHE_IMMUTABLE,
+        'cache-control': cacheControl,
         'accept-ranges': 'bytes',
         'content-length': String(read.length),
       };
