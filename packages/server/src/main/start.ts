@@ -4,9 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Hub, type LiveStream, ReplayClock } from '@airwave/media';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
+import { SegmentSpool } from '@airwave/media/protocols/hls/ts/segment-spool';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
@@ -204,7 +206,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
-    const tsHls = new TsHlsService(hub, packaging);
+    // Finished TS segments live in files under the data directory, as nginx-rtmp keeps its
+    // fragments, not in the heap: the TS window costs no memory beside the CMAF one (issue 13 §4).
+    const tsHls = new TsHlsService(hub, {
+      ...packaging,
+      spool: new SegmentSpool(join(config.dataDir, 'spool', 'hls')),
+    });
     const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
     const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
     const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
