@@ -114,7 +114,9 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgr
   initCluster(binaries.initdb, dir);
   const settings = SETTINGS.flatMap((setting) => ['-c', setting]);
   const [command, args] = asServerUser(binaries.postgres, ['-D', dir, '-k', dir, ...settings], true);
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own session: a terminal's Ctrl-C reaches the service only, which then flushes its last
+  // writes and stops the server itself (the parent-death signal covers every other exit).
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
