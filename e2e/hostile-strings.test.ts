@@ -14,6 +14,7 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -44,6 +45,8 @@ interface Fixture {
   readonly pullStreamId: string;
   readonly playbackId: string;
   readonly kid: string;
+  /** A push target of streamId. */
+  readonly pushTargetId: string;
 }
 
 /** How a string input is read back after a successful call. */
@@ -74,6 +77,7 @@ interface Entry {
 }
 
 const PULL_SOURCE = { sourceUri: 'rtsp://127.0.0.1:8554/camera', enabled: false };
+const PUSH_URI = 'rtmp://1.1.1.1/app/stream-key';
 const WEBHOOK = { url: 'http://127.0.0.1:9/playback-hook', secret: 'a webhook secret of 32 characters' };
 
 const logsIn = async (server: TestServer, args: Record<string, unknown>, password: string) => {
@@ -165,6 +169,30 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.policy.webhook.url': 'playbackPolicy.webhook.url',
       'input.policy.webhook.secret': { unreadable: 'a write-only HMAC key: the API shows it masked only' },
     },
+  },
+  'Mutation.createPushTarget': {
+    signedIn: true,
+    args: (f) => ({ streamId: f.streamId, input: { platform: 'custom', name: 'Restream', targetUri: PUSH_URI } }),
+    readBack: {
+      'input.platform': 'platform',
+      'input.name': 'name',
+      'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
+    },
+  },
+  'Mutation.updatePushTarget': {
+    signedIn: true,
+    args: (f) => ({ id: f.pushTargetId, input: { name: 'Restream', targetUri: PUSH_URI } }),
+    readBack: {
+      'input.name': 'name',
+      'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
+    },
+  },
+  'Mutation.createClip': {
+    signedIn: true,
+    args: (f) => ({
+      input: { streamId: f.streamId, title: 'Clip', description: 'About', mode: 'CLIP_NOW', duration: 2 },
+    }),
+    readBack: { 'input.title': 'title', 'input.description': 'description' },
   },
   'Mutation.testPlaybackAccess': {
     signedIn: true,
@@ -260,6 +288,7 @@ async function fixture(server: TestServer): Promise<Fixture> {
   const token = registered.data?.register.token;
   assert.ok(token, JSON.stringify(registered));
   const stream = await createStream(server, token, 'target');
+  await seedRecording(server, stream.streamId);
   const key = await createSigningKey(server, token, 'kid source');
   const pull = await server.graphql<{ createStream: { id?: string } }>(
     'mutation ($input: CreateStreamInput!) { createStream(input: $input) { ... on Stream { id } } }',
@@ -268,7 +297,23 @@ async function fixture(server: TestServer): Promise<Fixture> {
   );
   const pullStreamId = pull.data?.createStream.id;
   assert.ok(pullStreamId, JSON.stringify(pull));
-  return { token, email, password, streamId: stream.id, pullStreamId, playbackId: stream.playbackId, kid: key.kid };
+  const target = await server.graphql<{ createPushTarget: { id?: string } }>(
+    'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "t", targetUri: $u }) { ... on PushTarget { id } } }',
+    { s: stream.id, u: PUSH_URI },
+    token,
+  );
+  const pushTargetId = target.data?.createPushTarget.id;
+  assert.ok(pushTargetId, JSON.stringify(target));
+  return {
+    token,
+    email,
+    password,
+    streamId: stream.id,
+    pullStreamId,
+    playbackId: stream.playbackId,
+    kid: key.kid,
+    pushTargetId,
+  };
 }
 
 for (const backend of testBackends()) {

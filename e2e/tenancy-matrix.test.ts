@@ -13,6 +13,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedClip, seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -32,6 +33,11 @@ interface Fixture {
   readonly streamKey: readonly [string, string];
   readonly developerToken: readonly [string, string];
   readonly signingKey: readonly [string, string];
+  /** A recording of the stream: [global ID, raw UUID]. */
+  readonly dvr: readonly [string, string];
+  readonly pushTarget: readonly [string, string];
+  /** A clip of that recording: [global ID, raw UUID]. */
+  readonly clip: readonly [string, string];
 }
 
 type Form = 0 | 1;
@@ -56,6 +62,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       { streamId: b.stream[f], keyId: a.streamKey[f] },
     ],
   },
+  'Mutation.createPushTarget': {
+    calls: (a, _b, f) => [{ streamId: a.stream[f], input: { name: 'intruder', targetUri: 'rtmp://1.1.1.1/app/key' } }],
+  },
+  'Mutation.updatePushTarget': {
+    calls: (a, _b, f) => [{ id: a.pushTarget[f], input: { name: 'hijacked', isEnabled: false } }],
+  },
+  'Mutation.deletePushTarget': { calls: (a, _b, f) => [{ id: a.pushTarget[f] }] },
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
@@ -69,6 +82,17 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Subscription.liveStorageEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveVodLifecycle': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveProcessingEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Query.storageArtifactsConnection': { calls: (a, _b, f) => [{ input: { streamId: a.stream[f] } }] },
+  'Query.dvrChapters': { calls: (a, _b, f) => [{ dvrId: a.dvr[f] }] },
+  'Query.dvrChapter': { calls: (a, _b, f) => [{ dvrId: a.dvr[f], startMs: 0, endMs: 1 }] },
+  'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Query.clip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.deleteClip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.createClip': {
+    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], title: 'intruder', mode: 'CLIP_NOW', duration: 2 } }],
+  },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -185,6 +209,15 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
+  const target = await server.graphql<{ createPushTarget: { id: string } }>(
+    'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
+    { id: stream.id },
+    token,
+  );
+  const targetId = target.data?.createPushTarget.id;
+  assert.ok(targetId, JSON.stringify(target));
+  const recording = (await seedRecording(server, stream.streamId)).id;
+  const clip = await seedClip(server, token, stream.id);
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -192,11 +225,14 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     streamKey: [keyId, rawOf(keyId)],
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
+    dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
+    pushTarget: [targetId, rawOf(targetId)],
+    clip: [clip, rawOf(clip)],
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }

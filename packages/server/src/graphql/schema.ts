@@ -6,10 +6,13 @@ import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
 import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
+import { clipsModule } from './modules/clips.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
+import { pushTargetsModule } from './modules/push-targets.js';
+import { recordingsModule } from './modules/recordings.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -29,6 +32,9 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  recordingsModule,
+  pushTargetsModule,
+  clipsModule,
 ];
 
 /** The full SDL. */

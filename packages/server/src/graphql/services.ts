@@ -5,11 +5,14 @@
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import type { ClipsService } from '../domain/clips/clips.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
+import type { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -39,4 +42,12 @@ export interface Services {
   readonly streamAnalytics: StreamAnalyticsService;
   /** Where viewers play (resolveViewerEndpoint). */
   readonly viewerRouting: ViewerRoutingService;
+  /** DVR recordings, chapters, clips and storage artifacts. */
+  readonly recordings: RecordingsService;
+  /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */
+  readonly recordingChapterSeconds: number;
+  /** Push targets (restreaming) of streams. */
+  readonly pushTargets: PushTargetsService;
+  /** GOP-aligned clips of recordings. */
+  readonly clips: ClipsService;
 }
