@@ -53,7 +53,7 @@ describe('WHEP from a media-only edge relaying the origin', { skip }, () => {
       AIRWAVE_METRICS_TOKEN: METRICS_TOKEN,
       AIRWAVE_LOG_LEVEL: 'warn',
     });
-    const ready = await airwaveReady(cli, 60_000);
+    const ready = await airwaveReady(cli, 120_000);
     const node = {
       cli,
       baseUrl: `http://${host}:${ready.ports.http}`,
