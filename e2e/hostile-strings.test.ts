@@ -170,6 +170,11 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.policy.webhook.secret': { unreadable: 'a write-only HMAC key: the API shows it masked only' },
     },
   },
+  'Mutation.setStreamSrtPassphrase': {
+    signedIn: true,
+    args: (f) => ({ streamId: f.streamId, passphrase: 'an SRT passphrase' }),
+    readBack: { passphrase: { unreadable: 'a write-only SRT passphrase: the API shows only passphraseSet' } },
+  },
   'Mutation.createPushTarget': {
     signedIn: true,
     args: (f) => ({ streamId: f.streamId, input: { platform: 'custom', name: 'Restream', targetUri: PUSH_URI } }),

@@ -75,6 +75,12 @@ const TABLE: Readonly<Record<string, Entry>> = {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
+  'Mutation.setStreamSrtPassphrase': {
+    calls: (a, _b, f) => [
+      { streamId: a.stream[f], passphrase: 'an intruder passphrase' },
+      { streamId: a.stream[f], passphrase: null },
+    ],
+  },
   'Subscription.liveStreamEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveViewerMetrics': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveConnectionEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
@@ -232,7 +238,7 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } srtPassphraseSet pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }
@@ -342,6 +348,11 @@ for (const backend of testBackends()) {
           'deleteStreamKey',
           'mutation ($id: ID!, $k: ID!) { deleteStreamKey(streamId: $id, keyId: $k) { __typename ... on Error { code } } }',
           { id: a.stream[0], k: a.streamKey[0] },
+        ],
+        [
+          'setStreamSrtPassphrase',
+          'mutation ($id: ID!) { setStreamSrtPassphrase(streamId: $id, passphrase: "read-only token") { __typename ... on Error { code } } }',
+          { id: a.stream[0] },
         ],
       ];
       for (const [name, document, variables] of mutations) {

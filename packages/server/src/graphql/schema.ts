@@ -13,6 +13,7 @@ import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
 import { pushTargetsModule } from './modules/push-targets.js';
 import { recordingsModule } from './modules/recordings.js';
+import { srtModule } from './modules/srt.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -32,6 +33,7 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  srtModule,
   recordingsModule,
   pushTargetsModule,
   clipsModule,

@@ -15,6 +15,7 @@ import type { PushTargetsService } from '../domain/push-targets/push-targets.ser
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
+import type { SrtService } from '../domain/srt/srt.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
@@ -42,6 +43,8 @@ export interface Services {
   readonly streamAnalytics: StreamAnalyticsService;
   /** Where viewers play (resolveViewerEndpoint). */
   readonly viewerRouting: ViewerRoutingService;
+  /** SRT passphrases and connection statistics of streams. */
+  readonly srt: SrtService;
   /** DVR recordings, chapters, clips and storage artifacts. */
   readonly recordings: RecordingsService;
   /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */

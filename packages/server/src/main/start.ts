@@ -58,6 +58,8 @@ import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.j
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -86,10 +88,13 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
+import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
+import { PushRunner } from '../push/push-runner.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
 
@@ -121,6 +126,8 @@ export interface RunningAirwave {
     /** The pull sources this node pulls. */
     readonly pulls: PullScheduler;
   };
+  /** The push targets this node pushes. */
+  readonly pushes: PushRunner;
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
   readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
@@ -204,7 +211,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
-    const recording = await startRecordingPlane({ hub, database, config, log, nodeId });
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, bus: events });
     closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
@@ -307,7 +314,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       streams: streamsStore,
       sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
       allowPrivate: config.allowPrivatePushTargets,
+      onChanged: (streamId) => pushRunner.changed(streamId),
     });
+    const pushRunner = new PushRunner({
+      hub,
+      targets: pushTargets,
+      nodeId,
+      connect: pushConnector(config.pushCaFile ? { ca: readFileSync(config.pushCaFile, 'utf8') } : {}),
+      resolve: pushDestinationResolver(config.allowPrivatePushTargets),
+      log: log.child({ component: 'push' }),
+      retry: { baseMs: 1000, maxMs: config.pushRetryMaxMs },
+      isRelayed: (streamId) => relayed.has(streamId),
+    });
+    pushTargets.showLive((id) => pushRunner.live(id));
+    await pushRunner.start();
+    closers.unshift(() => pushRunner.close());
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -337,6 +358,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -365,6 +387,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      srt: new SrtService(srtStore, streams),
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
@@ -431,6 +454,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
@@ -470,9 +495,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
     const srt = new SrtServer({
       hub,
-      authorizer,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
       log,
       latencyMs: config.srtLatencyMs,
       ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
@@ -508,6 +542,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       services,
       metrics,
       ingest: { authorizer, lifecycle, pulls },
+      pushes: pushRunner,
       webrtc,
       close: async () => {
         for (const close of closers) {

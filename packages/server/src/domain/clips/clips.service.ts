@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { fromGlobalId, isUuid } from '../ids.js';
 import { isArtifactHash } from '../recordings/artifact-ids.js';
 import type { ArtifactRecord, RecordingRecord } from '../recordings/recording.js';
+import type { RecordingEvents } from '../recordings/recording-events.js';
 import { artifactPrefix } from '../recordings/recording-keys.js';
 import { type ArtifactRenditions, artifactOfRange } from '../recordings/recording-lifecycle.js';
 import type { RecordingsStore } from '../recordings/recordings.store.js';
@@ -41,6 +42,7 @@ export class ClipsService {
       readonly streams: StreamsService;
       readonly storage: ObjectStorage;
       readonly renditions: ArtifactRenditions;
+      readonly events?: RecordingEvents;
       readonly now?: () => Date;
     },
   ) {}
@@ -87,6 +89,7 @@ export class ClipsService {
       },
     });
     await this.deps.store.insertArtifact(clip);
+    this.deps.events?.artifact('storage.artifact_created', clip);
     this.deps.renditions.enqueue(clip, recording);
     return clip;
   }
@@ -130,6 +133,7 @@ export class ClipsService {
     const clip = await this.get(tenantId, id);
     await this.deps.storage.deletePrefix(artifactPrefix(clip.id));
     await this.deps.store.deleteArtifact(clip.id);
+    this.deps.events?.artifact('storage.artifact_deleted', clip);
     return clip;
   }
 }

@@ -186,6 +186,27 @@ export class RecordingsStore {
       : undefined;
   }
 
+  /** The newest recording of the stream with this (live) playback ID: what its live DVR window plays. */
+  async latestOfStreamPlayback(playbackId: string): Promise<StoredContent | undefined> {
+    const rows = await this.db
+      .select({ recording: recordingsTable })
+      .from(recordingsTable)
+      .innerJoin(streamsTable, eq(streamsTable.id, recordingsTable.streamId))
+      .where(eq(streamsTable.playbackId, playbackId))
+      .orderBy(desc(recordingsTable.createdAt), desc(recordingsTable.id))
+      .limit(1);
+    const recording = rows[0]?.recording;
+    return recording
+      ? {
+          playbackId,
+          tenantId: recording.tenantId,
+          streamId: recording.streamId,
+          recording: toRecording(recording),
+          artifact: undefined,
+        }
+      : undefined;
+  }
+
   /** A page of the tenant's recordings (newest first), optionally of one stream, with the total. */
   async listRecordings(
     tenantId: string,

@@ -66,6 +66,10 @@ export type Clip = {
   readonly id: Scalars['ID']['output'];
   readonly playbackId: Scalars['String']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   /** Snapped start, seconds from the recording's first frame. */
   readonly startMediaSeconds: Scalars['Float']['output'];
   /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
@@ -74,6 +78,8 @@ export type Clip = {
   /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
@@ -118,6 +124,8 @@ export type ConnectionEvent = {
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
+  /** SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers. */
+  readonly ingest?: Maybe<Scalars['JSON']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
@@ -224,7 +232,13 @@ export type DvrChapter = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly wallClockEndUnixMs: Scalars['Float']['output'];
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
@@ -254,8 +268,14 @@ export type DvrChapterRef = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startMs: Scalars['Float']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
 };
 
 /** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
@@ -285,12 +305,18 @@ export type DvrRequest = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
   readonly status: Scalars['String']['output'];
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
 
@@ -376,6 +402,38 @@ export type DvrLifecycleStatus =
 export type Error = {
   readonly code: Scalars['String']['output'];
   readonly message: Scalars['String']['output'];
+};
+
+/** Statistics of an ingest connection (SRT) as its node last reported them (every 5 s and at the end). */
+export type IngestConnection = {
+  readonly __typename?: 'IngestConnection';
+  /** Receive rate over the last second, bits per second. */
+  readonly bitrateBps: Scalars['Float']['output'];
+  readonly bytesReceived: Scalars['Float']['output'];
+  /** False once the connection ended (the numbers are its totals). */
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectedAt: Scalars['Time']['output'];
+  readonly encrypted: Scalars['Boolean']['output'];
+  /** Negotiated TSBPD latency. */
+  readonly latencyMs: Scalars['Int']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: Scalars['Float']['output'];
+  /** Packets found missing before retransmission. */
+  readonly packetsLost: Scalars['Float']['output'];
+  readonly packetsReceived: Scalars['Float']['output'];
+  /** Packets that arrived retransmitted. */
+  readonly packetsRetransmitted: Scalars['Float']['output'];
+  /** srt. */
+  readonly protocol: Scalars['String']['output'];
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: Scalars['Int']['output'];
+  /** The publisher's address and port. */
+  readonly remote: Scalars['String']['output'];
+  /** Smoothed round-trip time (ACK to ACKACK). */
+  readonly rttMs: Scalars['Float']['output'];
+  readonly sessionId: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 /** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
@@ -498,6 +556,8 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
+  readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
   /** Starts recording a live stream that is not recording. */
   readonly startDVR: StartDvrResult;
   /** Stops a recording; its last chapter is cut and it is finalized. */
@@ -595,6 +655,12 @@ export type MutationRevokeSigningKeyArgs = {
 
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationSetStreamSrtPassphraseArgs = {
+  passphrase?: InputMaybe<Scalars['String']['input']>;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -1040,6 +1106,8 @@ export type SetPlaybackPolicyInput = {
 
 export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
 
+export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
+
 /** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
 export type SigningKey = {
   readonly __typename?: 'SigningKey';
@@ -1096,6 +1164,8 @@ export type StorageArtifact = {
   /** Recordings: their status; chapters and clips: processing, ready or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path. */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1130,7 +1200,7 @@ export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -1145,6 +1215,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
@@ -1159,6 +1233,8 @@ export type Stream = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
+  /** The current or last SRT connection of the stream; null before any. */
+  readonly ingestConnection?: Maybe<IngestConnection>;
   readonly ingestMode: IngestMode;
   readonly metrics: StreamMetrics;
   readonly name: Scalars['String']['output'];
@@ -1173,6 +1249,8 @@ export type Stream = {
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Whether SRT publishers need the stream's own passphrase. */
+  readonly srtPassphraseSet: Scalars['Boolean']['output'];
   /** Public UUID, used outside GraphQL. */
   readonly streamId: Scalars['ID']['output'];
   /** Secret primary ingest key (shown to the owner only). */
@@ -1319,6 +1397,15 @@ export type StreamMetrics = {
   readonly trackCount: Scalars['Int']['output'];
   /** When the media plane last reported on this stream. */
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A stream's SRT settings after a change. */
+export type StreamSrtSettings = {
+  readonly __typename?: 'StreamSrtSettings';
+  /** True when SRT publishers must use the stream's own passphrase (write-only: never shown). */
+  readonly passphraseSet: Scalars['Boolean']['output'];
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
 };
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
@@ -1747,6 +1834,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetStreamSrtPassphraseResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamSrtSettings & { __typename: 'StreamSrtSettings' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   StartDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DvrRequest & { __typename: 'DVRRequest' } )
@@ -1834,6 +1927,7 @@ export type ResolversTypes = {
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestConnection: ResolverTypeWrapper<IngestConnection>;
   IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
   IngestEndpointKind: IngestEndpointKind;
   IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
@@ -1879,6 +1973,7 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
@@ -1903,6 +1998,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
@@ -1969,6 +2065,7 @@ export type ResolversParentTypes = {
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IngestConnection: IngestConnection;
   IngestEndpoint: IngestEndpoint;
   IngestEndpointResponse: IngestEndpointResponse;
   IngestMetadata: IngestMetadata;
@@ -2007,6 +2104,7 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
@@ -2026,6 +2124,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
+  StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
@@ -2082,11 +2181,14 @@ export type ClipResolvers<ContextType = GraphQLContext, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2116,6 +2218,7 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ingest?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -2164,7 +2267,10 @@ export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
@@ -2184,8 +2290,11 @@ export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType exte
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
@@ -2200,10 +2309,13 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -2280,6 +2392,26 @@ export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends Reso
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type IngestConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestConnection'] = ResolversParentTypes['IngestConnection']> = {
+  bitrateBps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  bytesReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  encrypted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  packetsDropped?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsLost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receiveBufferPackets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rttMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
 export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
   baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2346,6 +2478,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
@@ -2564,6 +2697,10 @@ export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, Paren
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamSrtSettings' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
   algorithm?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
@@ -2609,6 +2746,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -2639,6 +2777,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
   metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2649,6 +2788,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
@@ -2731,6 +2871,12 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
+  passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
@@ -2878,6 +3024,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
+  IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
   IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
   IngestMetadata?: IngestMetadataResolvers<ContextType>;
@@ -2909,6 +3056,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
@@ -2927,6 +3075,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;

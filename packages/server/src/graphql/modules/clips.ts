@@ -9,6 +9,7 @@ import type { ArtifactRecord } from '../../domain/recordings/recording.js';
 import type { Clip, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import { thumbnailUrls } from './recordings.js';
 
 /** A clip record as the GraphQL Clip. */
 export function clipToGraphQL(clip: ArtifactRecord): Clip {
@@ -17,6 +18,7 @@ export function clipToGraphQL(clip: ArtifactRecord): Clip {
     id: toGlobalId('Clip', clip.id),
     clipHash: clip.hash,
     playbackId: clip.playbackId,
+    ...thumbnailUrls(clip.playbackId),
     streamId: clip.streamId,
     title: clip.title ?? '',
     description: clip.description,
@@ -55,6 +57,12 @@ export const clipsModule: GraphQLModule = {
       id: ID!
       clipHash: String!
       playbackId: String!
+      "Poster JPEG path (refreshed every few seconds while recording)."
+      thumbnailUrl: String!
+      "10 × 10 sprite sheet path."
+      spriteUrl: String!
+      "WebVTT cues (#xywh) of the sprite sheet."
+      spriteVttUrl: String!
       streamId: ID!
       title: String!
       description: String
