@@ -14,6 +14,7 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -191,6 +192,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
     },
   },
+  'Mutation.createClip': {
+    signedIn: true,
+    args: (f) => ({
+      input: { streamId: f.streamId, title: 'Clip', description: 'About', mode: 'CLIP_NOW', duration: 2 },
+    }),
+    readBack: { 'input.title': 'title', 'input.description': 'description' },
+  },
   'Mutation.testPlaybackAccess': {
     signedIn: true,
     args: (f) => ({
@@ -285,6 +293,7 @@ async function fixture(server: TestServer): Promise<Fixture> {
   const token = registered.data?.register.token;
   assert.ok(token, JSON.stringify(registered));
   const stream = await createStream(server, token, 'target');
+  await seedRecording(server, stream.streamId);
   const key = await createSigningKey(server, token, 'kid source');
   const pull = await server.graphql<{ createStream: { id?: string } }>(
     'mutation ($input: CreateStreamInput!) { createStream(input: $input) { ... on Stream { id } } }',

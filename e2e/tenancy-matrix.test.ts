@@ -7,15 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '@airwave/media';
-import { RecordingLifecycle } from '@airwave/server/domain/recordings/recording-lifecycle';
-import { RecordingsStore } from '@airwave/server/domain/recordings/recordings.store';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedClip, seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -38,6 +36,8 @@ interface Fixture {
   /** A recording of the stream: [global ID, raw UUID]. */
   readonly dvr: readonly [string, string];
   readonly pushTarget: readonly [string, string];
+  /** A clip of that recording: [global ID, raw UUID]. */
+  readonly clip: readonly [string, string];
 }
 
 type Form = 0 | 1;
@@ -94,6 +94,11 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
   'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Query.clip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.deleteClip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.createClip': {
+    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], title: 'intruder', mode: 'CLIP_NOW', duration: 2 } }],
+  },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -193,22 +198,6 @@ async function subscribeOnce(
   }
 }
 
-/** A finished recording row of a stream (as a stopped recorder leaves it), made without publishing. */
-async function victimRecording(server: TestServer, streamId: string): Promise<string> {
-  const store = new RecordingsStore(server.running.database.db);
-  const tenantId = (await store.recordable(streamId))?.tenantId as string;
-  const lifecycle = new RecordingLifecycle({
-    store,
-    nodeId: 'tenancy',
-    renditions: { enqueue: () => undefined },
-    log: silentLogger,
-    chapterIntervalMs: 0,
-  });
-  const recording = await lifecycle.open(streamId, tenantId);
-  await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'fixture');
-  return recording.id;
-}
-
 function rawOf(globalId: string): string {
   const decoded = Buffer.from(globalId, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1);
@@ -226,7 +215,6 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
-  const recording = await victimRecording(server, stream.streamId);
   const target = await server.graphql<{ createPushTarget: { id: string } }>(
     'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
     { id: stream.id },
@@ -234,6 +222,8 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   );
   const targetId = target.data?.createPushTarget.id;
   assert.ok(targetId, JSON.stringify(target));
+  const recording = (await seedRecording(server, stream.streamId)).id;
+  const clip = await seedClip(server, token, stream.id);
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -243,6 +233,7 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     signingKey: [signingId, rawOf(signingId)],
     dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
     pushTarget: [targetId, rawOf(targetId)],
+    clip: [clip, rawOf(clip)],
   };
 }
 

@@ -20,6 +20,15 @@ export type CreateDeveloperTokenInput = {
   permissions: string;
 };
 
+export type CreatePushTargetInput = {
+  /** 1 to 255 characters. */
+  name: string;
+  /** twitch, youtube, facebook, kick, x or custom (default). */
+  platform?: string | null | undefined;
+  /** rtmp://host[:port]/app/key, rtmps://… or srt://host:port?streamid=…&passphrase=… */
+  targetUri: string;
+};
+
 export type CreateSigningKeyInput = {
   /** 1 to 100 characters. */
   name: string;
@@ -114,6 +123,13 @@ export type StreamStatus =
 export type TimeRangeInput = {
   end: string;
   start: string;
+};
+
+export type UpdatePushTargetInput = {
+  /** false stops a running push within a second. */
+  isEnabled?: boolean | null | undefined;
+  name?: string | null | undefined;
+  targetUri?: string | null | undefined;
 };
 
 export type WebhookPlaybackPolicyInput = {
@@ -277,12 +293,57 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'ValidationError', message: string, field: string | null }
    };
 
+export type PushTargetsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PushTargetsQuery = { stream: { id: string, pushTargets: Array<{ id: string, name: string, platform: string, targetUri: string, isEnabled: boolean, status: string, lastError: string | null, bitrateKbps: number, bytesSent: number, lastPushedAt: string | null }> } | null };
+
+export type CreatePushTargetMutationVariables = Exact<{
+  streamId: string;
+  input: CreatePushTargetInput;
+}>;
+
+
+export type CreatePushTargetMutation = { createPushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'PushTarget', id: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type UpdatePushTargetMutationVariables = Exact<{
+  id: string;
+  input: UpdatePushTargetInput;
+}>;
+
+
+export type UpdatePushTargetMutation = { updatePushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'PushTarget', id: string, isEnabled: boolean }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type DeletePushTargetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeletePushTargetMutation = { deletePushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
 export type StreamQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, pushTargets: Array<{ id: string, name: string, platform: string, status: string }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
+export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
 
 export type DeleteStreamMutationVariables = Exact<{
   id: string;
@@ -658,6 +719,86 @@ export const SetPlaybackPolicyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetPlaybackPolicyMutation, SetPlaybackPolicyMutationVariables>;
+export const PushTargetsDocument = new TypedDocumentString(`
+    query PushTargets($id: ID!) {
+  stream(id: $id) {
+    id
+    pushTargets {
+      id
+      name
+      platform
+      targetUri
+      isEnabled
+      status
+      lastError
+      bitrateKbps
+      bytesSent
+      lastPushedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PushTargetsQuery, PushTargetsQueryVariables>;
+export const CreatePushTargetDocument = new TypedDocumentString(`
+    mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {
+  createPushTarget(streamId: $streamId, input: $input) {
+    __typename
+    ... on PushTarget {
+      id
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePushTargetMutation, CreatePushTargetMutationVariables>;
+export const UpdatePushTargetDocument = new TypedDocumentString(`
+    mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {
+  updatePushTarget(id: $id, input: $input) {
+    __typename
+    ... on PushTarget {
+      id
+      isEnabled
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdatePushTargetMutation, UpdatePushTargetMutationVariables>;
+export const DeletePushTargetDocument = new TypedDocumentString(`
+    mutation DeletePushTarget($id: ID!) {
+  deletePushTarget(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeletePushTargetMutation, DeletePushTargetMutationVariables>;
 export const StreamDocument = new TypedDocumentString(`
     query Stream($id: ID!) {
   stream(id: $id) {
@@ -698,12 +839,6 @@ export const StreamDocument = new TypedDocumentString(`
       bitrateKbps
       channels
       sampleRate
-    }
-    pushTargets {
-      id
-      name
-      platform
-      status
     }
     playbackPolicy {
       type

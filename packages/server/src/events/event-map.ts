@@ -74,7 +74,7 @@ export interface DvrData extends StreamScoped {
 /** Storage artifact movements (upload to object storage, local cache). */
 export interface StorageData extends StreamScoped {
   readonly assetHash: string;
-  readonly assetType: 'clip' | 'dvr' | 'vod' | 'thumbnail';
+  readonly assetType: 'clip' | 'dvr' | 'vod' | 'thumbnail' | 'chapter';
   readonly sizeBytes?: number;
   readonly s3Url?: string;
   readonly localPath?: string;
@@ -145,6 +145,8 @@ export interface EventMap {
   'storage.cache_started': StorageData;
   'storage.cached': StorageData;
   'storage.cache_failed': StorageData;
+  'storage.artifact_created': StorageData;
+  'storage.artifact_deleted': StorageData;
   'vod.requested': VodData;
   'vod.upload_started': VodData;
   'vod.processing_started': VodData;
@@ -183,6 +185,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'storage.cache_started',
   'storage.cached',
   'storage.cache_failed',
+  'storage.artifact_created',
+  'storage.artifact_deleted',
   'vod.requested',
   'vod.upload_started',
   'vod.processing_started',

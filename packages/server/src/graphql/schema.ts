@@ -6,6 +6,7 @@ import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
 import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
+import { clipsModule } from './modules/clips.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
@@ -35,6 +36,7 @@ export const modules: readonly GraphQLModule[] = [
   srtModule,
   recordingsModule,
   pushTargetsModule,
+  clipsModule,
 ];
 
 /** The full SDL. */

@@ -5,6 +5,7 @@
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import type { ClipsService } from '../domain/clips/clips.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
@@ -50,4 +51,6 @@ export interface Services {
   readonly recordingChapterSeconds: number;
   /** Push targets (restreaming) of streams. */
   readonly pushTargets: PushTargetsService;
+  /** GOP-aligned clips of recordings. */
+  readonly clips: ClipsService;
 }

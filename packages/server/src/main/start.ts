@@ -91,6 +91,8 @@ import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
+import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
+import { PushRunner } from '../push/push-runner.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
 
@@ -122,6 +124,8 @@ export interface RunningAirwave {
     /** The pull sources this node pulls. */
     readonly pulls: PullScheduler;
   };
+  /** The push targets this node pushes. */
+  readonly pushes: PushRunner;
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
   readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
@@ -193,7 +197,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
-    const recording = await startRecordingPlane({ hub, database, config, log, nodeId });
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, bus: events });
     closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
@@ -291,7 +295,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       streams: streamsStore,
       sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
       allowPrivate: config.allowPrivatePushTargets,
+      onChanged: (streamId) => pushRunner.changed(streamId),
     });
+    const pushRunner = new PushRunner({
+      hub,
+      targets: pushTargets,
+      nodeId,
+      connect: pushConnector(config.pushCaFile ? { ca: readFileSync(config.pushCaFile, 'utf8') } : {}),
+      resolve: pushDestinationResolver(config.allowPrivatePushTargets),
+      log: log.child({ component: 'push' }),
+      retry: { baseMs: 1000, maxMs: config.pushRetryMaxMs },
+      isRelayed: (streamId) => relayed.has(streamId),
+    });
+    pushTargets.showLive((id) => pushRunner.live(id));
+    await pushRunner.start();
+    closers.unshift(() => pushRunner.close());
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -354,6 +372,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
+      clips: recording.clips(streams),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -416,6 +435,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
@@ -502,6 +523,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       services,
       metrics,
       ingest: { authorizer, lifecycle, pulls },
+      pushes: pushRunner,
       webrtc,
       close: async () => {
         for (const close of closers) {

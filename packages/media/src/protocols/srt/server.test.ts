@@ -53,6 +53,8 @@ describe('SrtServer with ffmpeg (libsrt) publishing', { skip: ffmpegMissing }, (
     hub,
     authorizer: { authorize: async (key) => GRANTS[key] ?? null },
     log: silentLogger,
+    // Every frame is counted: a latency a busy test machine cannot miss (the loss tests cover TSBPD).
+    latencyMs: 1000,
   });
   let port = 0;
   before(async () => {
@@ -70,20 +72,23 @@ describe('SrtServer with ffmpeg (libsrt) publishing', { skip: ffmpegMissing }, (
     it(`takes H.264 + AAC in MPEG-TS with ${name} into the hub`, async () => {
       const units = { video: 0, audio: 0 };
       let kinds: string[] = [];
-      const done = publish(`srt://127.0.0.1:${port}?${query}`, 3);
-      await until(() => hub.getByStreamId(streamId) !== undefined, 'the publish');
-      const stream = hub.getByStreamId(streamId);
-      assert.ok(stream);
-      stream.attach({
-        onDescription: (description) => {
-          kinds = description.tracks.map((track) => `${track.kind}:${track.codec}`);
-        },
-        onUnit: (unit) => {
-          const track = stream.description?.tracks.find((t) => t.id === unit.trackId);
-          units[track?.kind ?? 'video']++;
-        },
+      // Attached as an output, so it sees the stream from its first unit (no attach-after-start race).
+      hub.addOutput((stream) => {
+        if (stream.streamId !== streamId) {
+          return { close: () => {} };
+        }
+        const detach = stream.attach({
+          onDescription: (description) => {
+            kinds = description.tracks.map((track) => `${track.kind}:${track.codec}`);
+          },
+          onUnit: (unit) => {
+            const track = stream.description?.tracks.find((t) => t.id === unit.trackId);
+            units[track?.kind ?? 'video']++;
+          },
+        });
+        return { close: detach };
       });
-      const result = await done;
+      const result = await publish(`srt://127.0.0.1:${port}?${query}`, 3);
       assert.equal(result.code, 0, result.stderr);
       await until(() => hub.getByStreamId(streamId) === undefined, 'the stream to end');
       assert.deepEqual(kinds, ['video:h264', 'audio:aac']);

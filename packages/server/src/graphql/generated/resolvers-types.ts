@@ -51,6 +51,50 @@ export type AuthPayload = {
   readonly user: User;
 };
 
+/** A GOP-aligned cut of a stream's recording with its own playback ID (HLS over CMAF and TS, DASH, MP4). */
+export type Clip = {
+  readonly __typename?: 'Clip';
+  readonly clipHash: Scalars['String']['output'];
+  readonly clipMode: ClipCreationMode;
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
+  readonly duration: Scalars['Float']['output'];
+  readonly endUnixMs: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  /** Snapped start, seconds from the recording's first frame. */
+  readonly startMediaSeconds: Scalars['Float']['output'];
+  /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
+  readonly startTime: Scalars['Float']['output'];
+  readonly startUnixMs: Scalars['Float']['output'];
+  /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly title: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 export type ClusterStatus = {
   readonly __typename?: 'ClusterStatus';
   readonly clusterId: Scalars['String']['output'];
@@ -100,6 +144,23 @@ export type ConnectionInput = {
   readonly first?: InputMaybe<Scalars['Int']['input']>;
   readonly last?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type CreateClipInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  readonly duration?: InputMaybe<Scalars['Float']['input']>;
+  readonly expiresAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Default ABSOLUTE. */
+  readonly mode?: InputMaybe<ClipCreationMode>;
+  readonly startMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly startUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly streamId: Scalars['ID']['input'];
+  /** 1 to 255 characters. */
+  readonly title: Scalars['String']['input'];
+};
+
+export type CreateClipResult = AuthError | Clip | NotFoundError | ValidationError;
 
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
@@ -171,7 +232,13 @@ export type DvrChapter = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly wallClockEndUnixMs: Scalars['Float']['output'];
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
@@ -201,8 +268,14 @@ export type DvrChapterRef = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startMs: Scalars['Float']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
 };
 
 /** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
@@ -232,14 +305,22 @@ export type DvrRequest = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
   readonly status: Scalars['String']['output'];
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
+
+export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
@@ -438,6 +519,8 @@ export type LogoutResult = AuthError | LogoutPayload;
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
+  /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
+  readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
   /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
@@ -447,6 +530,8 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Deletes a clip and its renditions (the recording stays). */
+  readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
   /** Deletes a push target; a running push stops within a second. */
@@ -485,6 +570,11 @@ export type Mutation = {
 };
 
 
+export type MutationCreateClipArgs = {
+  input: CreateClipInput;
+};
+
+
 export type MutationCreateDeveloperTokenArgs = {
   input: CreateDeveloperTokenInput;
 };
@@ -509,6 +599,11 @@ export type MutationCreateStreamArgs = {
 export type MutationCreateStreamKeyArgs = {
   input: CreateStreamKeyInput;
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -848,6 +943,8 @@ export type Query = {
   readonly __typename?: 'Query';
   /** Analytics of the caller's tenant; needs analytics:read. */
   readonly analytics: Analytics;
+  /** A clip of the caller's tenant by ID or clip hash. */
+  readonly clip?: Maybe<Clip>;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
@@ -878,6 +975,11 @@ export type Query = {
   readonly streamKeysConnection: StreamKeysConnection;
   /** The caller's streams, newest first; search filters by name. */
   readonly streamsConnection: StreamsConnection;
+};
+
+
+export type QueryClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1062,6 +1164,8 @@ export type StorageArtifact = {
   /** Recordings: their status; chapters and clips: processing, ready or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path. */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1096,7 +1200,7 @@ export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -1111,6 +1215,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
@@ -1623,6 +1731,12 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  CreateClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Clip & { __typename: 'Clip' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
@@ -1650,6 +1764,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateStreamResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
@@ -1769,9 +1889,13 @@ export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Clip: ResolverTypeWrapper<Clip>;
+  ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1789,6 +1913,7 @@ export type ResolversTypes = {
   DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
   DVRChapterState: DvrChapterState;
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
@@ -1906,9 +2031,12 @@ export type ResolversParentTypes = {
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
+  Clip: Clip;
   ClusterStatus: ClusterStatus;
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1924,6 +2052,7 @@ export type ResolversParentTypes = {
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
   DVRRequest: DvrRequest;
+  DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
@@ -2040,6 +2169,31 @@ export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ClipResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Clip'] = ResolversParentTypes['Clip']> = {
+  clipHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clipMode?: Resolver<ResolversTypes['ClipCreationMode'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2071,6 +2225,10 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateClipResult'] = ResolversParentTypes['CreateClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
@@ -2109,7 +2267,10 @@ export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
@@ -2129,8 +2290,11 @@ export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType exte
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
@@ -2145,12 +2309,19 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteClipResult'] = ResolversParentTypes['DeleteClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
@@ -2288,11 +2459,13 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
@@ -2466,6 +2639,7 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
+  clip?: Resolver<Maybe<ResolversTypes['Clip']>, ParentType, ContextType, RequireFields<QueryClipArgs, 'id'>>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
   dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
@@ -2572,6 +2746,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -2824,8 +2999,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
   CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
@@ -2836,6 +3013,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
   DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;

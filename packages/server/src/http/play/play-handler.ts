@@ -182,10 +182,31 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     path: string | undefined,
   ): Promise<boolean> {
     const target = storedTarget(rawId, path);
-    if (!target || deps.hub.getByPlaybackId(target.playbackId) || !PLAYBACK_ID.test(target.playbackId)) {
+    if (!target || !PLAYBACK_ID.test(target.playbackId)) {
       return false;
     }
-    const content = await stored.find(target.playbackId);
+    if (target.output === 'thumbnail') {
+      const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
+      const response = content
+        ? await stored.handle({
+            content,
+            output: 'thumbnail',
+            path: target.path,
+            range: undefined,
+            uriQuery: undefined,
+          })
+        : playbackIdNotFound(target.playbackId);
+      if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+        send(request, response);
+      } else {
+        sendStream(request, response, response.body, undefined);
+      }
+      return true;
+    }
+    if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
+      return false;
+    }
+    const content = await (target.live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
     if (!content) {
       return false;
     }
@@ -202,6 +223,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             path: target.path,
             range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
             uriQuery: admitted.uriQuery,
+            ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
           });
     const served = deps.sessions
       ? (bytes: number) =>

@@ -29,6 +29,7 @@ export interface RtpSendStats {
   retransmitted: number;
   /** NACKed packets no longer in the history. */
   missed: number;
+  /** Packets dropped because the ICE route or SRTP state was gone. */
   sendErrors: number;
 }
 
@@ -48,11 +49,6 @@ export class RtpSendPath {
   private template: Buffer | undefined;
   private readonly history: ((Buffer | Uint8Array)[] | undefined)[] = new Array(SEND_HISTORY);
   private readonly historySequence = new Int32Array(SEND_HISTORY).fill(-1);
-  private readonly onSent = (error: Error | null) => {
-    if (error) {
-      this.stats.sendErrors++;
-    }
-  };
 
   constructor(
     private readonly sender: RTCRtpSender,
@@ -83,7 +79,9 @@ export class RtpSendPath {
     header.writeUInt16BE(sequence, 2);
     header.writeUInt32BE(timestamp >>> 0, 4);
     const pieces = this.protector.protect(header, payload, roc);
-    route.socket.send(pieces, route.port, route.address, this.onSent);
+    // No callback: UDP send errors are losses like any other (NACK recovers them), and a
+    // callback would cost a tick per packet.
+    route.socket.send(pieces, route.port, route.address);
     const slot = sequence % SEND_HISTORY;
     this.history[slot] = pieces;
     this.historySequence[slot] = sequence;
@@ -139,7 +137,7 @@ export class RtpSendPath {
         continue;
       }
       this.stats.retransmitted++;
-      route.socket.send(pieces, route.port, route.address, this.onSent);
+      route.socket.send(pieces, route.port, route.address);
     }
   }
 }
