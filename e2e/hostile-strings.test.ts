@@ -14,6 +14,7 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -169,6 +170,11 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.policy.webhook.secret': { unreadable: 'a write-only HMAC key: the API shows it masked only' },
     },
   },
+  'Mutation.setStreamSrtPassphrase': {
+    signedIn: true,
+    args: (f) => ({ streamId: f.streamId, passphrase: 'an SRT passphrase' }),
+    readBack: { passphrase: { unreadable: 'a write-only SRT passphrase: the API shows only passphraseSet' } },
+  },
   'Mutation.createPushTarget': {
     signedIn: true,
     args: (f) => ({ streamId: f.streamId, input: { platform: 'custom', name: 'Restream', targetUri: PUSH_URI } }),
@@ -186,6 +192,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
     },
   },
+  'Mutation.createClip': {
+    signedIn: true,
+    args: (f) => ({
+      input: { streamId: f.streamId, title: 'Clip', description: 'About', mode: 'CLIP_NOW', duration: 2 },
+    }),
+    readBack: { 'input.title': 'title', 'input.description': 'description' },
+  },
   'Mutation.testPlaybackAccess': {
     signedIn: true,
     args: (f) => ({
@@ -199,6 +212,24 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.connector': { unreadable: 'a dry run: only the webhook sees the connector' },
       'input.sessionId': { unreadable: 'a dry run: only the webhook sees the session id' },
     },
+    alsoAccept: ['NotFoundError'],
+  },
+  'Mutation.createVodUpload': {
+    signedIn: true,
+    args: () => ({
+      input: { filename: 'clip.mp4', sizeBytes: 1000, contentType: 'video/mp4', title: 'Title', description: 'About' },
+    }),
+    readBack: {
+      'input.filename': 'asset.filename',
+      'input.contentType': 'asset.contentType',
+      'input.title': 'asset.title',
+      'input.description': 'asset.description',
+    },
+  },
+  'Mutation.completeVodUpload': {
+    signedIn: true,
+    args: () => ({ input: { uploadId: 'no-such-upload', parts: [{ partNumber: 1, etag: '"etag"' }] } }),
+    readBack: { 'input.parts[].etag': { unreadable: "an ETag is compared with the store's, never stored" } },
     alsoAccept: ['NotFoundError'],
   },
 };
@@ -280,6 +311,7 @@ async function fixture(server: TestServer): Promise<Fixture> {
   const token = registered.data?.register.token;
   assert.ok(token, JSON.stringify(registered));
   const stream = await createStream(server, token, 'target');
+  await seedRecording(server, stream.streamId);
   const key = await createSigningKey(server, token, 'kid source');
   const pull = await server.graphql<{ createStream: { id?: string } }>(
     'mutation ($input: CreateStreamInput!) { createStream(input: $input) { ... on Stream { id } } }',

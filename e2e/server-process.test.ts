@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -14,7 +14,7 @@ import pg from 'pg';
 import { migrationNames } from '../packages/server/src/db/migrate.js';
 import { createScratchDatabase, postgresMissing } from '../packages/server/src/testing/databases.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
-import type { Tracked } from './support/processes.js';
+import { type Tracked, waitFor } from './support/processes.js';
 
 const START_TIMEOUT_MS = 120_000;
 const dirs: string[] = [];
@@ -32,7 +32,7 @@ function tempDir(): string {
 }
 
 /** Starts `airwave start` on ephemeral ports. */
-function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
+function startCli(options: { dataDir: string; databaseUrl?: string; embedded?: 'pglite' | 'default' }): Tracked {
   const args = ['--host', '127.0.0.1'];
   for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
     args.push(flag, '0');
@@ -46,6 +46,9 @@ function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
     if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
       delete env[name];
     }
+  }
+  if (options.embedded !== 'default') {
+    env.AIRWAVE_EMBEDDED_DATABASE = 'pglite';
   }
   return spawnAirwave(args, env);
 }
@@ -113,7 +116,75 @@ describe('the CLI refuses bad configuration', () => {
   });
 });
 
+/** Pids of the processes named `comm` among the children of `pid`. */
+function childrenNamed(pid: number, comm: string): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  return children
+    .filter((child) => child !== '' && readFileSync(`/proc/${child}/comm`, 'utf8').trim() === comm)
+    .map(Number);
+}
+
+/** Whether `pid` is gone (or a zombie nobody reaped yet). */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return true;
+  }
+}
+
+describe('the CLI on the embedded PostgreSQL (the default)', () => {
+  test('runs real PostgreSQL as its child, and kill -9 of the service leaves no server behind; a restart finds the data', async () => {
+    const dataDir = tempDir();
+    const first = startCli({ dataDir, embedded: 'default' });
+    const url = await ready(first);
+    const pid = first.child.pid ?? assert.fail('no pid');
+    const [postmaster] = childrenNamed(pid, 'postgres');
+    assert.ok(postmaster, 'a postgres child runs');
+    assert.match(first.stdout(), /database: embedded PostgreSQL/);
+    const input = { email: 'embedded@example.com', password: 'survives kill -9', name: 'Embedded' };
+    assert.equal(
+      (await graphql<{ register: AuthResult }>(url, REGISTER, { input })).register.__typename,
+      'AuthPayload',
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await waitFor('the embedded PostgreSQL to exit with the service', () => gone(postmaster), 30_000);
+    const second = startCli({ dataDir, embedded: 'default' });
+    try {
+      const again = await ready(second);
+      const login = (
+        await graphql<{ login: AuthResult }>(again, LOGIN, { input: { email: input.email, password: input.password } })
+      ).login;
+      assert.equal(login.__typename, 'AuthPayload', 'what was confirmed before kill -9 is there');
+      const [restarted] = childrenNamed(second.child.pid ?? 0, 'postgres');
+      assert.ok(restarted);
+      await second.stop(15_000);
+      assert.ok(gone(restarted), 'a clean stop stops the server too');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describe('the CLI on a PGlite data directory', () => {
+  test('the service is the process that was started, running with its V8 flags, with no Node process above or beside it', async () => {
+    const cli = startCli({ dataDir: tempDir() });
+    try {
+      const info = (await airwaveReady(cli, START_TIMEOUT_MS)) as { pid?: number };
+      assert.equal(info.pid, cli.child.pid, 'AIRWAVE_READY names the started pid: re-executed in place');
+      const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
+      assert.ok(argv.includes('--max-semi-space-size=64'), argv.join(' '));
+      const children = readFileSync(`/proc/${cli.child.pid}/task/${cli.child.pid}/children`, 'utf8').trim();
+      const nodeChildren = children
+        .split(/\s+/)
+        .filter((pid) => pid !== '' && executableOf(pid) === realpathSync(process.execPath));
+      assert.deepEqual(nodeChildren, [], 'no Node child (tsx, which runs it here, has its esbuild service)');
+    } finally {
+      await cli.stop();
+    }
+  });
+
   test('a second process on the same data directory fails at once with the lock message', async () => {
     const dataDir = tempDir();
     const first = startCli({ dataDir });
@@ -295,3 +366,12 @@ describe('the CLI on PostgreSQL', { skip: postgresMissing }, () => {
     }
   });
 });
+
+/** The executable a process runs, or null when it has exited since it was listed (a short-lived child). */
+function executableOf(pid: string): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}

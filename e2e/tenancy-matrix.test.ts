@@ -13,6 +13,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedClip, seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -32,7 +33,14 @@ interface Fixture {
   readonly streamKey: readonly [string, string];
   readonly developerToken: readonly [string, string];
   readonly signingKey: readonly [string, string];
+  /** A recording of the stream: [global ID, raw UUID]. */
+  readonly dvr: readonly [string, string];
   readonly pushTarget: readonly [string, string];
+  /** A clip of that recording: [global ID, raw UUID]. */
+  readonly clip: readonly [string, string];
+  readonly vodAsset: readonly [string, string];
+  /** The store's upload ID (one form). */
+  readonly vodUpload: string;
 }
 
 type Form = 0 | 1;
@@ -70,6 +78,19 @@ const TABLE: Readonly<Record<string, Entry>> = {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
+  'Mutation.setStreamSrtPassphrase': {
+    calls: (a, _b, f) => [
+      { streamId: a.stream[f], passphrase: 'an intruder passphrase' },
+      { streamId: a.stream[f], passphrase: null },
+    ],
+  },
+  'Query.vodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
+  'Query.vodUploadStatus': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.completeVodUpload': {
+    calls: (a) => [{ input: { uploadId: a.vodUpload, parts: [{ partNumber: 1, etag: '"etag"' }] } }],
+  },
+  'Mutation.abortVodUpload': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.deleteVodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
   'Subscription.liveStreamEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveViewerMetrics': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveConnectionEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
@@ -77,6 +98,17 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Subscription.liveStorageEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveVodLifecycle': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveProcessingEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Query.storageArtifactsConnection': { calls: (a, _b, f) => [{ input: { streamId: a.stream[f] } }] },
+  'Query.dvrChapters': { calls: (a, _b, f) => [{ dvrId: a.dvr[f] }] },
+  'Query.dvrChapter': { calls: (a, _b, f) => [{ dvrId: a.dvr[f], startMs: 0, endMs: 1 }] },
+  'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Query.clip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.deleteClip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.createClip': {
+    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], title: 'intruder', mode: 'CLIP_NOW', duration: 2 } }],
+  },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -200,6 +232,15 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   );
   const targetId = target.data?.createPushTarget.id;
   assert.ok(targetId, JSON.stringify(target));
+  const recording = (await seedRecording(server, stream.streamId)).id;
+  const clip = await seedClip(server, token, stream.id);
+  const upload = await server.graphql<{ createVodUpload: { id: string; artifactId: string } }>(
+    'mutation { createVodUpload(input: { filename: "v.mp4", sizeBytes: 1000 }) { ... on VodUploadSession { id artifactId } } }',
+    {},
+    token,
+  );
+  const session = upload.data?.createVodUpload;
+  assert.ok(session?.id, JSON.stringify(upload));
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -207,12 +248,16 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     streamKey: [keyId, rawOf(keyId)],
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
+    dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
     pushTarget: [targetId, rawOf(targetId)],
+    clip: [clip, rawOf(clip)],
+    vodAsset: [session.artifactId, rawOf(session.artifactId)],
+    vodUpload: session.id,
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } srtPassphraseSet pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }
@@ -322,6 +367,11 @@ for (const backend of testBackends()) {
           'deleteStreamKey',
           'mutation ($id: ID!, $k: ID!) { deleteStreamKey(streamId: $id, keyId: $k) { __typename ... on Error { code } } }',
           { id: a.stream[0], k: a.streamKey[0] },
+        ],
+        [
+          'setStreamSrtPassphrase',
+          'mutation ($id: ID!) { setStreamSrtPassphrase(streamId: $id, passphrase: "read-only token") { __typename ... on Error { code } } }',
+          { id: a.stream[0] },
         ],
       ];
       for (const [name, document, variables] of mutations) {

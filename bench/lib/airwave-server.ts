@@ -39,9 +39,9 @@ function buildOnce(): void {
 
 /** A running Airwave child process. */
 export interface AirwaveProcess {
-  /** The Node process running the service (the one `airwave start` relaunched with its V8 flags). */
+  /** The Node process running the service (`airwave start` re-executes itself in place with its V8 flags). */
   readonly pid: number;
-  /** The process the benchmark started (`airwave start`'s launcher, parent of `pid`, or `pid` itself). */
+  /** The process the benchmark started: root of the service's process tree (the same pid, its database below it). */
   readonly rootPid: number;
   readonly httpPort: number;
   readonly rtmpPort: number;
@@ -107,7 +107,7 @@ export async function startAirwave(
 /** What the AIRWAVE_READY line carries that the benchmark uses. */
 interface ReadyLine {
   readonly ports: { readonly http: number; readonly rtmp: number };
-  /** The service process (absent from builds before the launcher). */
+  /** The service process (absent from older builds). */
   readonly pid?: number;
 }
 
@@ -227,6 +227,14 @@ export async function startAirwaveMedia(count: number, options: AirwaveMediaOpti
       const live = data.networkStatus?.clusters?.[0]?.currentStreams ?? 0;
       return live >= index ? undefined : `${name}: ${live} streams live, expected at least ${index}`;
     };
+    const memory = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const out: Record<string, number> = {};
+      for (const match of text.matchAll(/^airwave_memory_bytes\{purpose="([a-z_0-9]+)"\} (\S+)$/gm)) {
+        out[match[1] as string] = Number(match[2]);
+      }
+      return out;
+    };
     const onDemand = (env.AIRWAVE_PACKAGING ?? process.env.AIRWAVE_PACKAGING ?? 'on-demand') === 'on-demand';
     return {
       name,
@@ -234,6 +242,7 @@ export async function startAirwaveMedia(count: number, options: AirwaveMediaOpti
       mainPid: server.pid,
       rtmpUrl: (index) => streamAt(index).rtmpUrl,
       verify: onDemand ? verifyLive : verifyPlayback,
+      memory,
       ...(onDemand ? { verifyAfter: (index: number) => retryFor(10_000, () => verifyPlayback(index)) } : {}),
       stop: () => server.stop(),
     };

@@ -3,9 +3,10 @@
  * (`--http-port 8080` ⇔ `AIRWAVE_HTTP_PORT=8080`), validated at start with clear errors.
  */
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
+import { type StorageConfig, storageConfigOf, storageSettings } from './storage-config.js';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 const bool = z
@@ -19,9 +20,12 @@ const schema = z.object({
   AIRWAVE_RTMP_PORT: port(1935),
   AIRWAVE_RTMPS_PORT: port(1936),
   AIRWAVE_SRT_PORT: port(8889),
+  AIRWAVE_SRT_LATENCY_MS: z.coerce.number().int().min(20).max(8000).default(120),
+  AIRWAVE_SRT_PASSPHRASE: z.string().min(10).max(79).optional(),
   AIRWAVE_TLS_CERT: z.string().optional(),
   AIRWAVE_TLS_KEY: z.string().optional(),
   AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
+  AIRWAVE_EMBEDDED_DATABASE: z.enum(['postgres', 'pglite']).optional(),
   AIRWAVE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z
     .string()
@@ -52,18 +56,37 @@ const schema = z.object({
   AIRWAVE_WEBRTC_PUBLIC_IPS: z.string().default(''),
   AIRWAVE_WEBRTC_ICE_TCP: bool,
   AIRWAVE_WEBRTC_ICE_SERVERS: z.string().default(''),
+  // recording (issue 14)
+  AIRWAVE_STORAGE_DIR: z.string().min(1).optional(),
+  AIRWAVE_DVR_CHAPTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3600),
+  AIRWAVE_DVR_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(7200),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
+  ...storageSettings,
 });
 
 /** Validated configuration of one Airwave process. */
-export interface Config extends ClusterConfig {
+export interface Config extends ClusterConfig, StorageConfig {
   readonly host: string;
   readonly httpPort: number;
   readonly rtmpPort: number;
   /** RTMPS listens only when both tlsCert and tlsKey are set. */
   readonly rtmpsPort: number;
   readonly srtPort: number;
+  /** SRT receiver latency offered to callers (the larger of this and the caller's is used). */
+  readonly srtLatencyMs: number;
+  /** The node's SRT passphrase for streams without their own (undefined: unencrypted allowed). */
+  readonly srtPassphrase: string | undefined;
   readonly tlsCert: string | undefined;
   readonly tlsKey: string | undefined;
   /** Absolute path of the data directory (PGlite database, media, secrets). */
@@ -71,6 +94,8 @@ export interface Config extends ClusterConfig {
   /** Base URL printed and used in absolute URLs; derived from host and port when unset. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /** Without DATABASE_URL: the embedded database asked for (undefined: PostgreSQL unless the data directory holds PGlite). */
+  readonly embeddedDatabase: 'postgres' | 'pglite' | undefined;
   readonly reconnectWindowMs: number;
   /** An HLS/DASH viewer stops counting after this long without a request. */
   readonly viewerIdleMs: number;
@@ -78,6 +103,12 @@ export interface Config extends ClusterConfig {
   readonly packaging: 'on-demand' | 'always';
   /** On demand: a stream's packagers stop after this long without a playback request. */
   readonly packagerIdleMs: number;
+  /** Local object storage root of recordings, chapters, clips and images (default `<dataDir>/storage`). */
+  readonly storageDir: string;
+  /** Recordings are cut into chapters of this many seconds of media (0: one chapter per recording). */
+  readonly dvrChapterSeconds: number;
+  /** How far back live viewers can seek in a recorded stream (`/play/<id>/dvr/`), seconds. */
+  readonly dvrWindowSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -194,17 +225,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   } catch (error) {
     throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
   }
+  let storage: StorageConfig;
+  try {
+    storage = storageConfigOf(c);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+  }
   return {
     host: c.AIRWAVE_HOST,
     httpPort: c.AIRWAVE_HTTP_PORT,
     rtmpPort: c.AIRWAVE_RTMP_PORT,
     rtmpsPort: c.AIRWAVE_RTMPS_PORT,
     srtPort: c.AIRWAVE_SRT_PORT,
+    srtLatencyMs: c.AIRWAVE_SRT_LATENCY_MS,
+    srtPassphrase: c.AIRWAVE_SRT_PASSPHRASE,
     tlsCert: c.AIRWAVE_TLS_CERT,
     tlsKey: c.AIRWAVE_TLS_KEY,
     dataDir: resolve(c.AIRWAVE_DATA_DIR),
     publicUrl: c.AIRWAVE_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
+    embeddedDatabase: c.AIRWAVE_EMBEDDED_DATABASE,
     reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
     viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
     packaging: c.AIRWAVE_PACKAGING,
@@ -222,6 +262,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
+    storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
+    dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
+    dvrWindowSeconds: c.AIRWAVE_DVR_WINDOW_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],
@@ -230,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       iceServers,
     },
     ...cluster,
+    ...storage,
   };
 }
 

@@ -1,14 +1,10 @@
 /**
- * One process per PGlite data directory: a lock file holding the owner's pid — and first the pid
- * of the `airwave start` process that launched it, when it was relaunched with its Node flags
- * (see main/cli.ts). A second process fails at once with a clear message naming the first live
- * pid; a lock whose pids are all dead (killed processes) is recovered.
+ * One process per embedded data directory: a lock file holding the owner's pid. A second process
+ * fails at once with a clear message naming the first live pid; a lock whose pids are all dead
+ * (killed processes; files of older versions may list a launcher's pid too) is recovered.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Environment variable naming the launcher's pid in a relaunched service process. */
-export const LAUNCHER_PID_VARIABLE = 'AIRWAVE_LAUNCHER_PID';
 
 /** Thrown when another live process holds the data directory. */
 export class DataDirLockedError extends Error {
@@ -32,8 +28,7 @@ function isAlive(pid: number): boolean {
 
 /**
  * Whether `pid` has exited but is not reaped yet (state Z in /proc/<pid>/stat, proc(5)): it still
- * answers signal 0 but holds no files — e.g. a relaunched service whose launcher was killed, until
- * init reaps it. False where /proc is not available.
+ * answers signal 0 but holds no files — e.g. a killed service whose parent has not reaped it yet. False where /proc is not available.
  */
 function isZombie(pid: number): boolean {
   try {
@@ -44,14 +39,6 @@ function isZombie(pid: number): boolean {
   }
 }
 
-/** The pids this process writes into a lock: its launcher's (when relaunched), then its own. */
-function ownerPids(): number[] {
-  const launcher = Number.parseInt(process.env[LAUNCHER_PID_VARIABLE] ?? '', 10);
-  return Number.isInteger(launcher) && launcher > 0 && launcher !== process.pid
-    ? [launcher, process.pid]
-    : [process.pid];
-}
-
 /** Takes the lock of `dataDir`, recovering a stale one. */
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
@@ -59,7 +46,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, `${ownerPids().join(' ')}\n`);
+      writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       let released = false;
       return {
@@ -75,12 +62,11 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw error;
       }
-      const mine = ownerPids();
       const owner = readFileSync(path, 'utf8')
         .trim()
         .split(/\s+/)
         .map((text) => Number.parseInt(text, 10))
-        .find((pid) => Number.isInteger(pid) && pid > 0 && !mine.includes(pid) && isAlive(pid));
+        .find((pid) => Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid));
       if (owner !== undefined) {
         throw new DataDirLockedError(
           `data directory ${dataDir} is in use by another Airwave process (pid ${owner}); ` +

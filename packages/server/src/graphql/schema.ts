@@ -6,15 +6,19 @@ import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
 import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
+import { clipsModule } from './modules/clips.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
 import { pushTargetsModule } from './modules/push-targets.js';
+import { recordingsModule } from './modules/recordings.js';
+import { srtModule } from './modules/srt.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
 import { viewerRoutingModule } from './modules/viewer-routing.js';
+import { vodModule } from './modules/vod.js';
 import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
@@ -30,7 +34,11 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  srtModule,
+  recordingsModule,
   pushTargetsModule,
+  clipsModule,
+  vodModule,
 ];
 
 /** The full SDL. */

@@ -4,14 +4,12 @@
  * URLs, and shuts down cleanly on SIGINT/SIGTERM.
  *
  * The service needs V8 heap flags that V8 reads only when a process starts (`v8.setFlagsFromString`
- * is too late for heap sizing): started without them, this process relaunches itself with them as
- * its only child, forwards signals to it, and exits with its status. It imports nothing else before
- * that decision, so the launcher stays a bare Node process.
+ * is too late for heap sizing): started without them, this process replaces itself (execve(2),
+ * `process.execve`, Node ≥ 23.11) with the same program and the flags — same pid, no parent left
+ * above the service, so `npm start` leaves one Node process (plus the embedded database). It imports
+ * nothing else before that decision. On a Node without `process.execve` it runs without them.
  */
-import { spawn } from 'node:child_process';
 import { close as closeInspector } from 'node:inspector';
-import { constants } from 'node:os';
-import { LAUNCHER_PID_VARIABLE } from '../db/data-dir-lock.js';
 
 /**
  * V8 flags the service runs with. A 64 MiB young-generation semi-space (Node 20 default 16 MiB):
@@ -54,25 +52,27 @@ function hasNodeFlag(flag: string): boolean {
   return given.some((arg) => arg.split('=')[0] === name);
 }
 
-/** Runs this script again with the missing flags as a child; forwards SIGINT/SIGTERM and mirrors its exit. */
-function relaunch(missing: readonly string[]): void {
-  // A `--inspect` port is for the service: free it before the child binds it.
+/**
+ * Replaces this process with the same script and arguments plus the missing flags (execve: same
+ * pid, stdio and environment); returns only where `process.execve` does not exist.
+ */
+function reexec(missing: readonly string[]): void {
+  if (typeof process.execve !== 'function') {
+    console.error(
+      `airwave: Node ${process.version} cannot add its V8 flags itself; start it as node ${missing.join(' ')} …`,
+    );
+    return;
+  }
+  // A `--inspect` port is for the service: free it before the new image binds it.
   closeInspector();
   const script = process.argv[1] ?? '';
-  const child = spawn(process.execPath, [...missing, ...process.execArgv, script, ...process.argv.slice(2)], {
-    env: { ...process.env, [LAUNCHER_PID_VARIABLE]: String(process.pid) },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => child.kill(signal));
-  }
-  child.on('error', (error) => {
-    console.error('airwave: cannot relaunch with its Node flags:', error);
-    process.exit(1);
-  });
-  child.on('exit', (code, signal) => {
-    process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
-  });
+  process.execve(process.execPath, [
+    process.execPath,
+    ...missing,
+    ...process.execArgv,
+    script,
+    ...process.argv.slice(2),
+  ]);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
   const running = await startAirwave(config);
   const lines = Object.entries(running.urls).map(([name, url]) => `  ${name.padEnd(14)} ${url}`);
   console.log(
-    `Airwave is running on Node ${process.version} (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})\n${lines.join('\n')}`,
+    `Airwave is running on Node ${process.version} (data: ${config.dataDir}; database: ${running.database.label})\n${lines.join('\n')}`,
   );
   console.log(
     `AIRWAVE_READY ${JSON.stringify({ ports: running.ports, urls: running.urls, nodeId: running.node.nodeId, pid: process.pid })}`,
@@ -112,22 +112,6 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-/**
- * Relaunched by `relaunch`: dies with the launcher, at once, as after kill -9 (its IPC channel
- * closes when it exits; a graceful stop comes as a forwarded SIGINT/SIGTERM instead).
- */
-function dieWithLauncher(): void {
-  if (!process.channel || process.env[LAUNCHER_PID_VARIABLE] === undefined) {
-    return;
-  }
-  process.channel.unref();
-  process.on('disconnect', () => {
-    // SIGKILL, not process.exit: exit handlers and heap teardown take ~2 s with PGlite loaded, and a
-    // new instance on the same data directory must find it gone.
-    process.kill(process.pid, 'SIGKILL');
-  });
-}
-
 async function fail(error: unknown): Promise<void> {
   const { ConfigError } = await import('../config/config.js');
   const { DataDirLockedError } = await import('../db/data-dir-lock.js');
@@ -141,8 +125,6 @@ async function fail(error: unknown): Promise<void> {
 
 const missing = SERVICE_NODE_FLAGS.filter((flag) => !hasNodeFlag(flag));
 if (missing.length > 0) {
-  relaunch(missing);
-} else {
-  dieWithLauncher();
-  main(process.argv.slice(2)).catch(fail);
+  reexec(missing);
 }
+main(process.argv.slice(2)).catch(fail);

@@ -4,9 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Hub, type LiveStream, ReplayClock } from '@airwave/media';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
+import { SegmentSpool } from '@airwave/media/protocols/hls/ts/segment-spool';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
@@ -15,19 +17,22 @@ import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { SrtServer } from '@airwave/media/protocols/srt/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { csrfPlugin } from '../auth/csrf.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
+import { ownerPreviewCheck } from '../auth/playback-gate/owner-preview.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
 import { SessionCookie } from '../auth/session-cookie.js';
 import { generateSessionSecret, SessionTokens } from '../auth/session-tokens.js';
 import type { Config } from '../config/config.js';
-import { type Database, openDatabase } from '../db/database.js';
+import { type Database, embeddedDatabase, openDatabase } from '../db/database.js';
 import { AccountsService } from '../domain/accounts/accounts.service.js';
 import { AccountsStore } from '../domain/accounts/accounts.store.js';
 import { LoginLimiter } from '../domain/accounts/login-limiter.js';
@@ -53,6 +58,8 @@ import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.j
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -67,6 +74,7 @@ import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
@@ -80,13 +88,17 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
 import { PushRunner } from '../push/push-runner.js';
+import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
+import { startRecordingPlane } from './recording-plane.js';
+import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
 export interface RunningAirwave {
@@ -95,7 +107,12 @@ export interface RunningAirwave {
   readonly hub: Hub;
   readonly node: NodeInfo;
   /** Bound ports (differ from config when it asked for port 0). */
-  readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
+  readonly ports: {
+    readonly http: number;
+    readonly rtmp: number;
+    readonly rtmps: number | undefined;
+    readonly srt: number;
+  };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
   /** The event bus (in-process; across processes over LISTEN/NOTIFY with PostgreSQL). */
@@ -123,20 +140,32 @@ export const VERSION = '0.1.0';
 
 /**
  * Schedules one full garbage collection 2 s after start-up when the process exposes it (`airwave
- * start` does): opening a new embedded database leaves PGlite's dead initdb WASM instance (~250 MiB)
- * that V8, with the service's larger initial old generation, would otherwise keep until much later.
+ * start` does), of the "last resort" flavour (V8's CollectAllAvailableGarbage: it also shrinks the
+ * young generation and releases freed pages). Start-up — loading modules, opening the database
+ * (PGlite leaves its dead initdb WASM instance, ~250 MiB, on a new data directory) — grows the
+ * young generation to its maximum (2 × --max-semi-space-size) and the old one past what the
+ * service keeps, and with the memory reducer off V8 would keep both committed while idle: measured
+ * on embedded PostgreSQL, the service's idle RSS fell from ~305 MiB with a plain full collection.
  */
 function collectStartupGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = (globalThis as { gc?: (options?: object) => unknown }).gc;
   if (gc) {
-    setTimeout(gc, 2_000).unref();
+    setTimeout(() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }), 2_000).unref();
   }
 }
 
 /** Starts every part of the service; rejects with a clear error when something cannot start. */
 export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const log = pino({ level: config.logLevel, base: { service: 'airwave' } });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const embedded = embeddedDatabase(config.dataDir, config.embeddedDatabase);
+  if (!config.databaseUrl && embedded.why) {
+    log.info({ database: embedded.kind }, `embedded database: PGlite, since ${embedded.why}`);
+  }
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embedded: embedded.kind,
+  });
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
     const nodeId = config.nodeId ?? loadNodeId(config.dataDir);
@@ -184,6 +213,19 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
+    // One object storage for everything stored (S3 when configured, else the local directory).
+    const storage = await openObjectStorage(config.storage, config.storageDir, log);
+    closers.push(() => storage.close());
+    const recording = await startRecordingPlane({
+      hub,
+      database,
+      config,
+      log,
+      nodeId,
+      storage: storage.storage,
+      bus: events,
+    });
+    closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
       totals,
@@ -191,10 +233,20 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
+      memory: {
+        database: () => database.inProcessBytes(),
+        tsWindow: () => tsHls.heldBytes(),
+        cmafWindow: () => llHls.registry.heldBytes(),
+      },
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
-    const tsHls = new TsHlsService(hub, packaging);
+    // Finished TS segments live in files under the data directory, as nginx-rtmp keeps its
+    // fragments, not in the heap: the TS window costs no memory beside the CMAF one (issue 13 §4).
+    const tsHls = new TsHlsService(hub, {
+      ...packaging,
+      spool: new SegmentSpool(join(config.dataDir, 'spool', 'hls')),
+    });
     const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
     const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
     const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
@@ -227,6 +279,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     authenticator = new Authenticator(sessionTokens, accounts, developerTokens);
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
+    // VOD uploads (issue 18): object storage, multipart sessions, processing.
+    const vod = await startVodPlane({
+      config,
+      database,
+      opened: storage,
+      events,
+      log,
+      uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
+      baseUrl: () => currentNode.baseUrl,
+    });
+    closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);
     const relayPull = new RelayPull({
       hub,
@@ -319,6 +382,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -347,11 +411,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
+      srt: new SrtService(srtStore, streams),
+      recordings: recording.service(streams),
+      recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
+      clips: recording.clips(streams),
+      vod: vod.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const playbackGate = new AccessControlGate(playbackAccess);
+    const playbackGate = new AccessControlGate(playbackAccess, ownerPreviewCheck(tokenAuthenticator));
     const network = webrtcNetwork(config);
     const webrtc = config.webrtc.enabled
       ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
@@ -372,7 +441,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hooks: [graphqlTiming(metrics)],
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
+        ...vod.routes,
         relayRoutes({
           hub,
           key: relayKey,
@@ -396,6 +468,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),
+            stored: recording.stored,
           }),
         (instance) =>
           webrtc &&
@@ -407,6 +480,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
@@ -434,6 +509,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => nodeStatus.stop());
     pulls.start();
     closers.unshift(() => pulls.close());
+    await recording.recover();
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
@@ -445,7 +521,25 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
-    currentNode = { ...currentNode, rtmpPort, rtmpsPort };
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
+    const srt = new SrtServer({
+      hub,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
+      log,
+      latencyMs: config.srtLatencyMs,
+      ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
+    });
+    closers.unshift(() => srt.close());
+    const srtPort = await srt.listen(config.srtPort, config.host);
+    currentNode = { ...currentNode, rtmpPort, rtmpsPort, srtPort };
     if (nodeStatus.heartbeats) {
       // Registers the services now that every listener is bound.
       await nodeStatus.beat(nodeId);
@@ -459,6 +553,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
+      srt: `srt://${node.ingestHost}:${srtPort}?streamid=<streamKey>`,
       playback: `${base}/play/<playbackId>`,
       metrics: `${base}/metrics`,
     };
@@ -467,7 +562,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       database,
       hub,
       node: currentNode,
-      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort },
+      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort, srt: srtPort },
       urls,
       events,
       services,

@@ -20,6 +20,10 @@ export interface EndingPackager extends StreamSink {
   /** Why the stream ended, undefined while it is live or reconnecting. */
   readonly ended: string | undefined;
   onEnd(reason: string): void;
+  /** Bytes of media output the packager holds (its window), for the memory metrics. */
+  readonly heldBytes?: number;
+  /** Called once the registry forgets the packager: release what it holds outside the heap (files). */
+  dispose?(): void;
 }
 
 /** A packaged stream. */
@@ -138,6 +142,7 @@ export class PackagedStreams<P extends EndingPackager> {
       if (this.mode === 'on-demand' && packagesLive(entry) && now - entry.lastRequest > this.idleMs) {
         entry.detach?.();
         entry.detach = undefined;
+        entry.current?.packager.dispose?.();
         entry.current = undefined;
         dropped++;
       }
@@ -145,11 +150,21 @@ export class PackagedStreams<P extends EndingPackager> {
     return dropped;
   }
 
+  /** Bytes the packagers of every stream hold (live and within the ended grace period). */
+  heldBytes(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) {
+      total += entry.current?.packager.heldBytes ?? 0;
+    }
+    return total;
+  }
+
   /** Forgets every stream and stops the grace timers (shutdown). */
   close(): void {
     for (const entry of this.entries.values()) {
       clearTimeout(entry.timer);
       entry.detach?.();
+      entry.current?.packager.dispose?.();
     }
     this.entries.clear();
     this.sweeper.stop();
@@ -177,7 +192,9 @@ export class PackagedStreams<P extends EndingPackager> {
   }
 
   private open(stream: LiveStream): StreamOutput {
-    clearTimeout(this.entries.get(stream.playbackId)?.timer);
+    const previous = this.entries.get(stream.playbackId);
+    clearTimeout(previous?.timer);
+    previous?.current?.packager.dispose?.();
     const entry: Held<P> = {
       stream,
       current: undefined,
@@ -202,6 +219,7 @@ export class PackagedStreams<P extends EndingPackager> {
         entry.timer = setTimeout(() => {
           if (this.entries.get(stream.playbackId) === entry) {
             this.entries.delete(stream.playbackId);
+            entry.current?.packager.dispose?.();
           }
         }, this.endedGraceMs);
         entry.timer.unref();

@@ -24,6 +24,8 @@ export type Scalars = {
   Time: { input: string; output: string; }
 };
 
+export type AbortVodUploadResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 /** Analytics of the caller's tenant (analytics:read). */
 export type Analytics = {
   readonly __typename?: 'Analytics';
@@ -51,6 +53,50 @@ export type AuthPayload = {
   readonly user: User;
 };
 
+/** A GOP-aligned cut of a stream's recording with its own playback ID (HLS over CMAF and TS, DASH, MP4). */
+export type Clip = {
+  readonly __typename?: 'Clip';
+  readonly clipHash: Scalars['String']['output'];
+  readonly clipMode: ClipCreationMode;
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
+  readonly duration: Scalars['Float']['output'];
+  readonly endUnixMs: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  /** Snapped start, seconds from the recording's first frame. */
+  readonly startMediaSeconds: Scalars['Float']['output'];
+  /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
+  readonly startTime: Scalars['Float']['output'];
+  readonly startUnixMs: Scalars['Float']['output'];
+  /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly title: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 export type ClusterStatus = {
   readonly __typename?: 'ClusterStatus';
   readonly clusterId: Scalars['String']['output'];
@@ -72,6 +118,14 @@ export type ClusterStatus = {
   readonly status: NodeStatus;
 };
 
+export type CompleteVodUploadInput = {
+  /** Every part, each once. */
+  readonly parts: ReadonlyArray<VodUploadPartInput>;
+  readonly uploadId: Scalars['ID']['input'];
+};
+
+export type CompleteVodUploadResult = AuthError | NotFoundError | ValidationError | VodAsset;
+
 /** A viewer session started or ended. */
 export type ConnectionEvent = {
   readonly __typename?: 'ConnectionEvent';
@@ -80,6 +134,8 @@ export type ConnectionEvent = {
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
+  /** SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers. */
+  readonly ingest?: Maybe<Scalars['JSON']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
@@ -98,6 +154,23 @@ export type ConnectionInput = {
   readonly first?: InputMaybe<Scalars['Int']['input']>;
   readonly last?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type CreateClipInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  readonly duration?: InputMaybe<Scalars['Float']['input']>;
+  readonly expiresAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Default ABSOLUTE. */
+  readonly mode?: InputMaybe<ClipCreationMode>;
+  readonly startMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly startUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly streamId: Scalars['ID']['input'];
+  /** 1 to 255 characters. */
+  readonly title: Scalars['String']['input'];
+};
+
+export type CreateClipResult = AuthError | Clip | NotFoundError | ValidationError;
 
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
@@ -156,6 +229,124 @@ export type CreateStreamKeyResult = AuthError | NotFoundError | StreamKey | Vali
 
 export type CreateStreamResult = AuthError | Stream | ValidationError;
 
+export type CreateVodUploadInput = {
+  /** video/* or application/octet-stream. */
+  readonly contentType?: InputMaybe<Scalars['String']['input']>;
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** The file's name; its extension must be a video container (mp4, mov, mkv, webm, ts, …). */
+  readonly filename: Scalars['String']['input'];
+  /** Exact size in bytes (at most the deployment's limit, default 20 GiB). */
+  readonly sizeBytes: Scalars['Float']['input'];
+  readonly title?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateVodUploadResult = AuthError | ValidationError | VodUploadSession;
+
+/** A chapter of a recording: a VOD with its own playback ID (HLS over TS and CMAF, DASH, MP4). */
+export type DvrChapter = {
+  readonly __typename?: 'DVRChapter';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  /** A publisher reconnect lies inside the chapter. */
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly isCurrent: Scalars['Boolean']['output'];
+  readonly lastFailureReason?: Maybe<Scalars['String']['output']>;
+  readonly playableNow: Scalars['Boolean']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly wallClockEndUnixMs: Scalars['Float']['output'];
+  readonly wallClockStartUnixMs: Scalars['Float']['output'];
+};
+
+/** How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE. */
+export type DvrChapterMode =
+  | 'FIXED_INTERVAL'
+  | 'NONE'
+  | 'WINDOW_SIZED';
+
+/** A page of chapters. */
+export type DvrChapterPage = {
+  readonly __typename?: 'DVRChapterPage';
+  readonly chapters: ReadonlyArray<DvrChapterRef>;
+  readonly nextPageToken?: Maybe<Scalars['String']['output']>;
+};
+
+/** A chapter as listed by dvrChapters. */
+export type DvrChapterRef = {
+  readonly __typename?: 'DVRChapterRef';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  readonly endMs: Scalars['Float']['output'];
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly intervalSeconds?: Maybe<Scalars['Int']['output']>;
+  readonly mode: DvrChapterMode;
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  readonly startMs: Scalars['Float']['output'];
+  readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+};
+
+/** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
+export type DvrChapterState =
+  | 'CLOSED'
+  | 'FAILED_PERMANENT'
+  | 'FAILED_SOURCE_MISSING'
+  | 'FINALIZED'
+  | 'FINALIZING'
+  | 'FROZEN'
+  | 'OPEN'
+  | 'RECLAIMED';
+
+/** A recording (DVR) of a live stream. */
+export type DvrRequest = {
+  readonly __typename?: 'DVRRequest';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly dvrHash: Scalars['String']['output'];
+  readonly endedAt?: Maybe<Scalars['Time']['output']>;
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly isFinalized: Scalars['Boolean']['output'];
+  /** Playlist path of the whole recording under the playback origin. */
+  readonly manifestPath: Scalars['String']['output'];
+  /** Plays the whole recording (HLS over CMAF, DASH), growing while it records. */
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  readonly startedAt?: Maybe<Scalars['Time']['output']>;
+  /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
+  readonly status: Scalars['String']['output'];
+  /** local or s3. */
+  readonly storageLocation: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 export type DeletePushTargetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
@@ -170,6 +361,8 @@ export type DeleteSuccess = {
   readonly pending: Scalars['Boolean']['output'];
   readonly success: Scalars['Boolean']['output'];
 };
+
+export type DeleteVodAssetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 /** A developer API token. Its value appears only in the createDeveloperToken result. */
 export type DeveloperToken = {
@@ -236,6 +429,38 @@ export type Error = {
   readonly message: Scalars['String']['output'];
 };
 
+/** Statistics of an ingest connection (SRT) as its node last reported them (every 5 s and at the end). */
+export type IngestConnection = {
+  readonly __typename?: 'IngestConnection';
+  /** Receive rate over the last second, bits per second. */
+  readonly bitrateBps: Scalars['Float']['output'];
+  readonly bytesReceived: Scalars['Float']['output'];
+  /** False once the connection ended (the numbers are its totals). */
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectedAt: Scalars['Time']['output'];
+  readonly encrypted: Scalars['Boolean']['output'];
+  /** Negotiated TSBPD latency. */
+  readonly latencyMs: Scalars['Int']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: Scalars['Float']['output'];
+  /** Packets found missing before retransmission. */
+  readonly packetsLost: Scalars['Float']['output'];
+  readonly packetsReceived: Scalars['Float']['output'];
+  /** Packets that arrived retransmitted. */
+  readonly packetsRetransmitted: Scalars['Float']['output'];
+  /** srt. */
+  readonly protocol: Scalars['String']['output'];
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: Scalars['Int']['output'];
+  /** The publisher's address and port. */
+  readonly remote: Scalars['String']['output'];
+  /** Smoothed round-trip time (ACK to ACKACK). */
+  readonly rttMs: Scalars['Float']['output'];
+  readonly sessionId: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
 /** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
 export type IngestEndpoint = {
   readonly __typename?: 'IngestEndpoint';
@@ -250,7 +475,7 @@ export type IngestEndpoint = {
   readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
   /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
-  /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
+  /** srt://host:port?streamid=<streamKey> (SRT caller, MPEG-TS; #!::r=<streamKey>,m=publish also works). */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
   /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
@@ -319,6 +544,12 @@ export type LogoutResult = AuthError | LogoutPayload;
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
+  /** Aborts an upload; the store drops its parts. */
+  readonly abortVodUpload: AbortVodUploadResult;
+  /** Joins the uploaded parts and starts processing. */
+  readonly completeVodUpload: CompleteVodUploadResult;
+  /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
+  readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
   /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
@@ -328,12 +559,20 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Starts a multipart upload: a presigned URL for every part. */
+  readonly createVodUpload: CreateVodUploadResult;
+  /** Deletes a clip and its renditions (the recording stays). */
+  readonly deleteClip: DeleteClipResult;
+  /** Deletes a recording with its chapters, clips and stored bytes. */
+  readonly deleteDVR: DeleteDvrResult;
   /** Deletes a push target; a running push stops within a second. */
   readonly deletePushTarget: DeletePushTargetResult;
   /** Deletes the stream and its keys, and ends a live publish. */
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
   readonly deleteStreamKey: DeleteStreamKeyResult;
+  /** Deletes an asset and every object it owns. */
+  readonly deleteVodAsset: DeleteVodAssetResult;
   /** Signs in with email and password. Repeated failures are rate limited per email and per IP. */
   readonly login: LoginResult;
   /** Ends the current session (token and cookie). */
@@ -350,11 +589,32 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
+  readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
+  /** Starts recording a live stream that is not recording. */
+  readonly startDVR: StartDvrResult;
+  /** Stops a recording; its last chapter is cut and it is finalized. */
+  readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
   /** Renames, re-points, enables or disables a push target. */
   readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
+};
+
+
+export type MutationAbortVodUploadArgs = {
+  uploadId: Scalars['ID']['input'];
+};
+
+
+export type MutationCompleteVodUploadArgs = {
+  input: CompleteVodUploadInput;
+};
+
+
+export type MutationCreateClipArgs = {
+  input: CreateClipInput;
 };
 
 
@@ -385,6 +645,21 @@ export type MutationCreateStreamKeyArgs = {
 };
 
 
+export type MutationCreateVodUploadArgs = {
+  input: CreateVodUploadInput;
+};
+
+
+export type MutationDeleteClipArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
+};
+
+
 export type MutationDeletePushTargetArgs = {
   id: Scalars['ID']['input'];
 };
@@ -398,6 +673,11 @@ export type MutationDeleteStreamArgs = {
 export type MutationDeleteStreamKeyArgs = {
   keyId: Scalars['ID']['input'];
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteVodAssetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -428,6 +708,22 @@ export type MutationRevokeSigningKeyArgs = {
 
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationSetStreamSrtPassphraseArgs = {
+  passphrase?: InputMaybe<Scalars['String']['input']>;
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationStartDvrArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationStopDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
 };
 
 
@@ -700,8 +996,14 @@ export type Query = {
   readonly __typename?: 'Query';
   /** Analytics of the caller's tenant; needs analytics:read. */
   readonly analytics: Analytics;
+  /** A clip of the caller's tenant by ID or clip hash. */
+  readonly clip?: Maybe<Clip>;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
+  /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
+  readonly dvrChapter?: Maybe<DvrChapter>;
+  /** Chapters of a recording (dvrHash or UUID) overlapping a wall-clock range (epoch ms). */
+  readonly dvrChapters: DvrChapterPage;
   /** The signed-in user (developer tokens need account:read). */
   readonly me: User;
   /** Public. Clusters and nodes of this deployment. */
@@ -718,17 +1020,48 @@ export type Query = {
   readonly signingKey?: Maybe<SigningKey>;
   /** The account's signing keys, oldest first (developer tokens need security:read). */
   readonly signingKeysConnection: SigningKeysConnection;
+  /** Recordings, chapters and clips of the caller's tenant. */
+  readonly storageArtifactsConnection: StorageArtifactsConnection;
   /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
   readonly stream?: Maybe<Stream>;
   /** Keys of one of the caller's streams, newest first. */
   readonly streamKeysConnection: StreamKeysConnection;
   /** The caller's streams, newest first; search filters by name. */
   readonly streamsConnection: StreamsConnection;
+  /** One of the caller's VOD assets (global ID, UUID or artifact hash). */
+  readonly vodAsset?: Maybe<VodAsset>;
+  /** An upload's state and the parts the store holds. */
+  readonly vodUploadStatus: VodUploadStatusResult;
+};
+
+
+export type QueryClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
 export type QueryDeveloperTokensConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
+};
+
+
+export type QueryDvrChapterArgs = {
+  dvrId: Scalars['ID']['input'];
+  endMs: Scalars['Float']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  startMs: Scalars['Float']['input'];
+};
+
+
+export type QueryDvrChaptersArgs = {
+  dvrId: Scalars['ID']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  pageToken?: InputMaybe<Scalars['String']['input']>;
+  rangeEndMs?: InputMaybe<Scalars['Float']['input']>;
+  rangeStartMs?: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -758,6 +1091,11 @@ export type QuerySigningKeysConnectionArgs = {
 };
 
 
+export type QueryStorageArtifactsConnectionArgs = {
+  input?: InputMaybe<StorageArtifactsInput>;
+};
+
+
 export type QueryStreamArgs = {
   id: Scalars['ID']['input'];
 };
@@ -772,6 +1110,16 @@ export type QueryStreamKeysConnectionArgs = {
 export type QueryStreamsConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
   search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryVodAssetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryVodUploadStatusArgs = {
+  uploadId: Scalars['ID']['input'];
 };
 
 /** Too many requests. */
@@ -825,6 +1173,8 @@ export type SetPlaybackPolicyInput = {
 
 export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
 
+export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
+
 /** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
 export type SigningKey = {
   readonly __typename?: 'SigningKey';
@@ -861,12 +1211,63 @@ export type SigningKeysConnection = {
   readonly totalCount: Scalars['Int']['output'];
 };
 
+export type StartDvrResult = AuthError | DvrRequest | NotFoundError | ValidationError;
+
+export type StopDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+/** A recording, chapter or clip in storage. */
+export type StorageArtifact = {
+  readonly __typename?: 'StorageArtifact';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly hash: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly key: Scalars['String']['output'];
+  readonly kind: StorageArtifactKind;
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** Recordings: their status; chapters and clips: processing, ready or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path. */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+};
+
+/** What storageArtifactsConnection lists. */
+export type StorageArtifactKind =
+  | 'CHAPTER'
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
+/** Storage artifacts, offset-paged. */
+export type StorageArtifactsConnection = {
+  readonly __typename?: 'StorageArtifactsConnection';
+  readonly hasNextPage: Scalars['Boolean']['output'];
+  readonly limit: Scalars['Int']['output'];
+  readonly nodes: ReadonlyArray<StorageArtifact>;
+  readonly offset: Scalars['Int']['output'];
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StorageArtifactsInput = {
+  /** Page size, 0..500 (default 25). */
+  readonly first?: InputMaybe<Scalars['Int']['input']>;
+  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  readonly kinds?: InputMaybe<ReadonlyArray<StorageArtifactKind>>;
+  readonly offset?: InputMaybe<Scalars['Int']['input']>;
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
+};
+
 /** A storage artifact moved to or from object storage. */
 export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -881,6 +1282,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
@@ -895,6 +1300,8 @@ export type Stream = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
+  /** The current or last SRT connection of the stream; null before any. */
+  readonly ingestConnection?: Maybe<IngestConnection>;
   readonly ingestMode: IngestMode;
   readonly metrics: StreamMetrics;
   readonly name: Scalars['String']['output'];
@@ -909,6 +1316,8 @@ export type Stream = {
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Whether SRT publishers need the stream's own passphrase. */
+  readonly srtPassphraseSet: Scalars['Boolean']['output'];
   /** Public UUID, used outside GraphQL. */
   readonly streamId: Scalars['ID']['output'];
   /** Secret primary ingest key (shown to the owner only). */
@@ -1055,6 +1464,15 @@ export type StreamMetrics = {
   readonly trackCount: Scalars['Int']['output'];
   /** When the media plane last reported on this stream. */
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A stream's SRT settings after a change. */
+export type StreamSrtSettings = {
+  readonly __typename?: 'StreamSrtSettings';
+  /** True when SRT publishers must use the stream's own passphrase (write-only: never shown). */
+  readonly passphraseSet: Scalars['Boolean']['output'];
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
 };
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
@@ -1262,6 +1680,60 @@ export type ViewerMetrics = {
   readonly timestamp: Scalars['Time']['output'];
 };
 
+/** An uploaded video with its own playback ID (HLS, CMAF HLS, DASH, MP4). */
+export type VodAsset = {
+  readonly __typename?: 'VodAsset';
+  readonly artifactHash: Scalars['String']['output'];
+  readonly audioCodec?: Maybe<Scalars['String']['output']>;
+  readonly bitrateKbps?: Maybe<Scalars['Int']['output']>;
+  /** When the upload was completed. */
+  readonly completedAt?: Maybe<Scalars['Time']['output']>;
+  readonly contentType: Scalars['String']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly durationMs?: Maybe<Scalars['Float']['output']>;
+  /** Why processing failed. */
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  /** When an unfinished upload expires (UPLOADING only). */
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly filename: Scalars['String']['output'];
+  /** Global ID. */
+  readonly id: Scalars['ID']['output'];
+  readonly isFinalized: Scalars['Boolean']['output'];
+  /** CMAF HLS playlist path under the playback origin, once READY. */
+  readonly manifestPath?: Maybe<Scalars['String']['output']>;
+  /** user_upload. */
+  readonly originType: Scalars['String']['output'];
+  /** Outputs made: cmaf, dash, hls, mp4, poster, sprite. */
+  readonly outputs: ReadonlyArray<Scalars['String']['output']>;
+  readonly playbackId: Scalars['String']['output'];
+  /** Processing progress, 0–100. */
+  readonly progressPercent: Scalars['Float']['output'];
+  /** WIDTHxHEIGHT. */
+  readonly resolution?: Maybe<Scalars['String']['output']>;
+  /** Bytes of the uploaded original. */
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly status: VodAssetStatus;
+  /** local or s3. */
+  readonly storageLocation: Scalars['String']['output'];
+  /** Bytes of every object the asset owns (original and outputs), once processed. */
+  readonly storedBytes?: Maybe<Scalars['Float']['output']>;
+  /** Poster path under the playback origin, once READY. */
+  readonly thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  readonly title?: Maybe<Scalars['String']['output']>;
+  readonly updatedAt: Scalars['Time']['output'];
+  readonly videoCodec?: Maybe<Scalars['String']['output']>;
+};
+
+/** Life of a VOD asset: uploading parts, processing, ready to play, failed, deleted, or expired unfinished. */
+export type VodAssetStatus =
+  | 'DELETED'
+  | 'EXPIRED'
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'READY'
+  | 'UPLOADING';
+
 /** A VOD asset or upload lifecycle change. */
 export type VodLifecycleEvent = {
   readonly __typename?: 'VodLifecycleEvent';
@@ -1291,6 +1763,64 @@ export type VodLifecycleStatus =
   | 'PROCESSING'
   | 'REQUESTED'
   | 'UPLOADING';
+
+/** Where to PUT one part. */
+export type VodUploadPart = {
+  readonly __typename?: 'VodUploadPart';
+  /** 1-based. */
+  readonly partNumber: Scalars['Int']['output'];
+  /** PUT the part's bytes here; keep the ETag header of the answer. */
+  readonly presignedUrl: Scalars['String']['output'];
+};
+
+export type VodUploadPartInput = {
+  /** The ETag the part's PUT answered. */
+  readonly etag: Scalars['String']['input'];
+  readonly partNumber: Scalars['Int']['input'];
+};
+
+/** A multipart upload session: PUT each part to its URL, then completeVodUpload with the ETags. */
+export type VodUploadSession = {
+  readonly __typename?: 'VodUploadSession';
+  readonly artifactHash: Scalars['String']['output'];
+  /** Global ID of the VodAsset. */
+  readonly artifactId: Scalars['ID']['output'];
+  /** The asset the upload becomes (UPLOADING until completed). */
+  readonly asset: VodAsset;
+  /** The URLs stop working and the session is cleaned up after this. */
+  readonly expiresAt: Scalars['Time']['output'];
+  /** The upload ID (the store's multipart upload). */
+  readonly id: Scalars['ID']['output'];
+  /** Bytes per part (the last part holds the rest). */
+  readonly partSize: Scalars['Float']['output'];
+  readonly parts: ReadonlyArray<VodUploadPart>;
+  readonly playbackId: Scalars['String']['output'];
+};
+
+/** An upload's state and its parts. */
+export type VodUploadStatus = {
+  readonly __typename?: 'VodUploadStatus';
+  readonly artifactHash: Scalars['String']['output'];
+  readonly expiresAt: Scalars['Time']['output'];
+  /** Why the asset failed. */
+  readonly lastErrorCode?: Maybe<Scalars['String']['output']>;
+  readonly missingParts: ReadonlyArray<Scalars['Int']['output']>;
+  readonly playbackId: Scalars['String']['output'];
+  readonly progressPercent: Scalars['Float']['output'];
+  readonly state: VodAssetStatus;
+  readonly uploadId: Scalars['ID']['output'];
+  readonly uploadedParts: ReadonlyArray<VodUploadedPart>;
+};
+
+export type VodUploadStatusResult = AuthError | NotFoundError | ValidationError | VodUploadStatus;
+
+/** A part the store holds. */
+export type VodUploadedPart = {
+  readonly __typename?: 'VodUploadedPart';
+  readonly etag: Scalars['String']['output'];
+  readonly partNumber: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+};
 
 export type WebhookPlaybackPolicy = {
   readonly __typename?: 'WebhookPlaybackPolicy';
@@ -1380,6 +1910,24 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  AbortVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  CompleteVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodAsset & { __typename: 'VodAsset' } )
+  ;
+  CreateClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Clip & { __typename: 'Clip' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
@@ -1409,6 +1957,23 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  CreateVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+  ;
+  DeleteClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   DeletePushTargetResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
@@ -1422,6 +1987,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteStreamResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteVodAssetResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1465,6 +2036,24 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetStreamSrtPassphraseResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamSrtSettings & { __typename: 'StreamSrtSettings' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  StartDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DvrRequest & { __typename: 'DVRRequest' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  StopDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   TestPlaybackAccessResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1483,6 +2072,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  VodUploadStatusResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodUploadStatus & { __typename: 'VodUploadStatus' } )
+  ;
 };
 
 /** Mapping of interface types */
@@ -1497,14 +2092,21 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AbortVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['AbortVodUploadResult']>;
   Analytics: ResolverTypeWrapper<Omit<Analytics, 'usage'> & { usage: ResolversTypes['AnalyticsUsage'] }>;
   AnalyticsUsage: ResolverTypeWrapper<Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversTypes['StreamingUsage'] }>;
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Clip: ResolverTypeWrapper<Clip>;
+  ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
+  CompleteVodUploadInput: CompleteVodUploadInput;
+  CompleteVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CompleteVodUploadResult']>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1516,10 +2118,21 @@ export type ResolversTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamKeyResult']>;
   CreateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamResult']>;
+  CreateVodUploadInput: CreateVodUploadInput;
+  CreateVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateVodUploadResult']>;
+  DVRChapter: ResolverTypeWrapper<DvrChapter>;
+  DVRChapterMode: DvrChapterMode;
+  DVRChapterPage: ResolverTypeWrapper<DvrChapterPage>;
+  DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
+  DVRChapterState: DvrChapterState;
+  DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
+  DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
+  DeleteVodAssetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteVodAssetResult']>;
   DeveloperToken: ResolverTypeWrapper<DeveloperTokenViewModel>;
   DeveloperTokenConnection: ResolverTypeWrapper<Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversTypes['DeveloperToken']> }>;
   DeveloperTokenEdge: ResolverTypeWrapper<Omit<DeveloperTokenEdge, 'node'> & { node: ResolversTypes['DeveloperToken'] }>;
@@ -1528,6 +2141,7 @@ export type ResolversTypes = {
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestConnection: ResolverTypeWrapper<IngestConnection>;
   IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
   IngestEndpointKind: IngestEndpointKind;
   IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
@@ -1573,10 +2187,17 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
   SigningKeysConnection: ResolverTypeWrapper<Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['SigningKey']> }>;
+  StartDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StartDVRResult']>;
+  StopDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StopDVRResult']>;
+  StorageArtifact: ResolverTypeWrapper<StorageArtifact>;
+  StorageArtifactKind: StorageArtifactKind;
+  StorageArtifactsConnection: ResolverTypeWrapper<StorageArtifactsConnection>;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
@@ -1591,6 +2212,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
@@ -1610,22 +2232,36 @@ export type ResolversTypes = {
   ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
   ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
+  VodAsset: ResolverTypeWrapper<VodAsset>;
+  VodAssetStatus: VodAssetStatus;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
+  VodUploadPart: ResolverTypeWrapper<VodUploadPart>;
+  VodUploadPartInput: VodUploadPartInput;
+  VodUploadSession: ResolverTypeWrapper<VodUploadSession>;
+  VodUploadStatus: ResolverTypeWrapper<VodUploadStatus>;
+  VodUploadStatusResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['VodUploadStatusResult']>;
+  VodUploadedPart: ResolverTypeWrapper<VodUploadedPart>;
   WebhookPlaybackPolicy: ResolverTypeWrapper<WebhookPlaybackPolicy>;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AbortVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['AbortVodUploadResult'];
   Analytics: Omit<Analytics, 'usage'> & { usage: ResolversParentTypes['AnalyticsUsage'] };
   AnalyticsUsage: Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversParentTypes['StreamingUsage'] };
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
+  Clip: Clip;
   ClusterStatus: ClusterStatus;
+  CompleteVodUploadInput: CompleteVodUploadInput;
+  CompleteVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CompleteVodUploadResult'];
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1637,10 +2273,19 @@ export type ResolversParentTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamKeyResult'];
   CreateStreamResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamResult'];
+  CreateVodUploadInput: CreateVodUploadInput;
+  CreateVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CreateVodUploadResult'];
+  DVRChapter: DvrChapter;
+  DVRChapterPage: DvrChapterPage;
+  DVRChapterRef: DvrChapterRef;
+  DVRRequest: DvrRequest;
+  DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
+  DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
+  DeleteVodAssetResult: ResolversUnionTypes<ResolversParentTypes>['DeleteVodAssetResult'];
   DeveloperToken: DeveloperTokenViewModel;
   DeveloperTokenConnection: Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversParentTypes['DeveloperToken']> };
   DeveloperTokenEdge: Omit<DeveloperTokenEdge, 'node'> & { node: ResolversParentTypes['DeveloperToken'] };
@@ -1648,6 +2293,7 @@ export type ResolversParentTypes = {
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IngestConnection: IngestConnection;
   IngestEndpoint: IngestEndpoint;
   IngestEndpointResponse: IngestEndpointResponse;
   IngestMetadata: IngestMetadata;
@@ -1686,9 +2332,15 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
+  StartDVRResult: ResolversUnionTypes<ResolversParentTypes>['StartDVRResult'];
+  StopDVRResult: ResolversUnionTypes<ResolversParentTypes>['StopDVRResult'];
+  StorageArtifact: StorageArtifact;
+  StorageArtifactsConnection: StorageArtifactsConnection;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
   StreamAnalyticsDaily: StreamAnalyticsDaily;
@@ -1700,6 +2352,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
+  StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
@@ -1718,9 +2371,20 @@ export type ResolversParentTypes = {
   ViewerEndpoint: ViewerEndpoint;
   ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
+  VodAsset: VodAsset;
   VodLifecycleEvent: VodLifecycleEvent;
+  VodUploadPart: VodUploadPart;
+  VodUploadPartInput: VodUploadPartInput;
+  VodUploadSession: VodUploadSession;
+  VodUploadStatus: VodUploadStatus;
+  VodUploadStatusResult: ResolversUnionTypes<ResolversParentTypes>['VodUploadStatusResult'];
+  VodUploadedPart: VodUploadedPart;
   WebhookPlaybackPolicy: WebhookPlaybackPolicy;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+export type AbortVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AbortVodUploadResult'] = ResolversParentTypes['AbortVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type AnalyticsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Analytics'] = ResolversParentTypes['Analytics']> = {
@@ -1744,6 +2408,31 @@ export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ClipResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Clip'] = ResolversParentTypes['Clip']> = {
+  clipHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clipMode?: Resolver<ResolversTypes['ClipCreationMode'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1764,16 +2453,25 @@ export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
 };
 
+export type CompleteVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CompleteVodUploadResult'] = ResolversParentTypes['CompleteVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'ValidationError' | 'VodAsset', ParentType, ContextType>;
+};
+
 export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ingest?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateClipResult'] = ResolversParentTypes['CreateClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
@@ -1802,6 +2500,81 @@ export type CreateStreamResultResolvers<ContextType = GraphQLContext, ParentType
   __resolveType: TypeResolveFn<'AuthError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type CreateVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateVodUploadResult'] = ResolversParentTypes['CreateVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'ValidationError' | 'VodUploadSession', ParentType, ContextType>;
+};
+
+export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapter'] = ResolversParentTypes['DVRChapter']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isCurrent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastFailureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playableNow?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type DvrChapterPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterPage'] = ResolversParentTypes['DVRChapterPage']> = {
+  chapters?: Resolver<ReadonlyArray<ResolversTypes['DVRChapterRef']>, ParentType, ContextType>;
+  nextPageToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterRef'] = ResolversParentTypes['DVRChapterRef']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  intervalSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['DVRChapterMode'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  dvrHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manifestPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteClipResult'] = ResolversParentTypes['DeleteClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type DeletePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeletePushTargetResult'] = ResolversParentTypes['DeletePushTargetResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
@@ -1819,6 +2592,10 @@ export type DeleteSuccessResolvers<ContextType = GraphQLContext, ParentType exte
   pending?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteVodAssetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteVodAssetResult'] = ResolversParentTypes['DeleteVodAssetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeveloperTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeveloperToken'] = ResolversParentTypes['DeveloperToken']> = {
@@ -1864,6 +2641,26 @@ export type DvrLifecycleEventResolvers<ContextType = GraphQLContext, ParentType 
 
 export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Error'] = ResolversParentTypes['Error']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type IngestConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestConnection'] = ResolversParentTypes['IngestConnection']> = {
+  bitrateBps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  bytesReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  encrypted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  packetsDropped?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsLost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receiveBufferPackets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rttMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
 
 export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
@@ -1913,14 +2710,21 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  abortVodUpload?: Resolver<ResolversTypes['AbortVodUploadResult'], ParentType, ContextType, RequireFields<MutationAbortVodUploadArgs, 'uploadId'>>;
+  completeVodUpload?: Resolver<ResolversTypes['CompleteVodUploadResult'], ParentType, ContextType, RequireFields<MutationCompleteVodUploadArgs, 'input'>>;
+  createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  createVodUpload?: Resolver<ResolversTypes['CreateVodUploadResult'], ParentType, ContextType, RequireFields<MutationCreateVodUploadArgs, 'input'>>;
+  deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
+  deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
+  deleteVodAsset?: Resolver<ResolversTypes['DeleteVodAssetResult'], ParentType, ContextType, RequireFields<MutationDeleteVodAssetArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['LogoutResult'], ParentType, ContextType>;
   noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -1929,6 +2733,9 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
+  startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
+  stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
   updatePushTarget?: Resolver<ResolversTypes['UpdatePushTargetResult'], ParentType, ContextType, RequireFields<MutationUpdatePushTargetArgs, 'id' | 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
@@ -2087,7 +2894,10 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
+  clip?: Resolver<Maybe<ResolversTypes['Clip']>, ParentType, ContextType, RequireFields<QueryClipArgs, 'id'>>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
+  dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
+  dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2096,9 +2906,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
   signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
   signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
+  storageArtifactsConnection?: Resolver<ResolversTypes['StorageArtifactsConnection'], ParentType, ContextType, Partial<QueryStorageArtifactsConnectionArgs>>;
   stream?: Resolver<Maybe<ResolversTypes['Stream']>, ParentType, ContextType, RequireFields<QueryStreamArgs, 'id'>>;
   streamKeysConnection?: Resolver<ResolversTypes['StreamKeysConnection'], ParentType, ContextType, RequireFields<QueryStreamKeysConnectionArgs, 'streamId'>>;
   streamsConnection?: Resolver<ResolversTypes['StreamsConnection'], ParentType, ContextType, Partial<QueryStreamsConnectionArgs>>;
+  vodAsset?: Resolver<Maybe<ResolversTypes['VodAsset']>, ParentType, ContextType, RequireFields<QueryVodAssetArgs, 'id'>>;
+  vodUploadStatus?: Resolver<ResolversTypes['VodUploadStatusResult'], ParentType, ContextType, RequireFields<QueryVodUploadStatusArgs, 'uploadId'>>;
 };
 
 export type RateLimitErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RateLimitError'] = ResolversParentTypes['RateLimitError']> = {
@@ -2141,6 +2954,10 @@ export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, Paren
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamSrtSettings' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
   algorithm?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
@@ -2165,6 +2982,39 @@ export type SigningKeysConnectionResolvers<ContextType = GraphQLContext, ParentT
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type StartDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StartDVRResult'] = ResolversParentTypes['StartDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DVRRequest' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StopDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StopDVRResult'] = ResolversParentTypes['StopDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifact'] = ResolversParentTypes['StorageArtifact']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  hash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['StorageArtifactKind'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type StorageArtifactsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifactsConnection'] = ResolversParentTypes['StorageArtifactsConnection']> = {
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StorageArtifact']>, ParentType, ContextType>;
+  offset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type StorageEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageEvent'] = ResolversParentTypes['StorageEvent']> = {
   action?: Resolver<ResolversTypes['StorageEventAction'], ParentType, ContextType>;
   assetHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2184,6 +3034,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
   metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2194,6 +3045,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
@@ -2276,6 +3128,12 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
+  passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
@@ -2369,6 +3227,37 @@ export type ViewerMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
 
+export type VodAssetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodAsset'] = ResolversParentTypes['VodAsset']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  audioCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  contentType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  durationMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  filename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manifestPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  originType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputs?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  resolution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VodAssetStatus'], ParentType, ContextType>;
+  storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storedBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  videoCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type VodLifecycleEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodLifecycleEvent'] = ResolversParentTypes['VodLifecycleEvent']> = {
   audioCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   contentType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2387,6 +3276,46 @@ export type VodLifecycleEventResolvers<ContextType = GraphQLContext, ParentType 
   vodHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type VodUploadPartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadPart'] = ResolversParentTypes['VodUploadPart']> = {
+  partNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  presignedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VodUploadSessionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadSession'] = ResolversParentTypes['VodUploadSession']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  artifactId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  asset?: Resolver<ResolversTypes['VodAsset'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  partSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  parts?: Resolver<ReadonlyArray<ResolversTypes['VodUploadPart']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type VodUploadStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadStatus'] = ResolversParentTypes['VodUploadStatus']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  lastErrorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  missingParts?: Resolver<ReadonlyArray<ResolversTypes['Int']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['VodAssetStatus'], ParentType, ContextType>;
+  uploadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  uploadedParts?: Resolver<ReadonlyArray<ResolversTypes['VodUploadedPart']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type VodUploadStatusResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadStatusResult'] = ResolversParentTypes['VodUploadStatusResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'ValidationError' | 'VodUploadStatus', ParentType, ContextType>;
+};
+
+export type VodUploadedPartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadedPart'] = ResolversParentTypes['VodUploadedPart']> = {
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  partNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookPlaybackPolicy'] = ResolversParentTypes['WebhookPlaybackPolicy']> = {
   secretMasked?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   timeoutMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2394,27 +3323,40 @@ export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  AbortVodUploadResult?: AbortVodUploadResultResolvers<ContextType>;
   Analytics?: AnalyticsResolvers<ContextType>;
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
+  CompleteVodUploadResult?: CompleteVodUploadResultResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
   CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
   CreateStreamResult?: CreateStreamResultResolvers<ContextType>;
+  CreateVodUploadResult?: CreateVodUploadResultResolvers<ContextType>;
+  DVRChapter?: DvrChapterResolvers<ContextType>;
+  DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
+  DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
+  DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
+  DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
+  DeleteVodAssetResult?: DeleteVodAssetResultResolvers<ContextType>;
   DeveloperToken?: DeveloperTokenResolvers<ContextType>;
   DeveloperTokenConnection?: DeveloperTokenConnectionResolvers<ContextType>;
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
+  IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
   IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
   IngestMetadata?: IngestMetadataResolvers<ContextType>;
@@ -2446,9 +3388,14 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
+  StartDVRResult?: StartDvrResultResolvers<ContextType>;
+  StopDVRResult?: StopDvrResultResolvers<ContextType>;
+  StorageArtifact?: StorageArtifactResolvers<ContextType>;
+  StorageArtifactsConnection?: StorageArtifactsConnectionResolvers<ContextType>;
   StorageEvent?: StorageEventResolvers<ContextType>;
   Stream?: StreamResolvers<ContextType>;
   StreamAnalyticsDaily?: StreamAnalyticsDailyResolvers<ContextType>;
@@ -2460,6 +3407,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;
@@ -2473,7 +3421,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ViewerEndpoint?: ViewerEndpointResolvers<ContextType>;
   ViewerEndpointResponse?: ViewerEndpointResponseResolvers<ContextType>;
   ViewerMetrics?: ViewerMetricsResolvers<ContextType>;
+  VodAsset?: VodAssetResolvers<ContextType>;
   VodLifecycleEvent?: VodLifecycleEventResolvers<ContextType>;
+  VodUploadPart?: VodUploadPartResolvers<ContextType>;
+  VodUploadSession?: VodUploadSessionResolvers<ContextType>;
+  VodUploadStatus?: VodUploadStatusResolvers<ContextType>;
+  VodUploadStatusResult?: VodUploadStatusResultResolvers<ContextType>;
+  VodUploadedPart?: VodUploadedPartResolvers<ContextType>;
   WebhookPlaybackPolicy?: WebhookPlaybackPolicyResolvers<ContextType>;
 };
 

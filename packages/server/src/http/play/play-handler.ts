@@ -25,6 +25,8 @@ import { buildPlayInfo } from './play-info.js';
 import { flat, type PlayExchange, send, sendStream } from './play-response.js';
 import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
 import type { PlaybackSessionSink } from './session-sink.js';
+import type { StoredPlayback } from './stored/stored-playback.js';
+import { storedInfo, storedTarget } from './stored/stored-target.js';
 import { viewerSessionId } from './viewer-session.js';
 
 /** A protocol service: answers one playback request. */
@@ -64,6 +66,8 @@ export interface PlayRoutesDeps {
   readonly remote?: RemoteStreams;
   /** Starts an on-demand pull of a playback id not live here; resolves once it is (or cannot be). */
   readonly wake?: (playbackId: string) => Promise<boolean>;
+  /** Recordings, chapters and clips in storage, served when the playback id is not live here. */
+  readonly stored?: StoredPlayback;
 }
 
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
@@ -143,6 +147,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   };
 
   async function route(request: Incoming, rawId: string, path: string | undefined): Promise<void> {
+    if (deps.stored && (await serveStored(request, deps.stored, rawId, path))) {
+      return;
+    }
     if (path === undefined) {
       if (rawId.endsWith('.mp4')) {
         return serve(request, rawId.slice(0, -'.mp4'.length), 'mp4', deps.mp4, '');
@@ -165,6 +172,72 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
         `no playback output at ${path}; use hls/index.m3u8, cmaf/index.m3u8, cmaf/index.mpd or <id>.mp4`,
       ),
     );
+  }
+
+  /** Serves stored content when the playback id names some (and is not live here); false otherwise. */
+  async function serveStored(
+    request: Incoming,
+    stored: StoredPlayback,
+    rawId: string,
+    path: string | undefined,
+  ): Promise<boolean> {
+    const target = storedTarget(rawId, path);
+    if (!target || !PLAYBACK_ID.test(target.playbackId)) {
+      return false;
+    }
+    if (target.output === 'thumbnail') {
+      const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
+      const response = content
+        ? await stored.handle({
+            content,
+            output: 'thumbnail',
+            path: target.path,
+            range: undefined,
+            uriQuery: undefined,
+          })
+        : playbackIdNotFound(target.playbackId);
+      if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+        send(request, response);
+      } else {
+        sendStream(request, response, response.body, undefined);
+      }
+      return true;
+    }
+    if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
+      return false;
+    }
+    const content = await (target.live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
+    if (!content) {
+      return false;
+    }
+    const admitted = await admit(request, target.playbackId, target.protocol);
+    if (!admitted) {
+      return true;
+    }
+    const response =
+      target.output === 'info'
+        ? storedInfo(content, deps.publicBaseUrl, admitted.uriQuery)
+        : await stored.handle({
+            content,
+            output: target.output,
+            path: target.path,
+            range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
+            uriQuery: admitted.uriQuery,
+            ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
+          });
+    const served = deps.sessions
+      ? (bytes: number) =>
+          deps.sessions?.served(target.playbackId, admitted.sessionId, target.protocol, bytes, {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          })
+      : undefined;
+    if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+      served?.(send(request, response));
+    } else {
+      sendStream(request, response, response.body, undefined, served);
+    }
+    return true;
   }
 
   /** The `/play/<id>` JSON. */

@@ -4,10 +4,11 @@
  * and the next live keyframe; otherwise the cached GOP, sent at once with its timestamps pressed
  * together just before the live edge so the browser decodes through it without adding the GOP's
  * age to its playout delay. Video comes through a bounded hub reader: a viewer that falls behind
- * drops to the next keyframe and never holds up the others. NACKs are answered from werift's
- * send history; a PLI from the viewer is passed upstream when the publisher can be asked.
+ * drops to the next keyframe and never holds up the others. Packets leave through RtpSendPath
+ * (keys imported once, no per-packet promise; ADR 0031), which also answers NACKs from its
+ * history of sent datagrams; a PLI from the viewer is passed upstream when the publisher can be
+ * asked.
  */
-import { type RTCRtpSender, RtpHeader, RtpPacket } from 'werift';
 import type { LiveStream } from '../../../hub/live-stream.js';
 import type { QueuedReader } from '../../../hub/reader.js';
 import type { Logger } from '../../../ports.js';
@@ -16,12 +17,21 @@ import { audioTrackOf, videoTrackOf } from '../../../stream/track.js';
 import { Peer, type PeerOptions } from '../peer.js';
 import type { RtpPayload } from '../rtp/h264-packetizer.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
+import { RtpSendPath, type RtpSendStats } from '../srtp/rtp-send-path.js';
 import { H264UnitPacketizer, opusPayloads } from './units-to-rtp.js';
 
 /** Where a viewer's Opus comes from when the stream's audio is not Opus (a shared transcoder). */
 export interface OpusSource {
   /** Calls `onUnit` with each Opus unit (48 kHz timestamps on the stream's timeline); returns the unsubscribe. */
   subscribe(onUnit: (unit: MediaUnit) => void): () => void;
+}
+
+/** Who a WHEP session plays to. */
+export interface WhepViewer {
+  /** The viewer session it is counted under (`currentViewers`, connection events, analytics). */
+  readonly sessionId: string;
+  /** Told the bytes sent to this viewer, about once a second and when it ends (viewer analytics). */
+  readonly served?: (bytes: number) => void;
 }
 
 /** What a WHEP session needs from the rest of the WebRTC service. */
@@ -49,8 +59,7 @@ export interface WhepSessionStats {
 }
 
 interface Outgoing {
-  readonly sender: RTCRtpSender;
-  readonly payloadType: number;
+  readonly path: RtpSendPath;
   sequence: number;
   readonly timestampOffset: number;
 }
@@ -67,13 +76,14 @@ export class WhepSession {
   private ended: string | undefined;
   private videoStarted = false;
   private lastHeard = performance.now();
+  private reportedBytes = 0;
   private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
     readonly id: string,
     private readonly stream: LiveStream,
-    /** Viewer session id under which the stream counts this viewer. */
-    private readonly viewerSessionId: string,
+    /** The viewer session the stream counts this viewer under, and where its bytes go. */
+    private readonly viewer: WhepViewer,
     private readonly context: WhepContext,
     private readonly options: WhepSessionOptions,
     private readonly log: Logger,
@@ -114,8 +124,7 @@ export class WhepSession {
         continue;
       }
       const outgoing: Outgoing = {
-        sender: transceiver.sender,
-        payloadType: codec.payloadType,
+        path: new RtpSendPath(transceiver.sender, codec.payloadType),
         sequence: Math.floor(Math.random() * 0x10000),
         timestampOffset: Math.floor(Math.random() * 0x7fffffff),
       };
@@ -131,6 +140,14 @@ export class WhepSession {
     }
     void this.peer.whenConnected().then(() => this.start());
     return answer;
+  }
+
+  /** Counters of the video and audio send paths (packets, retransmissions). */
+  get sendStats(): { video?: RtpSendStats; audio?: RtpSendStats } {
+    return {
+      ...(this.video ? { video: this.video.path.stats } : {}),
+      ...(this.audio ? { audio: this.audio.path.stats } : {}),
+    };
   }
 
   /** True when the answer sends at least one track. */
@@ -150,12 +167,25 @@ export class WhepSession {
     }
     this.ended = reason;
     clearInterval(this.watchdog);
+    this.reportBytes();
     this.reader?.close();
     this.unsubscribeOpus?.();
     this.closeViewer?.();
     this.peer.close();
     this.log.info({ sessionId: this.id, reason, ...this.stats }, 'WHEP session ended');
     this.onEnded(this, reason);
+  }
+
+  /** Tells the stream's counters and the viewer's analytics the bytes sent since the last report. */
+  private reportBytes(): void {
+    const sent = (this.video?.path.stats.bytes ?? 0) + (this.audio?.path.stats.bytes ?? 0);
+    const bytes = sent - this.reportedBytes;
+    if (bytes <= 0) {
+      return;
+    }
+    this.reportedBytes = sent;
+    this.stream.stats.bytesOut += bytes;
+    this.viewer.served?.(bytes);
   }
 
   private onViewerPli(): void {
@@ -167,10 +197,13 @@ export class WhepSession {
     if (this.ended) {
       return;
     }
-    this.closeViewer = this.stream.viewers.open(this.viewerSessionId, 'webrtc');
+    this.closeViewer = this.stream.viewers.open(this.viewer.sessionId, 'webrtc');
+    // At once, before any bytes: analytics learns who the viewer is before its first flush.
+    this.viewer.served?.(0);
     const timeout = this.options.viewerTimeoutMs ?? 6000;
     this.lastHeard = performance.now();
     this.watchdog = setInterval(() => {
+      this.reportBytes();
       if (performance.now() - this.lastHeard > timeout) {
         this.close(`the viewer sent no RTCP for ${Math.round(timeout / 1000)} s`);
       }
@@ -244,9 +277,9 @@ export class WhepSession {
           timestamp = plan.lastCachedVideoPts - (plan.cachedVideoCount - cachedVideoSeen);
         }
         this.stats.videoUnits++;
-        await this.send(this.video, plan.packetizer.payloads(unit), timestamp);
+        this.send(this.video, plan.packetizer.payloads(unit), timestamp);
       } else if (unit.trackId === plan.audioTrackId && !fromCache && (this.videoStarted || !this.video)) {
-        await this.sendAudio(unit);
+        this.sendAudio(unit);
       }
     }
     if (!this.ended) {
@@ -276,33 +309,21 @@ export class WhepSession {
     return true;
   }
 
-  private async sendAudio(unit: MediaUnit): Promise<void> {
+  private sendAudio(unit: MediaUnit): void {
     if (!this.audio || this.ended || (this.video && !this.videoStarted)) {
       return;
     }
     this.stats.audioUnits++;
-    await this.send(this.audio, opusPayloads(unit), unit.pts);
+    this.send(this.audio, opusPayloads(unit), unit.pts);
   }
 
-  private async send(outgoing: Outgoing, payloads: readonly RtpPayload[], timestamp: number): Promise<void> {
+  private send(outgoing: Outgoing, payloads: readonly RtpPayload[], timestamp: number): void {
     const rtpTimestamp = (Math.round(timestamp) + outgoing.timestampOffset) >>> 0;
+    outgoing.path.markFrameTime();
     for (const { payload, marker } of payloads) {
-      const header = new RtpHeader({
-        payloadType: outgoing.payloadType,
-        sequenceNumber: outgoing.sequence,
-        timestamp: rtpTimestamp,
-        marker,
-      });
+      outgoing.path.send(payload, marker, outgoing.sequence, rtpTimestamp);
       outgoing.sequence = (outgoing.sequence + 1) & 0xffff;
       this.stats.packets++;
-      try {
-        await outgoing.sender.sendRtp(
-          new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
-        );
-      } catch (error) {
-        this.close(`sending failed: ${(error as Error).message}`);
-        return;
-      }
     }
   }
 }
