@@ -1,6 +1,7 @@
 /**
  * GraphQL Code Generator config (docs/adr/0004-graphql-codegen.md): resolver types for the
- * server from the schema `scripts/print-schema.ts` prints. Run `npm run codegen`.
+ * server and the dashboard's typed documents (client preset, documents sent as strings), from the
+ * schema `scripts/print-schema.ts` prints. Run `npm run codegen`.
  */
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
@@ -31,11 +32,24 @@ const config: CodegenConfig = {
           DeveloperToken: '../../domain/tokens/developer-tokens.service.js#DeveloperTokenView',
           Stream: '../../domain/streams/stream.js#StreamRecord',
           StreamKey: '../../domain/streams/stream.js#StreamKeyRecord',
+          PushTarget: '../../domain/push-targets/push-target.js#PushTargetRecord',
           SigningKey: '../../domain/signing-keys/signing-keys.service.js#SigningKeyView',
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
           StreamingUsage: '../modules/analytics.js#AnalyticsGroup',
         },
+      },
+    },
+    // Dashboard block (issue 21): typed operations of packages/dashboard, sent as plain strings.
+    'packages/dashboard/src/generated/': {
+      documents: ['packages/dashboard/src/**/*.{ts,tsx}', '!packages/dashboard/src/generated/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        documentMode: 'string',
+        enumsAsTypes: true,
+        useTypeImports: true,
+        scalars: { ID: 'string', Time: 'string', JSON: 'unknown' },
       },
     },
   },

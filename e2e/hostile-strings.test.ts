@@ -44,6 +44,8 @@ interface Fixture {
   readonly pullStreamId: string;
   readonly playbackId: string;
   readonly kid: string;
+  /** A push target of streamId. */
+  readonly pushTargetId: string;
 }
 
 /** How a string input is read back after a successful call. */
@@ -74,6 +76,7 @@ interface Entry {
 }
 
 const PULL_SOURCE = { sourceUri: 'rtsp://127.0.0.1:8554/camera', enabled: false };
+const PUSH_URI = 'rtmp://1.1.1.1/app/stream-key';
 const WEBHOOK = { url: 'http://127.0.0.1:9/playback-hook', secret: 'a webhook secret of 32 characters' };
 
 const logsIn = async (server: TestServer, args: Record<string, unknown>, password: string) => {
@@ -164,6 +167,23 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.policy.jwt.allowedKids[]': 'playbackPolicy.jwt.allowedKids',
       'input.policy.webhook.url': 'playbackPolicy.webhook.url',
       'input.policy.webhook.secret': { unreadable: 'a write-only HMAC key: the API shows it masked only' },
+    },
+  },
+  'Mutation.createPushTarget': {
+    signedIn: true,
+    args: (f) => ({ streamId: f.streamId, input: { platform: 'custom', name: 'Restream', targetUri: PUSH_URI } }),
+    readBack: {
+      'input.platform': 'platform',
+      'input.name': 'name',
+      'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
+    },
+  },
+  'Mutation.updatePushTarget': {
+    signedIn: true,
+    args: (f) => ({ id: f.pushTargetId, input: { name: 'Restream', targetUri: PUSH_URI } }),
+    readBack: {
+      'input.name': 'name',
+      'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
     },
   },
   'Mutation.testPlaybackAccess': {
@@ -286,7 +306,23 @@ async function fixture(server: TestServer): Promise<Fixture> {
   );
   const pullStreamId = pull.data?.createStream.id;
   assert.ok(pullStreamId, JSON.stringify(pull));
-  return { token, email, password, streamId: stream.id, pullStreamId, playbackId: stream.playbackId, kid: key.kid };
+  const target = await server.graphql<{ createPushTarget: { id?: string } }>(
+    'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "t", targetUri: $u }) { ... on PushTarget { id } } }',
+    { s: stream.id, u: PUSH_URI },
+    token,
+  );
+  const pushTargetId = target.data?.createPushTarget.id;
+  assert.ok(pushTargetId, JSON.stringify(target));
+  return {
+    token,
+    email,
+    password,
+    streamId: stream.id,
+    pullStreamId,
+    playbackId: stream.playbackId,
+    kid: key.kid,
+    pushTargetId,
+  };
 }
 
 for (const backend of testBackends()) {

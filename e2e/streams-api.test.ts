@@ -347,7 +347,7 @@ for (const backend of testBackends()) {
         baseUrl: server.baseUrl,
         rtmpUrl: `rtmp://127.0.0.1:${node.rtmpPort}/live/${stream.streamKey}`,
         rtmpsUrl: null,
-        srtUrl: null,
+        srtUrl: `srt://127.0.0.1:${node.srtPort}?streamid=${stream.streamKey}`,
         whipUrl: `${server.baseUrl}/webrtc/${stream.streamKey}`,
         region: null,
         loadScore: 0,

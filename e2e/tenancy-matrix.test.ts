@@ -7,6 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { silentLogger } from '@airwave/media';
+import { RecordingLifecycle } from '@airwave/server/domain/recordings/recording-lifecycle';
+import { RecordingsStore } from '@airwave/server/domain/recordings/recordings.store';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
@@ -32,6 +35,9 @@ interface Fixture {
   readonly streamKey: readonly [string, string];
   readonly developerToken: readonly [string, string];
   readonly signingKey: readonly [string, string];
+  /** A recording of the stream: [global ID, raw UUID]. */
+  readonly dvr: readonly [string, string];
+  readonly pushTarget: readonly [string, string];
   readonly vodAsset: readonly [string, string];
   /** The store's upload ID (one form). */
   readonly vodUpload: string;
@@ -59,6 +65,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       { streamId: b.stream[f], keyId: a.streamKey[f] },
     ],
   },
+  'Mutation.createPushTarget': {
+    calls: (a, _b, f) => [{ streamId: a.stream[f], input: { name: 'intruder', targetUri: 'rtmp://1.1.1.1/app/key' } }],
+  },
+  'Mutation.updatePushTarget': {
+    calls: (a, _b, f) => [{ id: a.pushTarget[f], input: { name: 'hijacked', isEnabled: false } }],
+  },
+  'Mutation.deletePushTarget': { calls: (a, _b, f) => [{ id: a.pushTarget[f] }] },
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
@@ -79,6 +92,12 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Subscription.liveStorageEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveVodLifecycle': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveProcessingEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Query.storageArtifactsConnection': { calls: (a, _b, f) => [{ input: { streamId: a.stream[f] } }] },
+  'Query.dvrChapters': { calls: (a, _b, f) => [{ dvrId: a.dvr[f] }] },
+  'Query.dvrChapter': { calls: (a, _b, f) => [{ dvrId: a.dvr[f], startMs: 0, endMs: 1 }] },
+  'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
+  'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -178,6 +197,22 @@ async function subscribeOnce(
   }
 }
 
+/** A finished recording row of a stream (as a stopped recorder leaves it), made without publishing. */
+async function victimRecording(server: TestServer, streamId: string): Promise<string> {
+  const store = new RecordingsStore(server.running.database.db);
+  const tenantId = (await store.recordable(streamId))?.tenantId as string;
+  const lifecycle = new RecordingLifecycle({
+    store,
+    nodeId: 'tenancy',
+    renditions: { enqueue: () => undefined },
+    log: silentLogger,
+    chapterIntervalMs: 0,
+  });
+  const recording = await lifecycle.open(streamId, tenantId);
+  await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'fixture');
+  return recording.id;
+}
+
 function rawOf(globalId: string): string {
   const decoded = Buffer.from(globalId, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1);
@@ -195,6 +230,14 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
+  const recording = await victimRecording(server, stream.streamId);
+  const target = await server.graphql<{ createPushTarget: { id: string } }>(
+    'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
+    { id: stream.id },
+    token,
+  );
+  const targetId = target.data?.createPushTarget.id;
+  assert.ok(targetId, JSON.stringify(target));
   const upload = await server.graphql<{ createVodUpload: { id: string; artifactId: string } }>(
     'mutation { createVodUpload(input: { filename: "v.mp4", sizeBytes: 1000 }) { ... on VodUploadSession { id artifactId } } }',
     {},
@@ -209,13 +252,15 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     streamKey: [keyId, rawOf(keyId)],
     developerToken: [developer.id, rawOf(developer.id)],
     signingKey: [signingId, rawOf(signingId)],
+    dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
+    pushTarget: [targetId, rawOf(targetId)],
     vodAsset: [session.artifactId, rawOf(session.artifactId)],
     vodUpload: session.id,
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }

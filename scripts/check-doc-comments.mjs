@@ -8,7 +8,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const roots = ['packages/media/src', 'packages/server/src', 'e2e/support', 'bench', 'scripts'];
+const roots = [
+  'packages/media/src',
+  'packages/server/src',
+  'packages/dashboard/src',
+  'e2e/support',
+  'bench',
+  'scripts',
+];
 const DECLARATION =
   /^export\s+(default\s+)?(async\s+)?(abstract\s+)?(function\*?|class|const|let|var|interface|type|enum)\s/;
 

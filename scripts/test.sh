@@ -12,4 +12,6 @@ echo "test: Node $(node --version) ($AIRWAVE_NODE)"
 npm run --silent lint
 npm run --silent typecheck
 npm run --silent layers
+# Dashboard (issue 21): its browser e2e test serves the built console.
+npm run --silent build -w @airwave/dashboard
 exec node scripts/run-tests.mjs "$@"

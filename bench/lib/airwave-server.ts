@@ -227,6 +227,14 @@ export async function startAirwaveMedia(count: number, options: AirwaveMediaOpti
       const live = data.networkStatus?.clusters?.[0]?.currentStreams ?? 0;
       return live >= index ? undefined : `${name}: ${live} streams live, expected at least ${index}`;
     };
+    const memory = async (): Promise<Record<string, number>> => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const out: Record<string, number> = {};
+      for (const match of text.matchAll(/^airwave_memory_bytes\{purpose="([a-z_0-9]+)"\} (\S+)$/gm)) {
+        out[match[1] as string] = Number(match[2]);
+      }
+      return out;
+    };
     const onDemand = (env.AIRWAVE_PACKAGING ?? process.env.AIRWAVE_PACKAGING ?? 'on-demand') === 'on-demand';
     return {
       name,
@@ -234,6 +242,7 @@ export async function startAirwaveMedia(count: number, options: AirwaveMediaOpti
       mainPid: server.pid,
       rtmpUrl: (index) => streamAt(index).rtmpUrl,
       verify: onDemand ? verifyLive : verifyPlayback,
+      memory,
       ...(onDemand ? { verifyAfter: (index: number) => retryFor(10_000, () => verifyPlayback(index)) } : {}),
       stop: () => server.stop(),
     };

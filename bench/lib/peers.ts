@@ -27,6 +27,8 @@ export interface MediaServerProcess {
   rtmpUrl(index: number): string;
   /** Checks that stream `index` is delivered; returns what is wrong, or undefined when it is. */
   verify(index: number): Promise<string | undefined>;
+  /** Where the server's memory goes by purpose, bytes (Airwave's `airwave_memory_bytes` metric). */
+  readonly memory?: () => Promise<Readonly<Record<string, number>>>;
   /** A check that would disturb the measurement (starts work in the server), run once after it. */
   readonly verifyAfter?: (index: number) => Promise<string | undefined>;
   stop(): Promise<void>;

@@ -1,7 +1,9 @@
 /**
  * CPU time and resident memory of processes from Linux procfs (proc(5): /proc/<pid>/stat fields
  * 14–15 utime/stime in clock ticks, /proc/<pid>/task/<tid>/stat the same for one thread,
- * /proc/<pid>/status VmRSS, /proc/stat for the whole machine).
+ * /proc/<pid>/status VmRSS, /proc/<pid>/smaps_rollup Pss — the proportional set size, each shared
+ * page divided among the processes mapping it, so summed over a tree shared pages count once —
+ * and /proc/stat for the whole machine).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -76,6 +78,31 @@ export function rssBytes(ref: ProcRef): number {
   }
 }
 
+/** Proportional set size of one process in bytes (Pss of smaps_rollup), or 0 once it has exited or for a thread. */
+export function pssBytes(ref: ProcRef): number {
+  if (typeof ref !== 'number') {
+    return 0;
+  }
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${ref}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** RSS and PSS summed over `pid`'s process tree, bytes, and how many processes it has. */
+export function treeMemory(pid: number): { readonly rss: number; readonly pss: number; readonly processes: number } {
+  const pids = processTree(pid);
+  let rss = 0;
+  let pss = 0;
+  for (const each of pids) {
+    rss += rssBytes(each);
+    pss += pssBytes(each);
+  }
+  return { rss, pss, processes: pids.length };
+}
+
 /** `pid` and every live descendant (nginx master and its workers, a server and its children). */
 export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
@@ -121,6 +148,8 @@ export interface CpuWindow {
   readonly waitPercent: Readonly<Record<string, number>>;
   /** RSS of each named group at the end of the window, bytes (sum over its processes). */
   readonly rss: Readonly<Record<string, number>>;
+  /** PSS of each named group at the end of the window, bytes (sum over its processes). */
+  readonly pss: Readonly<Record<string, number>>;
   /** Busy CPU of the whole machine over the window, percent of one core (all cores summed). */
   readonly machinePercent: number;
   /** Window length in seconds. */
@@ -160,6 +189,7 @@ export async function sampleWindow(
   const percent: Record<string, number> = {};
   const waitPercent: Record<string, number> = {};
   const rss: Record<string, number> = {};
+  const pss: Record<string, number> = {};
   for (const [name, after] of end) {
     const before = start.get(name) ?? new Map<string, Reading>();
     let ticks = 0;
@@ -172,9 +202,10 @@ export async function sampleWindow(
     percent[name] = (ticks / CLOCK_TICKS / elapsed) * 100;
     waitPercent[name] = (waitNs / 1e9 / elapsed) * 100;
     rss[name] = [...after.values()].reduce((sum, value) => sum + rssBytes(value.ref), 0);
+    pss[name] = [...after.values()].reduce((sum, value) => sum + pssBytes(value.ref), 0);
   }
   const machineShare = (endMachine.busy - startMachine.busy) / Math.max(1, endMachine.total - startMachine.total);
-  return { percent, waitPercent, rss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };
+  return { percent, waitPercent, rss, pss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };
 }
 
 function cpuCount(): number {

@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { startAirwaveMedia } from '../lib/airwave-server.js';
 import { benchMedia, startPublishers } from '../lib/media-file.js';
 import { type MediaServerProcess, type PeerStart, startNginxRtmp, startNodeMediaServer } from '../lib/peers.js';
-import { type CpuWindow, mainThread, processTree, sampleWindow } from '../lib/proc-stats.js';
+import { type CpuWindow, mainThread, processTree, pssBytes, sampleWindow, treeMemory } from '../lib/proc-stats.js';
 
 /** Section title. */
 export const title = 'Media: CPU and memory per passthrough stream (Airwave vs nginx-rtmp vs Node-Media-Server)';
@@ -35,12 +35,26 @@ interface Step {
   readonly load1: number;
   readonly failedPublishers: number;
   readonly problems: readonly string[];
+  /** The server's own memory breakdown by purpose at the end of the window (Airwave), bytes. */
+  readonly memory?: Readonly<Record<string, number>>;
+}
+
+/** Memory of a server's whole process tree with no stream, bytes. */
+interface IdleMemory {
+  readonly rss: number;
+  readonly pss: number;
+  readonly processes: number;
+  /** PSS of the main process alone (for Airwave: the service; the rest is its embedded database). */
+  readonly mainPss: number;
+  /** The server's own breakdown by purpose (Airwave). */
+  readonly breakdown?: Readonly<Record<string, number>>;
 }
 
 /** Everything measured for one server. */
 interface ServerResult {
   readonly name: string;
   readonly idleRss: number;
+  readonly idleMemory?: IdleMemory;
   /** CPU % of the server with no stream (timers, database). */
   readonly idleCpu: number;
   readonly steps: readonly Step[];
@@ -72,6 +86,13 @@ async function measureServer(contender: Contender, file: string): Promise<Server
   const steps: Step[] = [];
   try {
     const idle = await sampleWindow({ server: () => processTree(server.pid) }, 3);
+    const idleTree = treeMemory(server.pid);
+    const breakdown = await server.memory?.();
+    const idleMemory: IdleMemory = {
+      ...idleTree,
+      mainPss: pssBytes(server.mainPid ?? server.pid),
+      ...(breakdown ? { breakdown } : {}),
+    };
     for (const streams of STEPS) {
       const have = steps.at(-1)?.streams ?? 0;
       publishers.add(Array.from({ length: streams - have }, (_, i) => server.rtmpUrl(have + i + 1)));
@@ -87,12 +108,14 @@ async function measureServer(contender: Contender, file: string): Promise<Server
       const problems = (await Promise.all([server.verify(1), server.verify(streams)])).filter(
         (problem): problem is string => problem !== undefined,
       );
+      const memory = await server.memory?.();
       const step: Step = {
         streams,
         window,
         load1: loadavg()[0] ?? 0,
         failedPublishers: publishers.failed(),
         problems: [...new Set(problems)],
+        ...(memory ? { memory } : {}),
       };
       steps.push(step);
       console.log(
@@ -107,6 +130,7 @@ async function measureServer(contender: Contender, file: string): Promise<Server
     return {
       name: server.name,
       idleRss: idle.rss.server ?? 0,
+      idleMemory,
       idleCpu: idle.percent.server ?? 0,
       steps,
       afterChecked: server.verifyAfter !== undefined,
@@ -120,6 +144,71 @@ async function measureServer(contender: Contender, file: string): Promise<Server
 
 function fmt(value: number | undefined, digits = 1): string {
   return value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits);
+}
+
+const mib = (bytes: number | undefined, digits = 1): string =>
+  fmt(bytes === undefined ? undefined : bytes / MIB, digits);
+
+/**
+ * The memory tables: each server's idle process tree (PSS and RSS, Airwave's breakdown by purpose),
+ * then memory per stream at each step — the tree's growth over idle divided by the streams, and for
+ * Airwave what its stores hold per stream, by purpose (its `airwave_memory_bytes` metric).
+ */
+function memoryReport(results: readonly ServerResult[]): string[] {
+  const idleRows = results.flatMap((result) => {
+    const idle = result.idleMemory;
+    if (!idle) {
+      return [];
+    }
+    const b = idle.breakdown;
+    const database = b ? (b.database_in_process ?? 0) + (idle.pss - idle.mainPss) : undefined;
+    return [
+      `| ${result.name} | ${idle.processes} | **${mib(idle.pss)}** | ${mib(idle.rss)} | ` +
+        `${b ? `${mib(b.v8_heap_used)} / ${mib(b.v8_heap_total)}` : '—'} | ${mib(b?.array_buffers)} | ` +
+        `${mib(b?.external)} | ${b ? `${mib(database)} (${mib(b.database_in_process)} in process, ${mib(idle.pss - idle.mainPss)} PSS in ${idle.processes - 1} processes)` : '—'} |`,
+    ];
+  });
+  const perStreamRows = results.flatMap((result) => {
+    const idle = result.idleMemory;
+    if (!idle) {
+      return [];
+    }
+    return result.steps.map((step) => {
+      const per = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / step.streams);
+      const rssGrowth = (step.window.rss.server ?? 0) - idle.rss;
+      const pssGrowth = (step.window.pss.server ?? 0) - idle.pss;
+      const m = step.memory;
+      const held = m
+        ? (m.media_history ?? 0) + (m.media_gop_cache ?? 0) + (m.media_ts_window ?? 0) + (m.media_cmaf_window ?? 0)
+        : undefined;
+      const heapGrowth = m ? (m.v8_heap_total ?? 0) - (idle.breakdown?.v8_heap_total ?? 0) : undefined;
+      const rest = held === undefined || heapGrowth === undefined ? undefined : rssGrowth - held - heapGrowth;
+      return (
+        `| ${result.name} | ${step.streams} | **${mib(per(pssGrowth), 2)}** | ${mib(per(rssGrowth), 2)} | ` +
+        `${mib(per(m?.media_history), 2)} | ${mib(per(m?.media_gop_cache), 2)} | ${mib(per(m?.media_ts_window), 2)} | ` +
+        `${mib(per(m?.media_cmaf_window), 2)} | ${mib(per(heapGrowth), 2)} | ${mib(per(rest), 2)} |`
+      );
+    });
+  });
+  return [
+    `Idle memory of each server's whole process tree, no stream, in the same run (PSS summed over the tree, so ` +
+      `shared pages count once; RSS beside it). Airwave runs as \`dist/main/cli.js start\` — \`npm start\` adds npm ` +
+      `itself above it (measured apart: ~27 MiB PSS / ~67 MiB RSS). Airwave's breakdown is its \`airwave_memory_bytes\` ` +
+      `metric (process.memoryUsage() and the database's WASM memory), read just after the tree.`,
+    '',
+    '| server | processes | idle PSS MiB | idle RSS MiB | V8 heap used / total MiB | ArrayBuffers MiB | external MiB | database MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...idleRows,
+    '',
+    `Memory per stream: growth of the tree's PSS and RSS over idle, divided by the streams; then what Airwave's ` +
+      `stores hold per stream, by purpose — priming history (kept for on-demand packagers), GOP cache, TS-HLS window, ` +
+      `CMAF window (LL-HLS parts + DASH) — the growth of V8's heap, and the rest of the RSS growth (memory freed but ` +
+      `not yet returned or collected, allocator slack, socket buffers).`,
+    '',
+    '| server | streams | PSS per stream MiB | RSS per stream MiB | history | GOP cache | TS window | CMAF window | V8 heap growth | rest |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...perStreamRows,
+  ];
 }
 
 function sleep(ms: number): Promise<void> {
@@ -206,7 +295,10 @@ export async function run(): Promise<string> {
       `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} | ${ratio(alwaysUnmerged, nginx, 1)} |`
     );
   });
+  const memoryTables = memoryReport(results);
   return [
+    ...memoryTables,
+    '',
     `Same file for every server: 720p30 H.264 High (GOP 60, ~3 Mb/s) + AAC 128 kb/s, 20 s, pushed in a loop by ` +
       `\`ffmpeg -re -stream_loop -1 -i file -c copy -f flv rtmp://…\` per stream. Servers run one after the other; ` +
       `streams are added in steps (${STEPS.join(' → ')}), each step measured over ${WINDOW_S} s after ${WARMUP_S} s of ` +

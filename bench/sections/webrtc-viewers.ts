@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
 import { H264Depacketizer } from '@airwave/media/protocols/webrtc/rtp/h264-depacketizer';
 import { ReorderBuffer } from '@airwave/media/protocols/webrtc/rtp/reorder-buffer';
+import { importSrtpKeys, udpRoute } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
 import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { stopChild } from '../lib/child-process.js';
@@ -78,7 +79,12 @@ export async function run(): Promise<string> {
       };
       const loader = fork(fileURLToPath(import.meta.url), [], {
         env: { ...process.env, AIRWAVE_BENCH_WHEP_CHILD: JSON.stringify(plan) },
-        execArgv: ['--conditions=source', '--import', 'tsx'],
+        execArgv: [
+          '--conditions=source',
+          '--import',
+          'tsx',
+          ...(process.env.AIRWAVE_BENCH_LOADER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0),
+        ],
       });
       const report = new Promise<Report>((resolve, reject) => {
         loader.once('message', (message) => resolve(message as Report));
@@ -194,6 +200,13 @@ async function loadGenerator(plan: Plan): Promise<void> {
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
         connected++;
+        // As the server does (ADR 0031): werift's decryption with keys imported once, not per
+        // packet; and a 1 MiB socket receive buffer, as browsers give their WebRTC sockets, so a
+        // keyframe's burst is not dropped by the kernel while this process serves other viewers.
+        for (const transport of pc.dtlsTransports) {
+          importSrtpKeys(transport);
+          udpRoute(transport)?.socket.setRecvBufferSize(1 << 20);
+        }
       }
     });
     pc.onTrack.subscribe((track) => {

@@ -26,9 +26,11 @@ export interface PatternOptions {
   readonly realtime?: boolean;
   /** Extra output options before the URL (e.g. `-tls_verify 0`). */
   readonly outputArgs?: readonly string[];
+  /** Output container (default flv; mpegts for SRT). */
+  readonly format?: string;
 }
 
-/** ffmpeg arguments publishing an H.264/AAC test pattern as FLV to `url`. */
+/** ffmpeg arguments publishing an H.264/AAC test pattern as FLV (or `format`) to `url`. */
 export function patternArgs(url: string, options: PatternOptions = {}): string[] {
   const fps = options.fps ?? 30;
   const size = `${options.width ?? 640}x${options.height ?? 360}`;
@@ -58,7 +60,7 @@ export function patternArgs(url: string, options: PatternOptions = {}): string[]
   if (options.audio ?? true) {
     args.push('-c:a', 'aac', '-b:a', '96k', '-ac', '2');
   }
-  args.push(...(options.outputArgs ?? []), '-f', 'flv', url);
+  args.push(...(options.outputArgs ?? []), '-f', options.format ?? 'flv', url);
   return args;
 }
 

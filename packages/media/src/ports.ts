@@ -19,6 +19,8 @@ export interface PublishGrant {
   readonly streamId: string;
   /** Public playback id used in /play URLs. */
   readonly playbackId: string;
+  /** SRT only: the stream's own passphrase (overrides the node's), when it has one. */
+  readonly srtPassphrase?: string | undefined;
 }
 
 /** Ingest protocols the media plane accepts. */
@@ -55,3 +57,35 @@ export const silentLogger: Logger = {
     return silentLogger;
   },
 };
+
+/** Statistics of one SRT ingest connection, as reported while it lives and when it ends. */
+export interface IngestConnectionStats {
+  /** Connection id (unique on this node). */
+  readonly sessionId: string;
+  readonly protocol: IngestProtocol;
+  /** The publisher's address and port. */
+  readonly remote: string;
+  readonly connectedAt: Date;
+  readonly packetsReceived: number;
+  /** Packets found missing (before retransmission). */
+  readonly packetsLost: number;
+  readonly packetsRetransmitted: number;
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: number;
+  readonly bytesReceived: number;
+  readonly rttMs: number;
+  readonly bitrateBps: number;
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: number;
+  /** Negotiated latency. */
+  readonly latencyMs: number;
+  readonly encrypted: boolean;
+}
+
+/** Receives ingest connection statistics (the server stores them on the stream's metrics and emits events). */
+export interface IngestConnectionSink {
+  connected(streamId: string, stats: IngestConnectionStats): void;
+  /** Periodic statistics while connected. */
+  updated(streamId: string, stats: IngestConnectionStats): void;
+  disconnected(streamId: string, stats: IngestConnectionStats, reason: string): void;
+}

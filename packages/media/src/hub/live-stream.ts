@@ -210,6 +210,11 @@ export class LiveStream {
     }
   }
 
+  /** Payload bytes the GOP cache holds (the units shared with the history and packagers count here). */
+  get gopCacheBytes(): number {
+    return this.gopBytes;
+  }
+
   /** Payload bytes and whole GOPs the history holds (0 without one). */
   get historySize(): { readonly bytes: number; readonly gops: number } {
     return { bytes: this.history?.byteLength ?? 0, gops: this.history?.gopCount ?? 0 };

@@ -3,7 +3,7 @@
  * (`--http-port 8080` ⇔ `AIRWAVE_HTTP_PORT=8080`), validated at start with clear errors.
  */
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ClusterConfig, clusterConfigOf, clusterSettings } from './cluster-config.js';
 import { type StorageConfig, storageConfigOf, storageSettings } from './storage-config.js';
@@ -20,6 +20,8 @@ const schema = z.object({
   AIRWAVE_RTMP_PORT: port(1935),
   AIRWAVE_RTMPS_PORT: port(1936),
   AIRWAVE_SRT_PORT: port(8889),
+  AIRWAVE_SRT_LATENCY_MS: z.coerce.number().int().min(20).max(8000).default(120),
+  AIRWAVE_SRT_PASSPHRASE: z.string().min(10).max(79).optional(),
   AIRWAVE_TLS_CERT: z.string().optional(),
   AIRWAVE_TLS_KEY: z.string().optional(),
   AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
@@ -39,6 +41,8 @@ const schema = z.object({
   AIRWAVE_PULL_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_PULL_STALL_SECONDS: z.coerce.number().min(1).max(3600).default(10),
   AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
+  AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: bool,
+  AIRWAVE_PUSH_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_WEBRTC: z
@@ -50,6 +54,14 @@ const schema = z.object({
   AIRWAVE_WEBRTC_PUBLIC_IPS: z.string().default(''),
   AIRWAVE_WEBRTC_ICE_TCP: bool,
   AIRWAVE_WEBRTC_ICE_SERVERS: z.string().default(''),
+  // recording (issue 14)
+  AIRWAVE_STORAGE_DIR: z.string().min(1).optional(),
+  AIRWAVE_DVR_CHAPTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3600),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
   ...storageSettings,
@@ -63,6 +75,10 @@ export interface Config extends ClusterConfig, StorageConfig {
   /** RTMPS listens only when both tlsCert and tlsKey are set. */
   readonly rtmpsPort: number;
   readonly srtPort: number;
+  /** SRT receiver latency offered to callers (the larger of this and the caller's is used). */
+  readonly srtLatencyMs: number;
+  /** The node's SRT passphrase for streams without their own (undefined: unencrypted allowed). */
+  readonly srtPassphrase: string | undefined;
   readonly tlsCert: string | undefined;
   readonly tlsKey: string | undefined;
   /** Absolute path of the data directory (PGlite database, media, secrets). */
@@ -77,6 +93,10 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly packaging: 'on-demand' | 'always';
   /** On demand: a stream's packagers stop after this long without a playback request. */
   readonly packagerIdleMs: number;
+  /** Local object storage root of recordings, chapters, clips and images (default `<dataDir>/storage`). */
+  readonly storageDir: string;
+  /** Recordings are cut into chapters of this many seconds of media (0: one chapter per recording). */
+  readonly dvrChapterSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -89,6 +109,10 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly pullStallMs: number;
   /** An on-demand pull nobody watched this long stops. */
   readonly pullIdleMs: number;
+  /** Push targets may be private, loopback, link-local or multicast addresses. */
+  readonly allowPrivatePushTargets: boolean;
+  /** Longest wait between push attempts (the backoff's cap). */
+  readonly pushRetryMaxMs: number;
   readonly sessionSecret: string | undefined;
   /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
   readonly apiRateLimitPerMinute: number;
@@ -199,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     rtmpPort: c.AIRWAVE_RTMP_PORT,
     rtmpsPort: c.AIRWAVE_RTMPS_PORT,
     srtPort: c.AIRWAVE_SRT_PORT,
+    srtLatencyMs: c.AIRWAVE_SRT_LATENCY_MS,
+    srtPassphrase: c.AIRWAVE_SRT_PASSPHRASE,
     tlsCert: c.AIRWAVE_TLS_CERT,
     tlsKey: c.AIRWAVE_TLS_KEY,
     dataDir: resolve(c.AIRWAVE_DATA_DIR),
@@ -215,9 +241,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     pullRetryMaxMs: c.AIRWAVE_PULL_RETRY_MAX_SECONDS * 1000,
     pullStallMs: c.AIRWAVE_PULL_STALL_SECONDS * 1000,
     pullIdleMs: c.AIRWAVE_PULL_IDLE_SECONDS * 1000,
+    allowPrivatePushTargets: c.AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS,
+    pushRetryMaxMs: c.AIRWAVE_PUSH_RETRY_MAX_SECONDS * 1000,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
+    storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
+    dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],

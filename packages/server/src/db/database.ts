@@ -42,6 +42,8 @@ export interface Database {
   readonly pglite?: PGlite;
   /** The PostgreSQL pool (kind 'postgres'); LISTEN needs a dedicated client from it. */
   readonly pool?: pg.Pool;
+  /** Bytes the database holds inside this process (PGlite's WASM memory; 0 for a server elsewhere). */
+  inProcessBytes(): number;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.query(text);
     },
     pool,
+    inProcessBytes: () => 0,
     close: () => pool.end(),
   };
 }
@@ -105,6 +108,7 @@ async function openPglite(dataDir: string, lock: boolean): Promise<Database> {
         await client.exec(text);
       },
       pglite: client,
+      inProcessBytes: () => wasmMemoryBytes(client),
       close: async () => {
         await client.close();
         held?.release();
@@ -114,6 +118,12 @@ async function openPglite(dataDir: string, lock: boolean): Promise<Database> {
     held?.release();
     throw error;
   }
+}
+
+/** Size of PGlite's WASM linear memory (its `mod` is protected in the typings, present at run time). */
+function wasmMemoryBytes(client: PGlite): number {
+  const mod = (client as unknown as { mod?: { wasmMemory?: { buffer: ArrayBufferLike } } }).mod;
+  return mod?.wasmMemory?.buffer.byteLength ?? 0;
 }
 
 /** Hides the password of a database URL for messages. */

@@ -10,6 +10,8 @@ import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
+import { pushTargetsModule } from './modules/push-targets.js';
+import { recordingsModule } from './modules/recordings.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -30,6 +32,8 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  recordingsModule,
+  pushTargetsModule,
   vodModule,
 ];
 

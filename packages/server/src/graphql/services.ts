@@ -10,6 +10,8 @@ import type { PublicInfoService } from '../domain/node-status/public-info.servic
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
+import type { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -42,4 +44,10 @@ export interface Services {
   readonly viewerRouting: ViewerRoutingService;
   /** VOD uploads and assets (issue 18). */
   readonly vod: VodUploadsService;
+  /** DVR recordings, chapters, clips and storage artifacts. */
+  readonly recordings: RecordingsService;
+  /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */
+  readonly recordingChapterSeconds: number;
+  /** Push targets (restreaming) of streams. */
+  readonly pushTargets: PushTargetsService;
 }

@@ -15,12 +15,15 @@ import { pullInputs } from '@airwave/media/protocols/pull/pull-inputs';
 import { readTransportStream } from '@airwave/media/protocols/pull/ts-reader';
 import { readWebm } from '@airwave/media/protocols/pull/webm-reader';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import { SrtServer } from '@airwave/media/protocols/srt/server';
 import { iceServerLinks } from '@airwave/media/protocols/webrtc/peer-options';
 import { WebRtcService } from '@airwave/media/protocols/webrtc/webrtc-service';
 import { AacToOpusTranscoders } from '@airwave/media/protocols/webrtc/whep/aac-to-opus';
 import pino from 'pino';
 import { Authenticator } from '../auth/authenticator.js';
+import { csrfPlugin } from '../auth/csrf.js';
 import { relayPlaybackAccessChanges } from '../auth/playback-gate/cross-process-invalidation.js';
+import { ownerPreviewCheck } from '../auth/playback-gate/owner-preview.js';
 import { AccessControlGate } from '../auth/playback-gate/playback-gate.js';
 import { requestAuthenticator } from '../auth/request-auth.js';
 import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
@@ -44,10 +47,13 @@ import { PlaybackPoliciesService } from '../domain/playback-policies/playback-po
 import { PlaybackPoliciesStore } from '../domain/playback-policies/playback-policies.store.js';
 import { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
+import { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import { PushTargetsStore } from '../domain/push-targets/push-targets.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
@@ -64,6 +70,7 @@ import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
+import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
@@ -81,7 +88,9 @@ import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
+import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
+import { startRecordingPlane } from './recording-plane.js';
 import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
@@ -91,7 +100,12 @@ export interface RunningAirwave {
   readonly hub: Hub;
   readonly node: NodeInfo;
   /** Bound ports (differ from config when it asked for port 0). */
-  readonly ports: { readonly http: number; readonly rtmp: number; readonly rtmps: number | undefined };
+  readonly ports: {
+    readonly http: number;
+    readonly rtmp: number;
+    readonly rtmps: number | undefined;
+    readonly srt: number;
+  };
   /** Human-facing URLs printed at start. */
   readonly urls: Readonly<Record<string, string>>;
   /** The event bus (in-process; across processes over LISTEN/NOTIFY with PostgreSQL). */
@@ -178,6 +192,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
+    // Object storage (issue 18): the S3 bucket when configured, else the local directory.
+    const opened = await openObjectStorage(config.storage, config.storageDir, log);
+    closers.push(() => opened.close());
+    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, storage: opened.storage });
+    closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
       totals,
@@ -185,6 +204,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       relays: () => ({ pulling: relayed.size, serving: relaysServed }),
       ...(recorder ? { openSessions: () => recorder.openSessions } : {}),
       ...(database.pool ? { pool: database.pool } : {}),
+      memory: {
+        database: () => database.inProcessBytes(),
+        tsWindow: () => tsHls.heldBytes(),
+        cmafWindow: () => llHls.registry.heldBytes(),
+      },
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
@@ -222,9 +246,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
     // VOD uploads (issue 18): object storage, multipart sessions, processing.
-    const vod = await startVodPlane({
+    const vod = startVodPlane({
       config,
       database,
+      opened,
       events,
       log,
       uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
@@ -273,6 +298,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       onPullChanged: (streamId) => pulls.changed(streamId),
     });
     const streamKeys = new StreamKeysService({ streams: streamsStore, keys: keysStore });
+    // Push targets (issue 19): URIs sealed with a key kept in server_secrets, shared by every node.
+    const pushTargets = new PushTargetsService({
+      store: new PushTargetsStore(database.db),
+      streams: streamsStore,
+      sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
+      allowPrivate: config.allowPrivatePushTargets,
+    });
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -331,10 +363,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
       }),
       vod: vod.service,
+      recordings: recording.service(streams),
+      recordingChapterSeconds: config.dvrChapterSeconds,
+      pushTargets,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
-    const playbackGate = new AccessControlGate(playbackAccess);
+    const playbackGate = new AccessControlGate(playbackAccess, ownerPreviewCheck(tokenAuthenticator));
     const network = webrtcNetwork(config);
     const webrtc = config.webrtc.enabled
       ? new WebRtcService({ hub, authorizer, log, network, opus: new AacToOpusTranscoders(log) })
@@ -355,6 +390,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       hooks: [graphqlTiming(metrics)],
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         ...vod.routes,
         relayRoutes({
@@ -380,6 +417,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),
+            stored: recording.stored,
+            vod: vod.playback,
           }),
         (instance) =>
           webrtc &&
@@ -418,6 +457,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     closers.unshift(() => nodeStatus.stop());
     pulls.start();
     closers.unshift(() => pulls.close());
+    await recording.recover();
     const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
@@ -429,7 +469,16 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
-    currentNode = { ...currentNode, rtmpPort, rtmpsPort };
+    const srt = new SrtServer({
+      hub,
+      authorizer,
+      log,
+      latencyMs: config.srtLatencyMs,
+      ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
+    });
+    closers.unshift(() => srt.close());
+    const srtPort = await srt.listen(config.srtPort, config.host);
+    currentNode = { ...currentNode, rtmpPort, rtmpsPort, srtPort };
     if (nodeStatus.heartbeats) {
       // Registers the services now that every listener is bound.
       await nodeStatus.beat(nodeId);
@@ -443,6 +492,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ...(config.role === 'all' ? controlPlane : {}),
       rtmp: `rtmp://${node.ingestHost}:${rtmpPort}/live/<streamKey>`,
       ...(rtmpsPort ? { rtmps: `rtmps://${node.ingestHost}:${rtmpsPort}/live/<streamKey>` } : {}),
+      srt: `srt://${node.ingestHost}:${srtPort}?streamid=<streamKey>`,
       playback: `${base}/play/<playbackId>`,
       metrics: `${base}/metrics`,
     };
@@ -451,7 +501,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       database,
       hub,
       node: currentNode,
-      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort },
+      ports: { http: httpPort, rtmp: rtmpPort, rtmps: rtmpsPort, srt: srtPort },
       urls,
       events,
       services,

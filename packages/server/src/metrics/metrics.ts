@@ -7,6 +7,7 @@
 import type { Hub, PlaybackProtocol } from '@airwave/media';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { MediaTotals } from './media-totals.js';
+import { MEMORY_PURPOSES, type MemorySources, memoryBreakdown } from './memory-breakdown.js';
 
 /** A connection pool whose state is reported (node-postgres' Pool). */
 export interface PoolState {
@@ -26,6 +27,8 @@ export interface MetricsSources {
   readonly pool?: PoolState;
   /** Relays: streams this node pulls from their origin, and pulls it serves to edges. */
   readonly relays?: () => { readonly pulling: number; readonly serving: number };
+  /** Where memory goes by purpose (`airwave_memory_bytes`); the hub is taken from `hub`. */
+  readonly memory?: Omit<MemorySources, 'hub'>;
 }
 
 /** The node's metrics and the hooks that count events. */
@@ -150,6 +153,19 @@ export class NodeMetrics {
         },
       });
     }
+    const memory = { ...sources.memory, hub: sources.hub };
+    new Gauge({
+      name: 'airwave_memory_bytes',
+      help: 'Memory by purpose: V8 heap used/total, ArrayBuffers, other external memory, the database inside the process, and media held by the hub (history, GOP cache) and the packagers (TS window, CMAF window).',
+      labelNames: ['purpose'],
+      registers,
+      collect() {
+        const now = memoryBreakdown(memory);
+        for (const purpose of MEMORY_PURPOSES) {
+          this.set({ purpose }, now[purpose]);
+        }
+      },
+    });
     if (sources.pool) {
       const pool = sources.pool;
       new Gauge({

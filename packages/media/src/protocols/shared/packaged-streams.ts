@@ -20,6 +20,8 @@ export interface EndingPackager extends StreamSink {
   /** Why the stream ended, undefined while it is live or reconnecting. */
   readonly ended: string | undefined;
   onEnd(reason: string): void;
+  /** Bytes of media output the packager holds (its window), for the memory metrics. */
+  readonly heldBytes?: number;
 }
 
 /** A packaged stream. */
@@ -143,6 +145,15 @@ export class PackagedStreams<P extends EndingPackager> {
       }
     }
     return dropped;
+  }
+
+  /** Bytes the packagers of every stream hold (live and within the ended grace period). */
+  heldBytes(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) {
+      total += entry.current?.packager.heldBytes ?? 0;
+    }
+    return total;
   }
 
   /** Forgets every stream and stops the grace timers (shutdown). */

@@ -2,12 +2,13 @@
  * One werift peer connection as a WHIP or WHEP session uses it (RFC 9725 §4.2, WHEP draft §4.2):
  * apply the client's offer, answer with every candidate gathered (no server-side trickle), apply
  * trickled candidates (§4.3), watch the connection state, and close after a deadline when ICE and
- * DTLS never complete.
+ * DTLS never complete. Once connected, werift's SRTP ciphers get imported keys (ADR 0031).
  */
 import { RTCPeerConnection, type RTCRtpTransceiver } from 'werift';
 import { ProtocolError } from '../../errors.js';
 import { type PeerVideoCodec, peerConfig, type WebRtcNetworkOptions } from './peer-options.js';
 import type { TrickleFragment } from './sdp/trickle-fragment.js';
+import { importSrtpKeys } from './srtp/werift-srtp.js';
 
 /** Why a connection ended (the session's close reason). */
 export type PeerEnd = (reason: string) => void;
@@ -108,6 +109,9 @@ export class Peer {
       return;
     }
     if (state === 'connected') {
+      for (const transport of this.pc.dtlsTransports) {
+        importSrtpKeys(transport);
+      }
       clearTimeout(this.connectTimer);
       clearTimeout(this.graceTimer);
       this.graceTimer = undefined;

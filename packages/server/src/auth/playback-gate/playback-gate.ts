@@ -1,7 +1,8 @@
 /**
  * The playback gate the `/play` routes call on every media request: derives the viewer session
  * the same way the routes do, asks PlaybackAccessService, and answers in the routes' terms
- * (on allow, `jwt=<token>` for every URI a playlist lists; on deny, 401/403 with a reason).
+ * (on allow, `jwt=<token>` for every URI a playlist lists; on deny, 401/403 with a reason). A
+ * refused request from the owner's dashboard (its session cookie) is allowed as an owner preview.
  */
 import type { AccessDecision, PlaybackAccessService } from '../../domain/playback-access/playback-access.service.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   PlaybackGateInput,
 } from '../../http/play/playback-gate.js';
 import { viewerSessionId } from '../../http/play/viewer-session.js';
+import type { OwnerCheck } from './owner-preview.js';
 
 /** The request URL without the token (it is neither logged nor sent to webhooks). */
 export function redactToken(url: string): string {
@@ -46,7 +48,10 @@ export function gateAnswer(decision: AccessDecision, sessionId: string): Playbac
 
 /** PlaybackGate backed by the playback access service. */
 export class AccessControlGate implements PlaybackGate {
-  constructor(private readonly access: PlaybackAccessService) {}
+  constructor(
+    private readonly access: PlaybackAccessService,
+    private readonly isOwner?: OwnerCheck,
+  ) {}
 
   /** Decides one playback request. */
   async authorize(input: PlaybackGateInput): Promise<PlaybackAllowed | PlaybackDenied> {
@@ -60,6 +65,12 @@ export class AccessControlGate implements PlaybackGate {
       protocol: input.protocol,
       sessionId,
     });
+    if (!decision.allowed && this.isOwner && request.headers.cookie) {
+      const tenantId = await this.access.ownerTenant(input.playbackId);
+      if (tenantId && (await this.isOwner(request.headers, tenantId))) {
+        return { allowed: true, sessionId };
+      }
+    }
     return gateAnswer(decision, sessionId);
   }
 }

@@ -24,5 +24,6 @@ export function servicesOf(node: NodeInfo, role: 'all' | 'media'): RegisteredSer
     ...(node.rtmpsPort === undefined
       ? []
       : [{ serviceId: 'rtmps', protocol: 'rtmps', host, port: node.rtmpsPort, healthEndpoint: null }]),
+    { serviceId: 'srt', protocol: 'srt', host, port: node.srtPort, healthEndpoint: null },
   ];
 }

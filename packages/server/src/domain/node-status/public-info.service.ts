@@ -17,8 +17,8 @@ export interface IngestEndpointView {
   readonly baseUrl: string;
   readonly rtmpUrl: string;
   readonly rtmpsUrl: string | null;
-  /** Null: this build has no SRT listener yet (no URL is handed out that nothing serves). */
-  readonly srtUrl: null;
+  /** `srt://<host>:<srtPort>?streamid=<streamKey>` (also accepted: `streamid=#!::r=<streamKey>,m=publish`). */
+  readonly srtUrl: string;
   /** `<baseUrl>/webrtc/<streamKey>`; null when the node does not serve WHIP. */
   readonly whipUrl: string | null;
   readonly region: string | null;
@@ -140,7 +140,7 @@ export class PublicInfoService {
         baseUrl: node.baseUrl,
         rtmpUrl: `rtmp://${host}:${node.rtmpPort}/live/${key}`,
         rtmpsUrl: node.rtmpsPort === undefined ? null : `rtmps://${host}:${node.rtmpsPort}/live/${key}`,
-        srtUrl: null,
+        srtUrl: `srt://${host}:${node.srtPort}?streamid=${key}`,
         whipUrl: node.whip ? `${node.baseUrl}/webrtc/${key}` : null,
         region: null,
         loadScore: this.loadScore(),

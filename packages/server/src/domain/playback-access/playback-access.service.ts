@@ -106,6 +106,11 @@ export class PlaybackAccessService {
     return this.evaluate(resolved, request, true);
   }
 
+  /** The tenant owning a protected playback ID (undefined when it has no policy: it is public). */
+  async ownerTenant(playbackId: string): Promise<string | undefined> {
+    return (await this.deps.policies.resolve(playbackId))?.tenantId;
+  }
+
   /** What the gate would decide for the caller's playback ID (security:read), without serving media. */
   async test(principal: Principal | null, input: TestAccessInput): Promise<AccessDecision> {
     const caller = requirePrincipal(principal, 'security:read');

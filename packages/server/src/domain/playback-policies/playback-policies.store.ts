@@ -4,6 +4,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
+import { mediaArtifactsTable, recordingsTable } from '../recordings/recording-tables.js';
 import { tenantStream } from '../streams/stream-rows.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import { playbackPoliciesTable } from './playback-policies.tables.js';
@@ -91,9 +92,35 @@ export class PlaybackPoliciesStore {
       .leftJoin(playbackPoliciesTable, eq(playbackPoliciesTable.streamId, streamsTable.id))
       .where(eq(streamsTable.playbackId, playbackId))
       .limit(1);
-    const row = rows[0];
+    const row = rows[0] ?? (await this.storedContentPolicy(playbackId));
     return row
       ? { streamId: row.streamId, tenantId: row.tenantId, playbackId, policy: toPolicy(row.policy) }
       : undefined;
+  }
+
+  /** Recordings, chapters and clips play under the policy of their stream. */
+  private async storedContentPolicy(playbackId: string) {
+    const owner = this.db
+      .select({ streamId: recordingsTable.streamId })
+      .from(recordingsTable)
+      .where(eq(recordingsTable.playbackId, playbackId))
+      .union(
+        this.db
+          .select({ streamId: mediaArtifactsTable.streamId })
+          .from(mediaArtifactsTable)
+          .where(eq(mediaArtifactsTable.playbackId, playbackId)),
+      );
+    const owners = await owner;
+    const streamId = owners[0]?.streamId;
+    if (!streamId) {
+      return undefined;
+    }
+    const rows = await this.db
+      .select({ streamId: streamsTable.id, tenantId: streamsTable.tenantId, policy: playbackPoliciesTable })
+      .from(streamsTable)
+      .leftJoin(playbackPoliciesTable, eq(playbackPoliciesTable.streamId, streamsTable.id))
+      .where(eq(streamsTable.id, streamId))
+      .limit(1);
+    return rows[0];
   }
 }

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { AuthPayload as AuthPayloadModel, UserView as UserViewModel } from '../../domain/accounts/accounts.service.js';
 import type { DeveloperTokenView as DeveloperTokenViewModel } from '../../domain/tokens/developer-tokens.service.js';
 import type { StreamRecord as StreamRecordModel, StreamKeyRecord as StreamKeyRecordModel } from '../../domain/streams/stream.js';
+import type { PushTargetRecord as PushTargetRecordModel } from '../../domain/push-targets/push-target.js';
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
@@ -118,6 +119,17 @@ export type CreateDeveloperTokenInput = {
 
 export type CreateDeveloperTokenResult = AuthError | DeveloperToken | RateLimitError | ValidationError;
 
+export type CreatePushTargetInput = {
+  /** 1 to 255 characters. */
+  readonly name: Scalars['String']['input'];
+  /** twitch, youtube, facebook, kick, x or custom (default). */
+  readonly platform?: InputMaybe<Scalars['String']['input']>;
+  /** rtmp://host[:port]/app/key, rtmps://… or srt://host:port?streamid=…&passphrase=… */
+  readonly targetUri: Scalars['String']['input'];
+};
+
+export type CreatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
+
 export type CreateSigningKeyInput = {
   /** 1 to 100 characters. */
   readonly name: Scalars['String']['input'];
@@ -166,6 +178,93 @@ export type CreateVodUploadInput = {
 };
 
 export type CreateVodUploadResult = AuthError | ValidationError | VodUploadSession;
+
+/** A chapter of a recording: a VOD with its own playback ID (HLS over TS and CMAF, DASH, MP4). */
+export type DvrChapter = {
+  readonly __typename?: 'DVRChapter';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  /** A publisher reconnect lies inside the chapter. */
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly isCurrent: Scalars['Boolean']['output'];
+  readonly lastFailureReason?: Maybe<Scalars['String']['output']>;
+  readonly playableNow: Scalars['Boolean']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly state: DvrChapterState;
+  readonly wallClockEndUnixMs: Scalars['Float']['output'];
+  readonly wallClockStartUnixMs: Scalars['Float']['output'];
+};
+
+/** How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE. */
+export type DvrChapterMode =
+  | 'FIXED_INTERVAL'
+  | 'NONE'
+  | 'WINDOW_SIZED';
+
+/** A page of chapters. */
+export type DvrChapterPage = {
+  readonly __typename?: 'DVRChapterPage';
+  readonly chapters: ReadonlyArray<DvrChapterRef>;
+  readonly nextPageToken?: Maybe<Scalars['String']['output']>;
+};
+
+/** A chapter as listed by dvrChapters. */
+export type DvrChapterRef = {
+  readonly __typename?: 'DVRChapterRef';
+  readonly chapterId: Scalars['ID']['output'];
+  readonly durationMs: Scalars['Float']['output'];
+  readonly endMs: Scalars['Float']['output'];
+  readonly hasGaps: Scalars['Boolean']['output'];
+  readonly intervalSeconds?: Maybe<Scalars['Int']['output']>;
+  readonly mode: DvrChapterMode;
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly startMs: Scalars['Float']['output'];
+  readonly state: DvrChapterState;
+};
+
+/** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
+export type DvrChapterState =
+  | 'CLOSED'
+  | 'FAILED_PERMANENT'
+  | 'FAILED_SOURCE_MISSING'
+  | 'FINALIZED'
+  | 'FINALIZING'
+  | 'FROZEN'
+  | 'OPEN'
+  | 'RECLAIMED';
+
+/** A recording (DVR) of a live stream. */
+export type DvrRequest = {
+  readonly __typename?: 'DVRRequest';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly dvrHash: Scalars['String']['output'];
+  readonly endedAt?: Maybe<Scalars['Time']['output']>;
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly isFinalized: Scalars['Boolean']['output'];
+  /** Playlist path of the whole recording under the playback origin. */
+  readonly manifestPath: Scalars['String']['output'];
+  /** Plays the whole recording (HLS over CMAF, DASH), growing while it records. */
+  readonly playbackId: Scalars['String']['output'];
+  readonly segmentCount: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly startedAt?: Maybe<Scalars['Time']['output']>;
+  /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
+  readonly status: Scalars['String']['output'];
+  /** local or s3. */
+  readonly storageLocation: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+export type DeletePushTargetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteStreamKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
@@ -261,7 +360,7 @@ export type IngestEndpoint = {
   readonly rtmpUrl?: Maybe<Scalars['String']['output']>;
   /** rtmps://host:port/live/<streamKey> when RTMPS is configured. */
   readonly rtmpsUrl?: Maybe<Scalars['String']['output']>;
-  /** srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then. */
+  /** srt://host:port?streamid=<streamKey> (SRT caller, MPEG-TS; #!::r=<streamKey>,m=publish also works). */
   readonly srtUrl?: Maybe<Scalars['String']['output']>;
   /** <baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP. */
   readonly whipUrl?: Maybe<Scalars['String']['output']>;
@@ -336,6 +435,8 @@ export type Mutation = {
   readonly completeVodUpload: CompleteVodUploadResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
+  /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
+  readonly createPushTarget: CreatePushTargetResult;
   /** Generates an ES256 key pair; the private key is returned this once (security:write). */
   readonly createSigningKey: CreateSigningKeyResult;
   readonly createStream: CreateStreamResult;
@@ -343,6 +444,10 @@ export type Mutation = {
   readonly createStreamKey: CreateStreamKeyResult;
   /** Starts a multipart upload: a presigned URL for every part. */
   readonly createVodUpload: CreateVodUploadResult;
+  /** Deletes a recording with its chapters, clips and stored bytes. */
+  readonly deleteDVR: DeleteDvrResult;
+  /** Deletes a push target; a running push stops within a second. */
+  readonly deletePushTarget: DeletePushTargetResult;
   /** Deletes the stream and its keys, and ends a live publish. */
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
@@ -365,8 +470,14 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Starts recording a live stream that is not recording. */
+  readonly startDVR: StartDvrResult;
+  /** Stops a recording; its last chapter is cut and it is finalized. */
+  readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
+  /** Renames, re-points, enables or disables a push target. */
+  readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
 };
 
@@ -383,6 +494,12 @@ export type MutationCompleteVodUploadArgs = {
 
 export type MutationCreateDeveloperTokenArgs = {
   input: CreateDeveloperTokenInput;
+};
+
+
+export type MutationCreatePushTargetArgs = {
+  input: CreatePushTargetInput;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -404,6 +521,16 @@ export type MutationCreateStreamKeyArgs = {
 
 export type MutationCreateVodUploadArgs = {
   input: CreateVodUploadInput;
+};
+
+
+export type MutationDeleteDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
+};
+
+
+export type MutationDeletePushTargetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -453,8 +580,24 @@ export type MutationSetPlaybackPolicyArgs = {
 };
 
 
+export type MutationStartDvrArgs = {
+  streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationStopDvrArgs = {
+  dvrHash: Scalars['ID']['input'];
+};
+
+
 export type MutationTestPlaybackAccessArgs = {
   input: TestPlaybackAccessInput;
+};
+
+
+export type MutationUpdatePushTargetArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePushTargetInput;
 };
 
 
@@ -683,15 +826,33 @@ export type PullStatus = {
   readonly updatedAt: Scalars['Time']['output'];
 };
 
-/** A restream destination of a stream (managed by the push-target operations). */
+/** A restream destination of a stream: while the stream is live and the target enabled, its default output is pushed there. */
 export type PushTarget = {
   readonly __typename?: 'PushTarget';
+  /** Bitrate sent over the last seconds, in kbit/s (0 when not pushing). */
+  readonly bitrateKbps: Scalars['Int']['output'];
+  /** Bytes sent to the destination since the stream went live. */
+  readonly bytesSent: Scalars['Float']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  /** Media units skipped because the destination read too slowly (the push resumes at the next keyframe). */
+  readonly droppedUnits: Scalars['Float']['output'];
+  /** Global ID. */
   readonly id: Scalars['ID']['output'];
+  readonly isEnabled: Scalars['Boolean']['output'];
+  /** Why the last attempt failed or ended (no secrets). */
+  readonly lastError?: Maybe<Scalars['String']['output']>;
+  /** When media was last sent. */
+  readonly lastPushedAt?: Maybe<Scalars['Time']['output']>;
   readonly name: Scalars['String']['output'];
+  /** twitch, youtube, facebook, kick, x or custom. */
   readonly platform: Scalars['String']['output'];
+  /** idle, connecting, pushing, retrying (the last attempt failed; the next one is scheduled) or failed (several attempts in a row failed; retries go on). */
   readonly status: Scalars['String']['output'];
-  /** Masked destination address. */
+  /** UUID of the stream it belongs to. */
+  readonly streamId: Scalars['ID']['output'];
+  /** The destination with credentials, query and fragment stripped and the stream key cut to a short prefix. */
   readonly targetUri: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 export type Query = {
@@ -700,6 +861,10 @@ export type Query = {
   readonly analytics: Analytics;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
+  /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
+  readonly dvrChapter?: Maybe<DvrChapter>;
+  /** Chapters of a recording (dvrHash or UUID) overlapping a wall-clock range (epoch ms). */
+  readonly dvrChapters: DvrChapterPage;
   /** The signed-in user (developer tokens need account:read). */
   readonly me: User;
   /** Public. Clusters and nodes of this deployment. */
@@ -716,6 +881,8 @@ export type Query = {
   readonly signingKey?: Maybe<SigningKey>;
   /** The account's signing keys, oldest first (developer tokens need security:read). */
   readonly signingKeysConnection: SigningKeysConnection;
+  /** Recordings, chapters and clips of the caller's tenant. */
+  readonly storageArtifactsConnection: StorageArtifactsConnection;
   /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
   readonly stream?: Maybe<Stream>;
   /** Keys of one of the caller's streams, newest first. */
@@ -731,6 +898,26 @@ export type Query = {
 
 export type QueryDeveloperTokensConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
+};
+
+
+export type QueryDvrChapterArgs = {
+  dvrId: Scalars['ID']['input'];
+  endMs: Scalars['Float']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  startMs: Scalars['Float']['input'];
+};
+
+
+export type QueryDvrChaptersArgs = {
+  dvrId: Scalars['ID']['input'];
+  intervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  mode?: InputMaybe<DvrChapterMode>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  pageToken?: InputMaybe<Scalars['String']['input']>;
+  rangeEndMs?: InputMaybe<Scalars['Float']['input']>;
+  rangeStartMs?: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -757,6 +944,11 @@ export type QuerySigningKeyArgs = {
 export type QuerySigningKeysConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
   status?: InputMaybe<SigningKeyStatus>;
+};
+
+
+export type QueryStorageArtifactsConnectionArgs = {
+  input?: InputMaybe<StorageArtifactsInput>;
 };
 
 
@@ -873,6 +1065,55 @@ export type SigningKeysConnection = {
   readonly totalCount: Scalars['Int']['output'];
 };
 
+export type StartDvrResult = AuthError | DvrRequest | NotFoundError | ValidationError;
+
+export type StopDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
+/** A recording, chapter or clip in storage. */
+export type StorageArtifact = {
+  readonly __typename?: 'StorageArtifact';
+  readonly createdAt: Scalars['Time']['output'];
+  readonly durationSeconds: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly hash: Scalars['String']['output'];
+  readonly id: Scalars['ID']['output'];
+  readonly key: Scalars['String']['output'];
+  readonly kind: StorageArtifactKind;
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** Recordings: their status; chapters and clips: processing, ready or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  readonly title?: Maybe<Scalars['String']['output']>;
+};
+
+/** What storageArtifactsConnection lists. */
+export type StorageArtifactKind =
+  | 'CHAPTER'
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
+/** Storage artifacts, offset-paged. */
+export type StorageArtifactsConnection = {
+  readonly __typename?: 'StorageArtifactsConnection';
+  readonly hasNextPage: Scalars['Boolean']['output'];
+  readonly limit: Scalars['Int']['output'];
+  readonly nodes: ReadonlyArray<StorageArtifact>;
+  readonly offset: Scalars['Int']['output'];
+  readonly totalCount: Scalars['Int']['output'];
+};
+
+export type StorageArtifactsInput = {
+  /** Page size, 0..500 (default 25). */
+  readonly first?: InputMaybe<Scalars['Int']['input']>;
+  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  readonly kinds?: InputMaybe<ReadonlyArray<StorageArtifactKind>>;
+  readonly offset?: InputMaybe<Scalars['Int']['input']>;
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
+};
+
 /** A storage artifact moved to or from object storage. */
 export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
@@ -915,6 +1156,7 @@ export type Stream = {
   /** Who may play this stream (PUBLIC unless setPlaybackPolicy changed it). */
   readonly playbackPolicy: PlaybackPolicy;
   readonly pullSource?: Maybe<PullSourceView>;
+  /** Restream destinations (push targets), oldest first. */
   readonly pushTargets: ReadonlyArray<PushTarget>;
   /** Newest connection attempts of the pull source first (empty for PUSH streams); limit 0..100. */
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
@@ -1191,6 +1433,15 @@ export type TimeRangeInput = {
   readonly end: Scalars['Time']['input'];
   readonly start: Scalars['Time']['input'];
 };
+
+export type UpdatePushTargetInput = {
+  /** false stops a running push within a second. */
+  readonly isEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly name?: InputMaybe<Scalars['String']['input']>;
+  readonly targetUri?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdatePushTargetResult = AuthError | NotFoundError | PushTarget | ValidationError;
 
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
@@ -1512,6 +1763,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( RateLimitError & { __typename: 'RateLimitError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  CreatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateSigningKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: _RefType['SigningKey'] } & { __typename: 'CreateSigningKeySuccess' } )
@@ -1533,6 +1790,18 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
     | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+  ;
+  DeleteDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeletePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteStreamKeyResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -1590,10 +1859,28 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  StartDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DvrRequest & { __typename: 'DVRRequest' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  StopDVRResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   TestPlaybackAccessResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( PlaybackAccessDecision & { __typename: 'PlaybackAccessDecision' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  UpdatePushTargetResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( PushTargetRecordModel & { __typename: 'PushTarget' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   UpdateStreamResult:
@@ -1635,6 +1922,8 @@ export type ResolversTypes = {
   ConnectionInput: ConnectionInput;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreatePushTargetResult']>;
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateSigningKeyResult']>;
   CreateSigningKeySuccess: ResolverTypeWrapper<Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversTypes['SigningKey'] }>;
@@ -1644,6 +1933,14 @@ export type ResolversTypes = {
   CreateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamResult']>;
   CreateVodUploadInput: CreateVodUploadInput;
   CreateVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateVodUploadResult']>;
+  DVRChapter: ResolverTypeWrapper<DvrChapter>;
+  DVRChapterMode: DvrChapterMode;
+  DVRChapterPage: ResolverTypeWrapper<DvrChapterPage>;
+  DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
+  DVRChapterState: DvrChapterState;
+  DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
+  DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
@@ -1690,7 +1987,7 @@ export type ResolversTypes = {
   PullSourceView: ResolverTypeWrapper<PullSourceView>;
   PullState: PullState;
   PullStatus: ResolverTypeWrapper<PullStatus>;
-  PushTarget: ResolverTypeWrapper<PushTarget>;
+  PushTarget: ResolverTypeWrapper<PushTargetRecordModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RateLimitError: ResolverTypeWrapper<RateLimitError>;
   RefreshStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RefreshStreamKeyResult']>;
@@ -1705,6 +2002,12 @@ export type ResolversTypes = {
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
   SigningKeysConnection: ResolverTypeWrapper<Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['SigningKey']> }>;
+  StartDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StartDVRResult']>;
+  StopDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['StopDVRResult']>;
+  StorageArtifact: ResolverTypeWrapper<StorageArtifact>;
+  StorageArtifactKind: StorageArtifactKind;
+  StorageArtifactsConnection: ResolverTypeWrapper<StorageArtifactsConnection>;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: ResolverTypeWrapper<StorageEvent>;
   StorageEventAction: StorageEventAction;
   Stream: ResolverTypeWrapper<StreamRecordModel>;
@@ -1729,6 +2032,8 @@ export type ResolversTypes = {
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdatePushTargetResult']>;
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateStreamResult']>;
   User: ResolverTypeWrapper<UserViewModel>;
@@ -1765,6 +2070,8 @@ export type ResolversParentTypes = {
   ConnectionInput: ConnectionInput;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
+  CreatePushTargetInput: CreatePushTargetInput;
+  CreatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['CreatePushTargetResult'];
   CreateSigningKeyInput: CreateSigningKeyInput;
   CreateSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateSigningKeyResult'];
   CreateSigningKeySuccess: Omit<CreateSigningKeySuccess, 'signingKey'> & { signingKey: ResolversParentTypes['SigningKey'] };
@@ -1774,6 +2081,12 @@ export type ResolversParentTypes = {
   CreateStreamResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamResult'];
   CreateVodUploadInput: CreateVodUploadInput;
   CreateVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CreateVodUploadResult'];
+  DVRChapter: DvrChapter;
+  DVRChapterPage: DvrChapterPage;
+  DVRChapterRef: DvrChapterRef;
+  DVRRequest: DvrRequest;
+  DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
+  DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
@@ -1812,7 +2125,7 @@ export type ResolversParentTypes = {
   PullSourceInput: PullSourceInput;
   PullSourceView: PullSourceView;
   PullStatus: PullStatus;
-  PushTarget: PushTarget;
+  PushTarget: PushTargetRecordModel;
   Query: Record<PropertyKey, never>;
   RateLimitError: RateLimitError;
   RefreshStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['RefreshStreamKeyResult'];
@@ -1826,6 +2139,11 @@ export type ResolversParentTypes = {
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
+  StartDVRResult: ResolversUnionTypes<ResolversParentTypes>['StartDVRResult'];
+  StopDVRResult: ResolversUnionTypes<ResolversParentTypes>['StopDVRResult'];
+  StorageArtifact: StorageArtifact;
+  StorageArtifactsConnection: StorageArtifactsConnection;
+  StorageArtifactsInput: StorageArtifactsInput;
   StorageEvent: StorageEvent;
   Stream: StreamRecordModel;
   StreamAnalyticsDaily: StreamAnalyticsDaily;
@@ -1846,6 +2164,8 @@ export type ResolversParentTypes = {
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
   TimeRangeInput: TimeRangeInput;
+  UpdatePushTargetInput: UpdatePushTargetInput;
+  UpdatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['UpdatePushTargetResult'];
   UpdateStreamInput: UpdateStreamInput;
   UpdateStreamResult: ResolversUnionTypes<ResolversParentTypes>['UpdateStreamResult'];
   User: UserViewModel;
@@ -1930,6 +2250,10 @@ export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, Pa
   __resolveType: TypeResolveFn<'AuthError' | 'DeveloperToken' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type CreatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreatePushTargetResult'] = ResolversParentTypes['CreatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type CreateSigningKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateSigningKeyResult'] = ResolversParentTypes['CreateSigningKeyResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'CreateSigningKeySuccess' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
@@ -1950,6 +2274,68 @@ export type CreateStreamResultResolvers<ContextType = GraphQLContext, ParentType
 
 export type CreateVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateVodUploadResult'] = ResolversParentTypes['CreateVodUploadResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'ValidationError' | 'VodUploadSession', ParentType, ContextType>;
+};
+
+export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapter'] = ResolversParentTypes['DVRChapter']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isCurrent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastFailureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playableNow?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type DvrChapterPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterPage'] = ResolversParentTypes['DVRChapterPage']> = {
+  chapters?: Resolver<ReadonlyArray<ResolversTypes['DVRChapterRef']>, ParentType, ContextType>;
+  nextPageToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapterRef'] = ResolversParentTypes['DVRChapterRef']> = {
+  chapterId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hasGaps?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  intervalSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['DVRChapterMode'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+};
+
+export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  dvrHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manifestPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type DeletePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeletePushTargetResult'] = ResolversParentTypes['DeletePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeleteStreamKeyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteStreamKeyResult'] = ResolversParentTypes['DeleteStreamKeyResult']> = {
@@ -2066,10 +2452,13 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   abortVodUpload?: Resolver<ResolversTypes['AbortVodUploadResult'], ParentType, ContextType, RequireFields<MutationAbortVodUploadArgs, 'uploadId'>>;
   completeVodUpload?: Resolver<ResolversTypes['CompleteVodUploadResult'], ParentType, ContextType, RequireFields<MutationCompleteVodUploadArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
+  createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
   createVodUpload?: Resolver<ResolversTypes['CreateVodUploadResult'], ParentType, ContextType, RequireFields<MutationCreateVodUploadArgs, 'input'>>;
+  deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
+  deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
   deleteVodAsset?: Resolver<ResolversTypes['DeleteVodAssetResult'], ParentType, ContextType, RequireFields<MutationDeleteVodAssetArgs, 'id'>>;
@@ -2081,7 +2470,10 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
+  stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
+  updatePushTarget?: Resolver<ResolversTypes['UpdatePushTargetResult'], ParentType, ContextType, RequireFields<MutationUpdatePushTargetArgs, 'id' | 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
 };
 
@@ -2219,16 +2611,28 @@ export type PullStatusResolvers<ContextType = GraphQLContext, ParentType extends
 };
 
 export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PushTarget'] = ResolversParentTypes['PushTarget']> = {
+  bitrateKbps?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bytesSent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  droppedUnits?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPushedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   platform?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   targetUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
+  dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
+  dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2237,6 +2641,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   serviceInstancesHealth?: Resolver<ReadonlyArray<ResolversTypes['ServiceInstance']>, ParentType, ContextType, Partial<QueryServiceInstancesHealthArgs>>;
   signingKey?: Resolver<Maybe<ResolversTypes['SigningKey']>, ParentType, ContextType, RequireFields<QuerySigningKeyArgs, 'id'>>;
   signingKeysConnection?: Resolver<ResolversTypes['SigningKeysConnection'], ParentType, ContextType, Partial<QuerySigningKeysConnectionArgs>>;
+  storageArtifactsConnection?: Resolver<ResolversTypes['StorageArtifactsConnection'], ParentType, ContextType, Partial<QueryStorageArtifactsConnectionArgs>>;
   stream?: Resolver<Maybe<ResolversTypes['Stream']>, ParentType, ContextType, RequireFields<QueryStreamArgs, 'id'>>;
   streamKeysConnection?: Resolver<ResolversTypes['StreamKeysConnection'], ParentType, ContextType, RequireFields<QueryStreamKeysConnectionArgs, 'streamId'>>;
   streamsConnection?: Resolver<ResolversTypes['StreamsConnection'], ParentType, ContextType, Partial<QueryStreamsConnectionArgs>>;
@@ -2305,6 +2710,38 @@ export type SigningKeysConnectionResolvers<ContextType = GraphQLContext, ParentT
   edges?: Resolver<ReadonlyArray<ResolversTypes['SigningKeyEdge']>, ParentType, ContextType>;
   nodes?: Resolver<ReadonlyArray<ResolversTypes['SigningKey']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type StartDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StartDVRResult'] = ResolversParentTypes['StartDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DVRRequest' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StopDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StopDVRResult'] = ResolversParentTypes['StopDVRResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifact'] = ResolversParentTypes['StorageArtifact']> = {
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  hash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['StorageArtifactKind'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type StorageArtifactsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifactsConnection'] = ResolversParentTypes['StorageArtifactsConnection']> = {
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodes?: Resolver<ReadonlyArray<ResolversTypes['StorageArtifact']>, ParentType, ContextType>;
+  offset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -2463,6 +2900,10 @@ export interface TimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'Time';
 }
 
+export type UpdatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdatePushTargetResult'] = ResolversParentTypes['UpdatePushTargetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type UpdateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateStreamResult'] = ResolversParentTypes['UpdateStreamResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
@@ -2613,11 +3054,18 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CompleteVodUploadResult?: CompleteVodUploadResultResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
+  CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
   CreateStreamResult?: CreateStreamResultResolvers<ContextType>;
   CreateVodUploadResult?: CreateVodUploadResultResolvers<ContextType>;
+  DVRChapter?: DvrChapterResolvers<ContextType>;
+  DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
+  DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
+  DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
+  DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
@@ -2661,6 +3109,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
+  StartDVRResult?: StartDvrResultResolvers<ContextType>;
+  StopDVRResult?: StopDvrResultResolvers<ContextType>;
+  StorageArtifact?: StorageArtifactResolvers<ContextType>;
+  StorageArtifactsConnection?: StorageArtifactsConnectionResolvers<ContextType>;
   StorageEvent?: StorageEventResolvers<ContextType>;
   Stream?: StreamResolvers<ContextType>;
   StreamAnalyticsDaily?: StreamAnalyticsDailyResolvers<ContextType>;
@@ -2678,6 +3130,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
   Time?: GraphQLScalarType;
+  UpdatePushTargetResult?: UpdatePushTargetResultResolvers<ContextType>;
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   ValidationError?: ValidationErrorResolvers<ContextType>;

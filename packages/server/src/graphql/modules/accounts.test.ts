@@ -131,16 +131,17 @@ for (const backend of testBackends()) {
       assert.equal(wrongPassword.response.headers.get('set-cookie'), null);
     });
 
-    test('the session cookie authenticates; logout revokes the session and clears the cookie', async () => {
+    test('the session cookie authenticates; a cookie mutation without X-Airwave-CSRF is FORBIDDEN; logout revokes the session and clears the cookie', async () => {
       const { result } = await register(server, 'carol@example.com');
       const token = result?.token ?? '';
       const cookie = `airwave_session=${token}`;
       const viaCookie = await rawGraphql(server, '{ me { email } }', { cookie });
       assert.deepEqual(viaCookie.body.data, { me: { email: 'carol@example.com' } });
 
-      const logout = await rawGraphql(server, 'mutation { logout { __typename ... on LogoutPayload { success } } }', {
-        cookie,
-      });
+      const logoutMutation = 'mutation { logout { __typename ... on LogoutPayload { success } } }';
+      const forged = await rawGraphql(server, logoutMutation, { cookie });
+      assert.equal(forged.body.errors?.[0]?.extensions?.code, 'FORBIDDEN', 'a cookie mutation needs the CSRF header');
+      const logout = await rawGraphql(server, logoutMutation, { cookie, 'x-airwave-csrf': '1' });
       assert.deepEqual(logout.body.data, { logout: { __typename: 'LogoutPayload', success: true } });
       assert.match(logout.response.headers.get('set-cookie') ?? '', /airwave_session=;.*Expires=Thu, 01 Jan 1970/i);
 

@@ -24,7 +24,7 @@ export const publicModule: GraphQLModule = {
       rtmpUrl: String
       "rtmps://host:port/live/<streamKey> when RTMPS is configured."
       rtmpsUrl: String
-      "srt://host:port?streamid=<streamKey> once this node listens for SRT; null until then."
+      "srt://host:port?streamid=<streamKey> (SRT caller, MPEG-TS; #!::r=<streamKey>,m=publish also works)."
       srtUrl: String
       "<baseUrl>/webrtc/<streamKey> (WHIP); null when the node does not serve WHIP."
       whipUrl: String

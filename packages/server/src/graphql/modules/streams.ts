@@ -59,7 +59,6 @@ const streamFields = {
     pull: pullStatusToGraphQL(stream.metrics.pull),
   }),
   tracks: (stream: StreamRecord): readonly StreamTrack[] => stream.tracks.map(trackToGraphQL),
-  pushTargets: (): readonly [] => [],
 } satisfies StreamResolvers;
 
 /** A stream record as the whole GraphQL object (every field but playbackPolicy and recentPullSourceEvents); the API bench's bare route answers it. */
@@ -79,7 +78,7 @@ export function streamToGraphQL(stream: StreamRecord): Omit<Stream, 'playbackPol
     updatedAt: streamFields.updatedAt(stream),
     metrics: streamFields.metrics(stream),
     tracks: streamFields.tracks(stream),
-    pushTargets: streamFields.pushTargets(),
+    pushTargets: [],
   };
 }
 
@@ -144,16 +143,6 @@ export const streamsModule: GraphQLModule = {
       sampleRate: Int
     }
 
-    "A restream destination of a stream (managed by the push-target operations)."
-    type PushTarget {
-      id: ID!
-      status: String!
-      platform: String!
-      name: String!
-      "Masked destination address."
-      targetUri: String!
-    }
-
     "A live stream."
     type Stream {
       "Global ID: the argument of every stream operation."
@@ -174,6 +163,7 @@ export const streamsModule: GraphQLModule = {
       updatedAt: Time!
       metrics: StreamMetrics!
       tracks: [StreamTrack!]!
+      "Restream destinations (push targets), oldest first."
       pushTargets: [PushTarget!]!
     }
 

@@ -1,7 +1,8 @@
 /**
  * GraphQL subscriptions over WebSocket at /graphql/ws, protocol graphql-transport-ws (the
  * `graphql-ws` package's server core on `@fastify/websocket`). The token comes in
- * `connectionParams.authToken`; a missing or bad one closes with 4401. Keep-alive pings find dead
+ * `connectionParams.authToken` (or, for the dashboard, the session cookie of a same-origin upgrade);
+ * a missing or bad one closes with 4401. Keep-alive pings find dead
  * clients, a client whose send buffer grows past a limit is closed with 4008, and connection
  * attempts per address, subscriptions per connection and connections per token are limited.
  */
@@ -36,6 +37,7 @@ import {
   CLOSE_UNAUTHORIZED,
 } from './close-codes.js';
 import { ConnectionCounter } from './connection-counter.js';
+import { sameOriginCookieToken } from './cookie-token.js';
 import { keepAlive } from './keep-alive.js';
 import { sharedSubscribe } from './shared-execution.js';
 
@@ -112,7 +114,7 @@ export function graphqlWsRoute(options: GraphQLWsOptions): (app: FastifyInstance
           }
           throw error;
         }
-        const token = ctx.connectionParams?.authToken;
+        const token = ctx.connectionParams?.authToken ?? sameOriginCookieToken(request);
         if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
           socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized: send connectionParams.authToken');
           return false;

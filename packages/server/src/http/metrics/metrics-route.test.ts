@@ -41,6 +41,7 @@ describe('/metrics', () => {
       'airwave_recorder_errors_total',
       'airwave_graphql_request_duration_seconds',
       'airwave_viewer_sessions_open',
+      'airwave_memory_bytes',
       'nodejs_eventloop_lag_seconds',
     ]) {
       assert.ok(first.has(name), `${name} is exposed`);
@@ -77,6 +78,13 @@ describe('/metrics', () => {
     assert.equal(sampleValue(second, 'airwave_viewers', { protocol: 'dash' }), 1);
     assert.equal(sampleValue(second, 'airwave_recorder_errors_total', { reason: 'segment_write' }), 1);
     assert.ok(timed(second) > before, 'the GraphQL request was timed');
+    const memory = (purpose: string) => sampleValue(second, 'airwave_memory_bytes', { purpose }) ?? -1;
+    assert.equal(memory('media_gop_cache'), 30_000, 'the GOP cache holds the 30 units of the open GOP');
+    assert.ok(memory('v8_heap_used') > 0 && memory('v8_heap_total') >= memory('v8_heap_used'));
+    assert.ok(memory('database_in_process') > 0, 'PGlite runs inside the process');
+    for (const purpose of ['array_buffers', 'external', 'media_history', 'media_ts_window', 'media_cmaf_window']) {
+      assert.ok(memory(purpose) >= 0, `${purpose} is reported`);
+    }
     publisher.close('done');
     server.running.hub.stop('6d7f1b8e-8f51-4f3e-9d0b-6a2f9c1e4b11', 'test over');
     const third = await scrape();

@@ -25,7 +25,10 @@ import { buildPlayInfo } from './play-info.js';
 import { flat, type PlayExchange, send, sendStream } from './play-response.js';
 import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
 import type { PlaybackSessionSink } from './session-sink.js';
+import type { StoredPlayback } from './stored/stored-playback.js';
+import { storedInfo, storedTarget } from './stored/stored-target.js';
 import { viewerSessionId } from './viewer-session.js';
+import { type VodPlayback, vodImageTarget, vodInfo } from './vod/vod-playback.js';
 
 /** A protocol service: answers one playback request. */
 export interface PlayService {
@@ -64,6 +67,10 @@ export interface PlayRoutesDeps {
   readonly remote?: RemoteStreams;
   /** Starts an on-demand pull of a playback id not live here; resolves once it is (or cannot be). */
   readonly wake?: (playbackId: string) => Promise<boolean>;
+  /** Recordings, chapters and clips in storage, served when the playback id is not live here. */
+  readonly stored?: StoredPlayback;
+  /** Uploaded VOD assets in storage (issue 18), served like stored content. */
+  readonly vod?: VodPlayback;
 }
 
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
@@ -143,6 +150,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   };
 
   async function route(request: Incoming, rawId: string, path: string | undefined): Promise<void> {
+    if ((deps.stored || deps.vod) && (await serveStored(request, rawId, path))) {
+      return;
+    }
     if (path === undefined) {
       if (rawId.endsWith('.mp4')) {
         return serve(request, rawId.slice(0, -'.mp4'.length), 'mp4', deps.mp4, '');
@@ -165,6 +175,57 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
         `no playback output at ${path}; use hls/index.m3u8, cmaf/index.m3u8, cmaf/index.mpd or <id>.mp4`,
       ),
     );
+  }
+
+  /** Serves stored content when the playback id names some (and is not live here); false otherwise. */
+  async function serveStored(request: Incoming, rawId: string, path: string | undefined): Promise<boolean> {
+    const target = storedTarget(rawId, path) ?? vodImageTarget(rawId, path);
+    if (!target || deps.hub.getByPlaybackId(target.playbackId) || !PLAYBACK_ID.test(target.playbackId)) {
+      return false;
+    }
+    const content = target.output === 'asset' ? undefined : await deps.stored?.find(target.playbackId);
+    const asset = content ? undefined : await deps.vod?.find(target.playbackId);
+    if (!content && !asset) {
+      return false;
+    }
+    const admitted = await admit(request, target.playbackId, target.protocol);
+    if (!admitted) {
+      return true;
+    }
+    const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
+    const { uriQuery } = admitted;
+    const response = asset
+      ? target.output === 'info'
+        ? vodInfo(asset, deps.publicBaseUrl, uriQuery)
+        : await (deps.vod as VodPlayback).handle({
+            content: asset,
+            output: target.output,
+            path: target.path,
+            range,
+            uriQuery,
+          })
+      : target.output === 'info' || target.output === 'asset'
+        ? storedInfo(content as NonNullable<typeof content>, deps.publicBaseUrl, uriQuery)
+        : await (deps.stored as StoredPlayback).handle({
+            content: content as NonNullable<typeof content>,
+            output: target.output,
+            path: target.path,
+            range,
+            uriQuery,
+          });
+    const served = deps.sessions
+      ? (bytes: number) =>
+          deps.sessions?.served(target.playbackId, admitted.sessionId, target.protocol, bytes, {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          })
+      : undefined;
+    if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+      served?.(send(request, response));
+    } else {
+      sendStream(request, response, response.body, undefined, served);
+    }
+    return true;
   }
 
   /** The `/play/<id>` JSON. */

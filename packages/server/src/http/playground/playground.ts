@@ -1,7 +1,8 @@
 /**
  * GraphiQL at GET /graphql/playground, working offline: the page loads React, ReactDOM and
  * GraphiQL from their npm packages' UMD builds, served under /graphql/playground/assets/.
- * Requests go to /graphql with the browser's session cookie; the headers tab can add
+ * Requests go to /graphql with the browser's session cookie and the CSRF header cookie mutations
+ * need (auth/csrf.ts); the headers tab can add
  * `Authorization: Bearer <token>`.
  */
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,10 @@ function packageFile(pkg: string, file: string, type: string): Asset {
 
 const INIT = `'use strict';
 (function () {
-  var fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', window.location.href).toString() });
+  var fetcher = GraphiQL.createFetcher({
+    url: new URL('/graphql', window.location.href).toString(),
+    headers: { 'x-airwave-csrf': '1' },
+  });
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(
     React.createElement(GraphiQL, {

@@ -67,6 +67,11 @@ export class TsHlsService {
     this.firstSegmentWaitMs = options.firstSegmentWaitMs ?? 3_000 * (options.targetDurationSeconds ?? 2);
   }
 
+  /** Bytes of TS segments every stream's segmenter holds (window and retained segments). */
+  heldBytes(): number {
+    return this.streams.heldBytes();
+  }
+
   /** Answers one request under `/play/<id>/hls/`. */
   async handle(req: PlayRequest): Promise<PlayResponse> {
     const unsupported = this.streams.get(req.playbackId)?.packager.unsupported;

@@ -8,6 +8,7 @@ import type { StreamSink } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../../stream/track.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
+import { bufferBytes } from '../../shared/held-bytes.js';
 
 /** Options of one segmenter. */
 export interface TsSegmenterOptions {
@@ -123,6 +124,11 @@ export class TsSegmenter implements StreamSink {
   /** Reason the stream ended, once it did (the playlist then carries EXT-X-ENDLIST). */
   get ended(): string | undefined {
     return this.endReason;
+  }
+
+  /** Bytes of the finished segments kept (their backing blocks). */
+  get heldBytes(): number {
+    return bufferBytes(this.finished.map((segment) => segment.data));
   }
 
   /** The segments listed in the media playlist, oldest first. */

@@ -72,6 +72,15 @@ export class CmafPackager implements StreamSink {
     return this.changes;
   }
 
+  /** Bytes the track writers hold (the window's parts and their blocks). */
+  get heldBytes(): number {
+    let total = 0;
+    for (const writer of this.writers.values()) {
+      total += writer.heldBytes;
+    }
+    return total;
+  }
+
   /** Why the stream ended, or undefined while live. */
   get ended(): string | undefined {
     return this.endReason;

@@ -9,6 +9,7 @@ import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { Track } from '../../../stream/track.js';
+import { bufferBytes } from '../held-bytes.js';
 import type { CmafPart, CmafPeriod, CmafSegment, CmafTrackName } from './cmaf-types.js';
 
 /** A boundary the packager decided, in this track's timescale. */
@@ -73,6 +74,14 @@ export class CmafTrackWriter {
   /** Version of the current init segment. */
   get initVersion(): number {
     return this.version;
+  }
+
+  /** Bytes of the blocks the window's parts (and the open segment's) lie in, the current block included. */
+  get heldBytes(): number {
+    const parts = [...this.complete, ...(this.open ? [this.open] : [])].flatMap((segment) =>
+      segment.parts.map((part) => part.data),
+    );
+    return bufferBytes([...parts, this.block]);
   }
 
   /** Complete segments in the window, oldest first. */

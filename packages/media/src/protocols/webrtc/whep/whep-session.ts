@@ -4,10 +4,11 @@
  * and the next live keyframe; otherwise the cached GOP, sent at once with its timestamps pressed
  * together just before the live edge so the browser decodes through it without adding the GOP's
  * age to its playout delay. Video comes through a bounded hub reader: a viewer that falls behind
- * drops to the next keyframe and never holds up the others. NACKs are answered from werift's
- * send history; a PLI from the viewer is passed upstream when the publisher can be asked.
+ * drops to the next keyframe and never holds up the others. Packets leave through RtpSendPath
+ * (keys imported once, no per-packet promise; ADR 0031), which also answers NACKs from its
+ * history of sent datagrams; a PLI from the viewer is passed upstream when the publisher can be
+ * asked.
  */
-import { type RTCRtpSender, RtpHeader, RtpPacket } from 'werift';
 import type { LiveStream } from '../../../hub/live-stream.js';
 import type { QueuedReader } from '../../../hub/reader.js';
 import type { Logger } from '../../../ports.js';
@@ -16,6 +17,7 @@ import { audioTrackOf, videoTrackOf } from '../../../stream/track.js';
 import { Peer, type PeerOptions } from '../peer.js';
 import type { RtpPayload } from '../rtp/h264-packetizer.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
+import { RtpSendPath, type RtpSendStats } from '../srtp/rtp-send-path.js';
 import { H264UnitPacketizer, opusPayloads } from './units-to-rtp.js';
 
 /** Where a viewer's Opus comes from when the stream's audio is not Opus (a shared transcoder). */
@@ -49,8 +51,7 @@ export interface WhepSessionStats {
 }
 
 interface Outgoing {
-  readonly sender: RTCRtpSender;
-  readonly payloadType: number;
+  readonly path: RtpSendPath;
   sequence: number;
   readonly timestampOffset: number;
 }
@@ -114,8 +115,7 @@ export class WhepSession {
         continue;
       }
       const outgoing: Outgoing = {
-        sender: transceiver.sender,
-        payloadType: codec.payloadType,
+        path: new RtpSendPath(transceiver.sender, codec.payloadType),
         sequence: Math.floor(Math.random() * 0x10000),
         timestampOffset: Math.floor(Math.random() * 0x7fffffff),
       };
@@ -131,6 +131,14 @@ export class WhepSession {
     }
     void this.peer.whenConnected().then(() => this.start());
     return answer;
+  }
+
+  /** Counters of the video and audio send paths (packets, retransmissions). */
+  get sendStats(): { video?: RtpSendStats; audio?: RtpSendStats } {
+    return {
+      ...(this.video ? { video: this.video.path.stats } : {}),
+      ...(this.audio ? { audio: this.audio.path.stats } : {}),
+    };
   }
 
   /** True when the answer sends at least one track. */
@@ -244,9 +252,9 @@ export class WhepSession {
           timestamp = plan.lastCachedVideoPts - (plan.cachedVideoCount - cachedVideoSeen);
         }
         this.stats.videoUnits++;
-        await this.send(this.video, plan.packetizer.payloads(unit), timestamp);
+        this.send(this.video, plan.packetizer.payloads(unit), timestamp);
       } else if (unit.trackId === plan.audioTrackId && !fromCache && (this.videoStarted || !this.video)) {
-        await this.sendAudio(unit);
+        this.sendAudio(unit);
       }
     }
     if (!this.ended) {
@@ -276,33 +284,21 @@ export class WhepSession {
     return true;
   }
 
-  private async sendAudio(unit: MediaUnit): Promise<void> {
+  private sendAudio(unit: MediaUnit): void {
     if (!this.audio || this.ended || (this.video && !this.videoStarted)) {
       return;
     }
     this.stats.audioUnits++;
-    await this.send(this.audio, opusPayloads(unit), unit.pts);
+    this.send(this.audio, opusPayloads(unit), unit.pts);
   }
 
-  private async send(outgoing: Outgoing, payloads: readonly RtpPayload[], timestamp: number): Promise<void> {
+  private send(outgoing: Outgoing, payloads: readonly RtpPayload[], timestamp: number): void {
     const rtpTimestamp = (Math.round(timestamp) + outgoing.timestampOffset) >>> 0;
+    outgoing.path.markFrameTime();
     for (const { payload, marker } of payloads) {
-      const header = new RtpHeader({
-        payloadType: outgoing.payloadType,
-        sequenceNumber: outgoing.sequence,
-        timestamp: rtpTimestamp,
-        marker,
-      });
+      outgoing.path.send(payload, marker, outgoing.sequence, rtpTimestamp);
       outgoing.sequence = (outgoing.sequence + 1) & 0xffff;
       this.stats.packets++;
-      try {
-        await outgoing.sender.sendRtp(
-          new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
-        );
-      } catch (error) {
-        this.close(`sending failed: ${(error as Error).message}`);
-        return;
-      }
     }
   }
 }

@@ -1,0 +1,58 @@
+/**
+ * Live updates over graphql-ws (`graphql-transport-ws`) at /graphql/ws on the same origin: the
+ * browser sends the session cookie with the upgrade, so no token is kept in script.
+ */
+import { type Client, createClient } from 'graphql-ws';
+import { useEffect, useRef } from 'react';
+import type { TypedDocumentString } from '../generated/graphql';
+
+let client: Client | undefined;
+
+/** The one WebSocket client of the page, opened lazily and retried with backoff. */
+function liveClient(): Client {
+  if (!client) {
+    const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    client = createClient({
+      url: `${scheme}//${window.location.host}/graphql/ws`,
+      lazy: true,
+      retryAttempts: Number.POSITIVE_INFINITY,
+      shouldRetry: () => true,
+    });
+  }
+  return client;
+}
+
+/** Closes the live connection (after sign-out). */
+export function closeLive(): void {
+  void client?.dispose();
+  client = undefined;
+}
+
+/** Subscribes while mounted and while `enabled`; calls `onData` with each event. */
+export function useSubscription<TResult, TVariables extends Record<string, unknown>>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables,
+  onData: (data: TResult) => void,
+  enabled = true,
+): void {
+  const handler = useRef(onData);
+  handler.current = onData;
+  const key = JSON.stringify(variables);
+  useEffect(() => {
+    if (!enabled) {
+      return;
+    }
+    return liveClient().subscribe<TResult>(
+      { query: document.toString(), variables: JSON.parse(key) as Record<string, unknown> },
+      {
+        next: (value) => {
+          if (value.data) {
+            handler.current(value.data as TResult);
+          }
+        },
+        error: () => {},
+        complete: () => {},
+      },
+    );
+  }, [document, key, enabled]);
+}

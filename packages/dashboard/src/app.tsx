@@ -1,0 +1,130 @@
+/** The app shell: who is signed in (me), the navigation, and the page for the current path. */
+import { useCallback, useEffect, useState } from 'react';
+import { onUnauthorized, request } from './api/client';
+import { closeLive } from './api/live';
+import { useQuery } from './api/use-query';
+import { graphql } from './generated';
+import { AuthPage } from './pages/auth';
+import { CreateStreamPage } from './pages/create-stream';
+import { SigningKeysPage } from './pages/signing-keys';
+import { StreamPage } from './pages/stream/stream-page';
+import { StreamsPage } from './pages/streams';
+import { TokensPage } from './pages/tokens';
+import { Link, navigate, useLocation } from './router';
+import { ErrorBox, Loading } from './ui/states';
+
+const MeDocument = graphql(`
+  query Me {
+    me { id email name }
+  }
+`);
+
+const LogoutDocument = graphql(`
+  mutation Logout {
+    logout { __typename }
+  }
+`);
+
+const PUBLIC_PATHS = new Set(['/signin', '/signup']);
+
+/** The page for `path` when signed in. */
+function Page({ path, query }: { path: string; query: URLSearchParams }) {
+  if (path === '/streams/new') {
+    return <CreateStreamPage />;
+  }
+  const stream = /^\/streams\/([^/]+)$/.exec(path);
+  if (stream?.[1]) {
+    return <StreamPage id={decodeURIComponent(stream[1])} />;
+  }
+  if (path === '/signing-keys') {
+    return <SigningKeysPage />;
+  }
+  if (path === '/tokens') {
+    return <TokensPage />;
+  }
+  return <StreamsPage query={query} />;
+}
+
+const NAV = [
+  { href: '/streams', label: 'Streams' },
+  { href: '/signing-keys', label: 'Signing keys' },
+  { href: '/tokens', label: 'Developer tokens' },
+] as const;
+
+/** The whole app. */
+export function App() {
+  const { path, query } = useLocation();
+  const me = useQuery(MeDocument, {});
+  const [signedOut, setSignedOut] = useState(false);
+  const user = signedOut ? undefined : me.data?.me;
+  const unauthorized = signedOut || me.error?.code === 'UNAUTHORIZED';
+
+  useEffect(() => onUnauthorized(() => setSignedOut(true)), []);
+  useEffect(() => {
+    if (unauthorized && !PUBLIC_PATHS.has(path)) {
+      navigate('/signin', true);
+    }
+    if (user && (PUBLIC_PATHS.has(path) || path === '/')) {
+      navigate('/streams', true);
+    }
+  }, [unauthorized, user, path]);
+
+  const signedIn = useCallback(() => {
+    setSignedOut(false);
+    me.reload();
+    navigate('/streams', true);
+  }, [me.reload]);
+
+  const signOut = async () => {
+    try {
+      await request(LogoutDocument);
+    } finally {
+      closeLive();
+      setSignedOut(true);
+      navigate('/signin', true);
+    }
+  };
+
+  if (PUBLIC_PATHS.has(path) && !user) {
+    return <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} onSignedIn={signedIn} />;
+  }
+  if (!user) {
+    return (
+      <main>
+        {me.error && me.error.code !== 'UNAUTHORIZED' ? (
+          <ErrorBox error={me.error} retry={me.reload} />
+        ) : (
+          <Loading what="your account" />
+        )}
+      </main>
+    );
+  }
+  return (
+    <>
+      <a href="#content" className="skip">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link href="/streams" className="brand">
+          Airwave
+        </Link>
+        <nav aria-label="Main">
+          {NAV.map((item) => (
+            <Link key={item.href} href={item.href} aria-current={path.startsWith(item.href) ? 'page' : undefined}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <span className="who">
+          <span className="muted">{user.email}</span>
+          <button type="button" className="small" onClick={signOut}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <div id="content">
+        <Page path={path} query={query} />
+      </div>
+    </>
+  );
+}

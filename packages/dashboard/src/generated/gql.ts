@@ -1,0 +1,170 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Me {\n    me { id email name }\n  }\n": typeof types.MeDocument,
+    "\n  mutation Logout {\n    logout { __typename }\n  }\n": typeof types.LogoutDocument,
+    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n": typeof types.RegisterDocument,
+    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreateStreamDocument,
+    "\n  query SigningKeys {\n    signingKeysConnection(page: { first: 100 }) { nodes { id kid name status createdAt lastUsedAt } }\n  }\n": typeof types.SigningKeysDocument,
+    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": typeof types.CreateSigningKeyDocument,
+    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RevokeSigningKeyDocument,
+    "\n  query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {\n    analytics {\n      usage {\n        streaming {\n          streamAnalyticsDailyConnection(streamId: $streamId, timeRange: $timeRange, page: { first: 366 }) {\n            nodes { day totalViews uniqueViewers egressBytes peakConcurrentViewers }\n          }\n        }\n      }\n    }\n  }\n": typeof types.StreamAnalyticsDocument,
+    "\n  query Ingest($streamKey: String!) {\n    resolveIngestEndpoint(streamKey: $streamKey) {\n      primary { nodeId rtmpUrl rtmpsUrl srtUrl whipUrl }\n    }\n  }\n": typeof types.IngestDocument,
+    "\n  query StreamKeys($streamId: ID!) {\n    streamKeysConnection(streamId: $streamId, page: { first: 100 }) {\n      nodes { id keyName isActive isPrimary lastUsedAt createdAt }\n    }\n  }\n": typeof types.StreamKeysDocument,
+    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreateStreamKeyDocument,
+    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RotateStreamKeyDocument,
+    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeleteStreamKeyDocument,
+    "\n  query ActiveSigningKeys {\n    signingKeysConnection(status: ACTIVE, page: { first: 100 }) { nodes { id kid name } }\n  }\n": typeof types.ActiveSigningKeysDocument,
+    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.SetPlaybackPolicyDocument,
+    "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }\n      pushTargets { id name platform status }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": typeof types.StreamDocument,
+    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeleteStreamDocument,
+    "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": typeof types.ViewerMetricsDocument,
+    "\n  query Streams($page: ConnectionInput, $search: String) {\n    streamsConnection(page: $page, search: $search) {\n      totalCount\n      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }\n      nodes { id name createdAt ingestMode metrics { status currentViewers } }\n    }\n  }\n": typeof types.StreamsDocument,
+    "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": typeof types.DeveloperTokensDocument,
+    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": typeof types.CreateDeveloperTokenDocument,
+    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RevokeDeveloperTokenDocument,
+    "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": typeof types.StreamStatusEventsDocument,
+};
+const documents: Documents = {
+    "\n  query Me {\n    me { id email name }\n  }\n": types.MeDocument,
+    "\n  mutation Logout {\n    logout { __typename }\n  }\n": types.LogoutDocument,
+    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n": types.RegisterDocument,
+    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.CreateStreamDocument,
+    "\n  query SigningKeys {\n    signingKeysConnection(page: { first: 100 }) { nodes { id kid name status createdAt lastUsedAt } }\n  }\n": types.SigningKeysDocument,
+    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": types.CreateSigningKeyDocument,
+    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.RevokeSigningKeyDocument,
+    "\n  query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {\n    analytics {\n      usage {\n        streaming {\n          streamAnalyticsDailyConnection(streamId: $streamId, timeRange: $timeRange, page: { first: 366 }) {\n            nodes { day totalViews uniqueViewers egressBytes peakConcurrentViewers }\n          }\n        }\n      }\n    }\n  }\n": types.StreamAnalyticsDocument,
+    "\n  query Ingest($streamKey: String!) {\n    resolveIngestEndpoint(streamKey: $streamKey) {\n      primary { nodeId rtmpUrl rtmpsUrl srtUrl whipUrl }\n    }\n  }\n": types.IngestDocument,
+    "\n  query StreamKeys($streamId: ID!) {\n    streamKeysConnection(streamId: $streamId, page: { first: 100 }) {\n      nodes { id keyName isActive isPrimary lastUsedAt createdAt }\n    }\n  }\n": types.StreamKeysDocument,
+    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.CreateStreamKeyDocument,
+    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.RotateStreamKeyDocument,
+    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeleteStreamKeyDocument,
+    "\n  query ActiveSigningKeys {\n    signingKeysConnection(status: ACTIVE, page: { first: 100 }) { nodes { id kid name } }\n  }\n": types.ActiveSigningKeysDocument,
+    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.SetPlaybackPolicyDocument,
+    "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }\n      pushTargets { id name platform status }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": types.StreamDocument,
+    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeleteStreamDocument,
+    "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": types.ViewerMetricsDocument,
+    "\n  query Streams($page: ConnectionInput, $search: String) {\n    streamsConnection(page: $page, search: $search) {\n      totalCount\n      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }\n      nodes { id name createdAt ingestMode metrics { status currentViewers } }\n    }\n  }\n": types.StreamsDocument,
+    "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": types.DeveloperTokensDocument,
+    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": types.CreateDeveloperTokenDocument,
+    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.RevokeDeveloperTokenDocument,
+    "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": types.StreamStatusEventsDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Me {\n    me { id email name }\n  }\n"): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Logout {\n    logout { __typename }\n  }\n"): typeof import('./graphql').LogoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n"): typeof import('./graphql').RegisterDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n"): typeof import('./graphql').LoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreateStreamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SigningKeys {\n    signingKeysConnection(page: { first: 100 }) { nodes { id kid name status createdAt lastUsedAt } }\n  }\n"): typeof import('./graphql').SigningKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n"): typeof import('./graphql').CreateSigningKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RevokeSigningKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {\n    analytics {\n      usage {\n        streaming {\n          streamAnalyticsDailyConnection(streamId: $streamId, timeRange: $timeRange, page: { first: 366 }) {\n            nodes { day totalViews uniqueViewers egressBytes peakConcurrentViewers }\n          }\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').StreamAnalyticsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Ingest($streamKey: String!) {\n    resolveIngestEndpoint(streamKey: $streamKey) {\n      primary { nodeId rtmpUrl rtmpsUrl srtUrl whipUrl }\n    }\n  }\n"): typeof import('./graphql').IngestDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query StreamKeys($streamId: ID!) {\n    streamKeysConnection(streamId: $streamId, page: { first: 100 }) {\n      nodes { id keyName isActive isPrimary lastUsedAt createdAt }\n    }\n  }\n"): typeof import('./graphql').StreamKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreateStreamKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RotateStreamKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeleteStreamKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ActiveSigningKeys {\n    signingKeysConnection(status: ACTIVE, page: { first: 100 }) { nodes { id kid name } }\n  }\n"): typeof import('./graphql').ActiveSigningKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').SetPlaybackPolicyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }\n      pushTargets { id name platform status }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n"): typeof import('./graphql').StreamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeleteStreamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n"): typeof import('./graphql').ViewerMetricsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Streams($page: ConnectionInput, $search: String) {\n    streamsConnection(page: $page, search: $search) {\n      totalCount\n      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }\n      nodes { id name createdAt ingestMode metrics { status currentViewers } }\n    }\n  }\n"): typeof import('./graphql').StreamsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n"): typeof import('./graphql').DeveloperTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n"): typeof import('./graphql').CreateDeveloperTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RevokeDeveloperTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n"): typeof import('./graphql').StreamStatusEventsDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,839 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Page input: first (default 50, max 500) with after, or last with before. */
+export type ConnectionInput = {
+  after?: string | null | undefined;
+  before?: string | null | undefined;
+  first?: number | null | undefined;
+  last?: number | null | undefined;
+};
+
+export type CreateDeveloperTokenInput = {
+  /** Lifetime in days (1 to 3650); null never expires. */
+  expiresIn?: number | null | undefined;
+  name: string;
+  /** Comma-separated scopes: streams:read, streams:write, analytics:read, developer:read, developer:write, account:read, account:write, security:read, security:write. */
+  permissions: string;
+};
+
+export type CreateSigningKeyInput = {
+  /** 1 to 100 characters. */
+  name: string;
+};
+
+export type CreateStreamInput = {
+  description?: string | null | undefined;
+  /** PUSH (default) or PULL; cannot change later. */
+  ingestMode?: IngestMode | null | undefined;
+  /** 1 to 255 characters after trimming. */
+  name: string;
+  /** Required when ingestMode is PULL. */
+  pullSource?: PullSourceInput | null | undefined;
+  record?: boolean | null | undefined;
+  sourceLocation?: string | null | undefined;
+};
+
+export type CreateStreamKeyInput = {
+  /** 1 to 100 characters after trimming. */
+  name: string;
+};
+
+/** PUSH: an encoder pushes (RTMP, SRT, WHIP). PULL: the service pulls pullSource.sourceUri. */
+export type IngestMode =
+  | 'PULL'
+  | 'PUSH';
+
+export type JwtPlaybackPolicyInput = {
+  /** Kids of active signing keys of this account; empty or omitted accepts any active key. */
+  allowedKids?: Array<string> | null | undefined;
+};
+
+export type LoginInput = {
+  email: string;
+  password: string;
+};
+
+export type PlaybackPolicyInput = {
+  jwt?: JwtPlaybackPolicyInput | null | undefined;
+  type: PlaybackPolicyType;
+  webhook?: WebhookPlaybackPolicyInput | null | undefined;
+};
+
+/** PUBLIC: no token needed (the default). JWT: an ES256 token signed by one of your keys. WEBHOOK: your endpoint decides. */
+export type PlaybackPolicyType =
+  | 'JWT'
+  | 'PUBLIC'
+  | 'WEBHOOK';
+
+export type PullSourceInput = {
+  /** Default true; false stops pulling. */
+  enabled?: boolean | null | undefined;
+  /** Default false (pull always while enabled); true pulls only when a viewer asks. */
+  onDemand?: boolean | null | undefined;
+  /** rtsp, rtsps, srt, rist, http(s) (.m3u8, .ts, .mkv, .webm), dtsc or udp (MPEG-TS). RTMP and FLV pull are unsupported. */
+  sourceUri?: string | null | undefined;
+};
+
+/** Phase of a pull: connecting to the source, pulling media, waiting to retry, or stopped. */
+export type PullState =
+  | 'CONNECTING'
+  | 'PULLING'
+  | 'RETRYING'
+  | 'STOPPED';
+
+export type RegisterInput = {
+  email: string;
+  name?: string | null | undefined;
+  /** 8 to 1024 characters. */
+  password: string;
+};
+
+export type SetPlaybackPolicyInput = {
+  policy: PlaybackPolicyInput;
+  /** Stream global ID (or UUID). */
+  streamId: string;
+};
+
+export type SigningKeyStatus =
+  | 'ACTIVE'
+  | 'REVOKED';
+
+/** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
+export type StreamStatus =
+  | 'ENDED'
+  | 'LIVE'
+  | 'OFFLINE'
+  | 'RECONNECTING'
+  | 'RECORDING';
+
+/** A time range of ISO 8601 UTC timestamps; analytics count the UTC days from start's to end's (at most 366). */
+export type TimeRangeInput = {
+  end: string;
+  start: string;
+};
+
+export type WebhookPlaybackPolicyInput = {
+  /** HMAC-SHA256 key, 16 to 512 characters. Write-only; omit it on an update to keep the current one. */
+  secret?: string | null | undefined;
+  /** 1 to 10000 ms; default 5000. */
+  timeoutMs?: number | null | undefined;
+  /** http(s) URL; private, loopback, link-local and multicast addresses need AIRWAVE_ALLOW_PRIVATE_WEBHOOKS=true. */
+  url: string;
+};
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { id: string, email: string, name: string | null } };
+
+export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogoutMutation = { logout:
+    | { __typename: 'AuthError' }
+    | { __typename: 'LogoutPayload' }
+   };
+
+export type RegisterMutationVariables = Exact<{
+  input: RegisterInput;
+}>;
+
+
+export type RegisterMutation = { register:
+    | { __typename: 'AuthPayload', expiresAt: string, user: { id: string, email: string, name: string | null } }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type LoginMutationVariables = Exact<{
+  input: LoginInput;
+}>;
+
+
+export type LoginMutation = { login:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'AuthPayload', expiresAt: string, user: { id: string, email: string, name: string | null } }
+    | { __typename: 'RateLimitError', message: string, retryAfter: number | null }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type CreateStreamMutationVariables = Exact<{
+  input: CreateStreamInput;
+}>;
+
+
+export type CreateStreamMutation = { createStream:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'Stream', id: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type SigningKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SigningKeysQuery = { signingKeysConnection: { nodes: Array<{ id: string, kid: string, name: string, status: SigningKeyStatus, createdAt: string, lastUsedAt: string | null }> } };
+
+export type CreateSigningKeyMutationVariables = Exact<{
+  input: CreateSigningKeyInput;
+}>;
+
+
+export type CreateSigningKeyMutation = { createSigningKey:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'CreateSigningKeySuccess', privateKeyPem: string, signingKey: { id: string, kid: string, name: string } }
+    | { __typename: 'RateLimitError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type RevokeSigningKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeSigningKeyMutation = { revokeSigningKey:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StreamAnalyticsQueryVariables = Exact<{
+  streamId: string;
+  timeRange: TimeRangeInput;
+}>;
+
+
+export type StreamAnalyticsQuery = { analytics: { usage: { streaming: { streamAnalyticsDailyConnection: { nodes: Array<{ day: string, totalViews: number, uniqueViewers: number, egressBytes: number, peakConcurrentViewers: number }> } } } } };
+
+export type IngestQueryVariables = Exact<{
+  streamKey: string;
+}>;
+
+
+export type IngestQuery = { resolveIngestEndpoint: { primary: { nodeId: string, rtmpUrl: string | null, rtmpsUrl: string | null, srtUrl: string | null, whipUrl: string | null } } | null };
+
+export type StreamKeysQueryVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type StreamKeysQuery = { streamKeysConnection: { nodes: Array<{ id: string, keyName: string, isActive: boolean, isPrimary: boolean, lastUsedAt: string | null, createdAt: string }> } };
+
+export type CreateStreamKeyMutationVariables = Exact<{
+  streamId: string;
+  input: CreateStreamKeyInput;
+}>;
+
+
+export type CreateStreamKeyMutation = { createStreamKey:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'StreamKey', id: string, keyName: string, keyValue: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type RotateStreamKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RotateStreamKeyMutation = { refreshStreamKey:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Stream', id: string, streamKey: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type DeleteStreamKeyMutationVariables = Exact<{
+  streamId: string;
+  keyId: string;
+}>;
+
+
+export type DeleteStreamKeyMutation = { deleteStreamKey:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type ActiveSigningKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ActiveSigningKeysQuery = { signingKeysConnection: { nodes: Array<{ id: string, kid: string, name: string }> } };
+
+export type SetPlaybackPolicyMutationVariables = Exact<{
+  input: SetPlaybackPolicyInput;
+}>;
+
+
+export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StreamQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, pushTargets: Array<{ id: string, name: string, platform: string, status: string }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
+
+export type DeleteStreamMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteStreamMutation = { deleteStream:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string }
+   };
+
+export type ViewerMetricsSubscriptionVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type ViewerMetricsSubscription = { liveViewerMetrics: { currentViewers: number, egressBytesPerSecond: number | null, timestamp: string } };
+
+export type StreamsQueryVariables = Exact<{
+  page?: ConnectionInput | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type StreamsQuery = { streamsConnection: { totalCount: number, pageInfo: { startCursor: string | null, endCursor: string | null, hasNextPage: boolean, hasPreviousPage: boolean }, nodes: Array<{ id: string, name: string, createdAt: string, ingestMode: IngestMode, metrics: { status: StreamStatus, currentViewers: number } }> } };
+
+export type DeveloperTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeveloperTokensQuery = { developerTokensConnection: { nodes: Array<{ id: string, tokenName: string, scopes: Array<string>, status: string, lastUsedAt: string | null, expiresAt: string | null, createdAt: string }> } };
+
+export type CreateDeveloperTokenMutationVariables = Exact<{
+  input: CreateDeveloperTokenInput;
+}>;
+
+
+export type CreateDeveloperTokenMutation = { createDeveloperToken:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeveloperToken', id: string, tokenName: string, tokenValue: string | null }
+    | { __typename: 'RateLimitError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type RevokeDeveloperTokenMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeDeveloperTokenMutation = { revokeDeveloperToken:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StreamStatusEventsSubscriptionVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type StreamStatusEventsSubscription = { liveStreamEvents: { streamId: string, state: string, status: StreamStatus, timestamp: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    id
+    email
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const LogoutDocument = new TypedDocumentString(`
+    mutation Logout {
+  logout {
+    __typename
+  }
+}
+    `) as unknown as TypedDocumentString<LogoutMutation, LogoutMutationVariables>;
+export const RegisterDocument = new TypedDocumentString(`
+    mutation Register($input: RegisterInput!) {
+  register(input: $input) {
+    __typename
+    ... on AuthPayload {
+      expiresAt
+      user {
+        id
+        email
+        name
+      }
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RegisterMutation, RegisterMutationVariables>;
+export const LoginDocument = new TypedDocumentString(`
+    mutation Login($input: LoginInput!) {
+  login(input: $input) {
+    __typename
+    ... on AuthPayload {
+      expiresAt
+      user {
+        id
+        email
+        name
+      }
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+    ... on RateLimitError {
+      message
+      retryAfter
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+export const CreateStreamDocument = new TypedDocumentString(`
+    mutation CreateStream($input: CreateStreamInput!) {
+  createStream(input: $input) {
+    __typename
+    ... on Stream {
+      id
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateStreamMutation, CreateStreamMutationVariables>;
+export const SigningKeysDocument = new TypedDocumentString(`
+    query SigningKeys {
+  signingKeysConnection(page: {first: 100}) {
+    nodes {
+      id
+      kid
+      name
+      status
+      createdAt
+      lastUsedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SigningKeysQuery, SigningKeysQueryVariables>;
+export const CreateSigningKeyDocument = new TypedDocumentString(`
+    mutation CreateSigningKey($input: CreateSigningKeyInput!) {
+  createSigningKey(input: $input) {
+    __typename
+    ... on CreateSigningKeySuccess {
+      privateKeyPem
+      signingKey {
+        id
+        kid
+        name
+      }
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+    ... on RateLimitError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateSigningKeyMutation, CreateSigningKeyMutationVariables>;
+export const RevokeSigningKeyDocument = new TypedDocumentString(`
+    mutation RevokeSigningKey($id: ID!) {
+  revokeSigningKey(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeSigningKeyMutation, RevokeSigningKeyMutationVariables>;
+export const StreamAnalyticsDocument = new TypedDocumentString(`
+    query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {
+  analytics {
+    usage {
+      streaming {
+        streamAnalyticsDailyConnection(
+          streamId: $streamId
+          timeRange: $timeRange
+          page: {first: 366}
+        ) {
+          nodes {
+            day
+            totalViews
+            uniqueViewers
+            egressBytes
+            peakConcurrentViewers
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamAnalyticsQuery, StreamAnalyticsQueryVariables>;
+export const IngestDocument = new TypedDocumentString(`
+    query Ingest($streamKey: String!) {
+  resolveIngestEndpoint(streamKey: $streamKey) {
+    primary {
+      nodeId
+      rtmpUrl
+      rtmpsUrl
+      srtUrl
+      whipUrl
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<IngestQuery, IngestQueryVariables>;
+export const StreamKeysDocument = new TypedDocumentString(`
+    query StreamKeys($streamId: ID!) {
+  streamKeysConnection(streamId: $streamId, page: {first: 100}) {
+    nodes {
+      id
+      keyName
+      isActive
+      isPrimary
+      lastUsedAt
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamKeysQuery, StreamKeysQueryVariables>;
+export const CreateStreamKeyDocument = new TypedDocumentString(`
+    mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {
+  createStreamKey(streamId: $streamId, input: $input) {
+    __typename
+    ... on StreamKey {
+      id
+      keyName
+      keyValue
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateStreamKeyMutation, CreateStreamKeyMutationVariables>;
+export const RotateStreamKeyDocument = new TypedDocumentString(`
+    mutation RotateStreamKey($id: ID!) {
+  refreshStreamKey(id: $id) {
+    __typename
+    ... on Stream {
+      id
+      streamKey
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RotateStreamKeyMutation, RotateStreamKeyMutationVariables>;
+export const DeleteStreamKeyDocument = new TypedDocumentString(`
+    mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {
+  deleteStreamKey(streamId: $streamId, keyId: $keyId) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteStreamKeyMutation, DeleteStreamKeyMutationVariables>;
+export const ActiveSigningKeysDocument = new TypedDocumentString(`
+    query ActiveSigningKeys {
+  signingKeysConnection(status: ACTIVE, page: {first: 100}) {
+    nodes {
+      id
+      kid
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ActiveSigningKeysQuery, ActiveSigningKeysQueryVariables>;
+export const SetPlaybackPolicyDocument = new TypedDocumentString(`
+    mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {
+  setPlaybackPolicy(input: $input) {
+    __typename
+    ... on Stream {
+      id
+      playbackPolicy {
+        type
+        jwt {
+          allowedKids
+        }
+        webhook {
+          url
+          timeoutMs
+          secretMasked
+        }
+      }
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SetPlaybackPolicyMutation, SetPlaybackPolicyMutationVariables>;
+export const StreamDocument = new TypedDocumentString(`
+    query Stream($id: ID!) {
+  stream(id: $id) {
+    id
+    streamId
+    name
+    playbackId
+    streamKey
+    record
+    ingestMode
+    createdAt
+    pullSource {
+      sourceUriRedacted
+      enabled
+      onDemand
+    }
+    metrics {
+      status
+      isLive
+      currentViewers
+      startedAt
+      nodeId
+      pull {
+        state
+        attempt
+        failures
+        lastError
+      }
+    }
+    tracks {
+      trackId
+      trackType
+      codec
+      codecString
+      width
+      height
+      fps
+      bitrateKbps
+      channels
+      sampleRate
+    }
+    pushTargets {
+      id
+      name
+      platform
+      status
+    }
+    playbackPolicy {
+      type
+      jwt {
+        allowedKids
+      }
+      webhook {
+        url
+        timeoutMs
+        secretMasked
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamQuery, StreamQueryVariables>;
+export const DeleteStreamDocument = new TypedDocumentString(`
+    mutation DeleteStream($id: ID!) {
+  deleteStream(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteStreamMutation, DeleteStreamMutationVariables>;
+export const ViewerMetricsDocument = new TypedDocumentString(`
+    subscription ViewerMetrics($streamId: ID!) {
+  liveViewerMetrics(streamId: $streamId) {
+    currentViewers
+    egressBytesPerSecond
+    timestamp
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerMetricsSubscription, ViewerMetricsSubscriptionVariables>;
+export const StreamsDocument = new TypedDocumentString(`
+    query Streams($page: ConnectionInput, $search: String) {
+  streamsConnection(page: $page, search: $search) {
+    totalCount
+    pageInfo {
+      startCursor
+      endCursor
+      hasNextPage
+      hasPreviousPage
+    }
+    nodes {
+      id
+      name
+      createdAt
+      ingestMode
+      metrics {
+        status
+        currentViewers
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamsQuery, StreamsQueryVariables>;
+export const DeveloperTokensDocument = new TypedDocumentString(`
+    query DeveloperTokens {
+  developerTokensConnection(page: {first: 100}) {
+    nodes {
+      id
+      tokenName
+      scopes
+      status
+      lastUsedAt
+      expiresAt
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeveloperTokensQuery, DeveloperTokensQueryVariables>;
+export const CreateDeveloperTokenDocument = new TypedDocumentString(`
+    mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {
+  createDeveloperToken(input: $input) {
+    __typename
+    ... on DeveloperToken {
+      id
+      tokenName
+      tokenValue
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+    ... on RateLimitError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDeveloperTokenMutation, CreateDeveloperTokenMutationVariables>;
+export const RevokeDeveloperTokenDocument = new TypedDocumentString(`
+    mutation RevokeDeveloperToken($id: ID!) {
+  revokeDeveloperToken(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeDeveloperTokenMutation, RevokeDeveloperTokenMutationVariables>;
+export const StreamStatusEventsDocument = new TypedDocumentString(`
+    subscription StreamStatusEvents($streamId: ID!) {
+  liveStreamEvents(streamId: $streamId) {
+    streamId
+    state
+    status
+    timestamp
+  }
+}
+    `) as unknown as TypedDocumentString<StreamStatusEventsSubscription, StreamStatusEventsSubscriptionVariables>;

@@ -1,0 +1,167 @@
+/**
+ * Airwave's own RTP send path for one werift sender (RFC 3550 §5.1 header, RFC 8285 one-byte
+ * header extension for the negotiated MID, RFC 3711/7714 protection, RFC 4585 §6.2.1 NACK
+ * answered from a history of sent datagrams): the header is written here, the packet protected
+ * with keys imported once (SrtpProtector) and handed to the nominated pair's UDP socket as one
+ * datagram of three pieces, synchronously — no per-packet promise, packet object or copy as in
+ * werift's RTCRtpSender.sendRtp. werift still runs the session (ICE, DTLS, RTCP): the sender
+ * report counters it sends are kept up to date here, and the rollover counter comes from its
+ * SRTP context. Over ICE-TCP, or before DTLS completed, packets go through werift's own path.
+ */
+import type { RTCRtpSender } from 'werift';
+import { RtpHeader, RtpPacket } from 'werift';
+import { SrtpProtector } from './srtp-protector.js';
+import { importSrtpKeys, rolloverCounter, sendingKeys, udpRoute } from './werift-srtp.js';
+
+/** Sent datagrams kept for retransmission (about 1.6 s of a 3 Mb/s stream; 640 KiB at most). */
+export const SEND_HISTORY = 512;
+const MID_URI = 'urn:ietf:params:rtp-hdrext:sdes:mid';
+/** NTP seconds at the Unix epoch (RFC 5905 §6). */
+const NTP_EPOCH_OFFSET_S = 2_208_988_800;
+
+/** Counters of one send path. */
+export interface RtpSendStats {
+  packets: number;
+  bytes: number;
+  /** Packets sent through werift's own path (before DTLS completed, or over TCP). */
+  viaWerift: number;
+  /** Packets the receiver asked for again (NACK) and that were sent again from the history. */
+  retransmitted: number;
+  /** NACKed packets no longer in the history. */
+  missed: number;
+  sendErrors: number;
+}
+
+interface SenderFields {
+  mid?: string;
+  headerExtensions?: readonly { id: number; uri: string }[];
+  ntpTimestamp?: bigint;
+  rtpTimestamp?: number;
+  packetCount?: number;
+  octetCount?: number;
+}
+
+/** Sends RTP of one sender. */
+export class RtpSendPath {
+  readonly stats: RtpSendStats = { packets: 0, bytes: 0, viaWerift: 0, retransmitted: 0, missed: 0, sendErrors: 0 };
+  private protector: SrtpProtector | undefined;
+  private template: Buffer | undefined;
+  private readonly history: ((Buffer | Uint8Array)[] | undefined)[] = new Array(SEND_HISTORY);
+  private readonly historySequence = new Int32Array(SEND_HISTORY).fill(-1);
+  private readonly onSent = (error: Error | null) => {
+    if (error) {
+      this.stats.sendErrors++;
+    }
+  };
+
+  constructor(
+    private readonly sender: RTCRtpSender,
+    private readonly payloadType: number,
+  ) {
+    sender.onGenericNack.subscribe((nack) => this.retransmit(nack.lost));
+  }
+
+  /** Sends one packet; `timestamp` is the RTP timestamp. */
+  send(payload: Uint8Array, marker: boolean, sequence: number, timestamp: number): void {
+    const fields = this.sender as unknown as SenderFields;
+    if (!this.ready()) {
+      this.stats.viaWerift++;
+      const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: sequence, timestamp, marker });
+      const packet = new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
+      this.sender.sendRtp(packet).catch(() => this.stats.sendErrors++);
+      return;
+    }
+    const route = udpRoute(this.sender.dtlsTransport);
+    const roc = rolloverCounter(this.sender.dtlsTransport, this.sender.ssrc, sequence);
+    if (!route || roc === undefined || !this.template || !this.protector) {
+      this.stats.sendErrors++;
+      return;
+    }
+    const header = Buffer.allocUnsafe(this.template.length);
+    this.template.copy(header);
+    header[1] = (marker ? 0x80 : 0) | this.payloadType;
+    header.writeUInt16BE(sequence, 2);
+    header.writeUInt32BE(timestamp >>> 0, 4);
+    const pieces = this.protector.protect(header, payload, roc);
+    route.socket.send(pieces, route.port, route.address, this.onSent);
+    const slot = sequence % SEND_HISTORY;
+    this.history[slot] = pieces;
+    this.historySequence[slot] = sequence;
+    const bytes = header.length + payload.byteLength + this.protector.tagLength;
+    this.stats.packets++;
+    this.stats.bytes += bytes;
+    fields.packetCount = ((fields.packetCount ?? 0) + 1) >>> 0;
+    fields.octetCount = ((fields.octetCount ?? 0) + payload.byteLength) >>> 0;
+    fields.rtpTimestamp = timestamp >>> 0;
+    this.sender.dtlsTransport.packetsSent++;
+    this.sender.dtlsTransport.bytesSent += bytes;
+  }
+
+  /** Stamps the wall clock the next sender report pairs with the last RTP timestamp (call once per frame). */
+  markFrameTime(): void {
+    const now = performance.timeOrigin + performance.now();
+    const seconds = Math.floor(now / 1000);
+    const fraction = Math.floor(((now % 1000) / 1000) * 2 ** 32);
+    (this.sender as unknown as SenderFields).ntpTimestamp =
+      (BigInt(seconds + NTP_EPOCH_OFFSET_S) << 32n) | BigInt(fraction >>> 0);
+  }
+
+  /** True once DTLS completed over UDP and this path prepared its keys and header. */
+  private ready(): boolean {
+    if (this.protector) {
+      return true;
+    }
+    const transport = this.sender.dtlsTransport;
+    if (transport.state !== 'connected' || !udpRoute(transport)) {
+      return false;
+    }
+    importSrtpKeys(transport);
+    const keys = sendingKeys(transport);
+    if (!keys) {
+      return false;
+    }
+    this.protector = new SrtpProtector(keys);
+    this.template = headerTemplate(this.sender);
+    void this.sender.runRtcp();
+    return true;
+  }
+
+  private retransmit(lost: readonly number[]): void {
+    const route = udpRoute(this.sender.dtlsTransport);
+    if (!route) {
+      return;
+    }
+    for (const sequence of lost) {
+      const slot = sequence % SEND_HISTORY;
+      const pieces = this.history[slot];
+      if (!pieces || this.historySequence[slot] !== sequence) {
+        this.stats.missed++;
+        continue;
+      }
+      this.stats.retransmitted++;
+      route.socket.send(pieces, route.port, route.address, this.onSent);
+    }
+  }
+}
+
+/** The fixed part of every header: V=2, X when the MID goes out, the SSRC, the MID extension. */
+function headerTemplate(sender: RTCRtpSender): Buffer {
+  const fields = sender as unknown as SenderFields;
+  const midId = fields.headerExtensions?.find((extension) => extension.uri === MID_URI)?.id;
+  const mid = fields.mid !== undefined && midId !== undefined && midId < 15 ? Buffer.from(fields.mid) : undefined;
+  if (!mid || mid.length === 0 || mid.length > 16) {
+    const header = Buffer.alloc(12);
+    header[0] = 0x80;
+    header.writeUInt32BE(sender.ssrc >>> 0, 8);
+    return header;
+  }
+  const words = Math.ceil((1 + mid.length) / 4);
+  const header = Buffer.alloc(12 + 4 + words * 4);
+  header[0] = 0x90;
+  header.writeUInt32BE(sender.ssrc >>> 0, 8);
+  header.writeUInt16BE(0xbede, 12);
+  header.writeUInt16BE(words, 14);
+  header[16] = ((midId as number) << 4) | (mid.length - 1);
+  mid.copy(header, 17);
+  return header;
+}

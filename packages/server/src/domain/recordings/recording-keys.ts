@@ -1,0 +1,51 @@
+/**
+ * Storage keys of recordings and artifacts. A recording's segments keep the CMAF resource names
+ * the live packager serves (`<track>-init-<v>.mp4`, `<track>-<msn>.m4s`); its index is a series
+ * of JSON chunks; an artifact's own renditions (MP4, MPEG-TS HLS) and images sit under its id.
+ */
+
+import { initName, segmentName } from '@airwave/media/protocols/shared/cmaf/cmaf-names';
+import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
+
+/** Entries per index chunk: a segment close rewrites one chunk of at most this many entries. */
+export const INDEX_CHUNK_ENTRIES = 500;
+
+/** The storage prefix of a recording (ends with a slash). */
+export function recordingPrefix(recordingId: string): string {
+  return `recordings/${recordingId}/`;
+}
+
+/** Key of a recorded init segment. */
+export function initKey(prefix: string, track: CmafTrackName, version: number): string {
+  return `${prefix}${initName(track, version)}`;
+}
+
+/** Key of a recorded segment. */
+export function segmentKey(prefix: string, track: CmafTrackName, msn: number): string {
+  return `${prefix}${segmentName(track, msn)}`;
+}
+
+/** Key of an index chunk. */
+export function indexChunkKey(prefix: string, chunk: number): string {
+  return `${prefix}index/${String(chunk).padStart(6, '0')}.json`;
+}
+
+/** Key of the recording's track descriptions (codecs per init version). */
+export function tracksKey(prefix: string): string {
+  return `${prefix}tracks.json`;
+}
+
+/** The storage prefix of an artifact's own renditions (ends with a slash). */
+export function artifactPrefix(artifactId: string): string {
+  return `artifacts/${artifactId}/`;
+}
+
+/** Key of an artifact's progressive MP4. */
+export function artifactMp4Key(artifactId: string): string {
+  return `${artifactPrefix(artifactId)}full.mp4`;
+}
+
+/** Key of a file of an artifact's MPEG-TS HLS rendition (`index.m3u8`, `seg-00000.ts`). */
+export function artifactHlsKey(artifactId: string, name: string): string {
+  return `${artifactPrefix(artifactId)}hls/${name}`;
+}

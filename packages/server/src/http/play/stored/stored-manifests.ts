@@ -1,0 +1,187 @@
+/**
+ * Playlists and manifests of stored content (recordings, chapters, clips) over its recorded CMAF
+ * segments: an HLS multivariant playlist and one media playlist per track (RFC 8216bis §4.4;
+ * EXT-X-PLAYLIST-TYPE:VOD with EXT-X-ENDLIST once finished, EVENT while the recording grows;
+ * EXT-X-DISCONTINUITY at reconnects), and a static (or, while growing, dynamic) DASH MPD
+ * (ISO/IEC 23009-1 §5.3.9.6) with one SegmentTimeline per track.
+ */
+import { initName, segmentName } from '@airwave/media/protocols/shared/cmaf/cmaf-names';
+import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
+import { withUriQuery } from '@airwave/media/protocols/shared/http-types';
+import type { IndexedSegment } from '../../../domain/recordings/segment-index.js';
+import type { TrackSelection } from '../../../domain/recordings/segment-selection.js';
+
+const AUDIO_GROUP = 'aud';
+
+function seconds(segment: IndexedSegment): number {
+  return segment.duration / segment.timescale;
+}
+
+function bandwidth(track: TrackSelection): number {
+  let bytes = 0;
+  let time = 0;
+  let peak = 0;
+  for (const segment of track.segments) {
+    bytes += segment.bytes;
+    time += seconds(segment);
+    if (seconds(segment) > 0) {
+      peak = Math.max(peak, (segment.bytes * 8) / seconds(segment));
+    }
+  }
+  return Math.max(1, Math.round(peak || (time > 0 ? (bytes * 8) / time : 1_000_000)));
+}
+
+/** The multivariant playlist: the video playlist with the audio rendition, or the only track's playlist. */
+export function storedMultivariant(tracks: readonly TrackSelection[], uriQuery: string | undefined): string {
+  const video = tracks.find((track) => track.track === 'video');
+  const audio = tracks.find((track) => track.track === 'audio');
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const codecs = tracks.map((track) => track.described?.codecString).filter((codec) => codec !== undefined);
+  const total = tracks.reduce((sum, track) => sum + bandwidth(track), 0);
+  const attributes = [`BANDWIDTH=${total}`, `CODECS="${codecs.join(',')}"`];
+  if (video?.described?.width && video.described.height) {
+    attributes.push(`RESOLUTION=${video.described.width}x${video.described.height}`);
+  }
+  if (video && audio) {
+    lines.push(
+      `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="${AUDIO_GROUP}",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,` +
+        `URI="${withUriQuery('audio.m3u8', uriQuery)}"`,
+    );
+    attributes.push(`AUDIO="${AUDIO_GROUP}"`);
+  }
+  const main = video ?? audio;
+  if (main) {
+    lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, withUriQuery(`${main.track}.m3u8`, uriQuery));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One track's media playlist; `finished` ends it (VOD), else it is an EVENT playlist that grows. */
+export function storedMediaPlaylist(track: TrackSelection, finished: boolean, uriQuery: string | undefined): string {
+  const target = Math.max(1, ...track.segments.map((segment) => Math.ceil(seconds(segment))));
+  const first = track.segments[0];
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    `#EXT-X-TARGETDURATION:${target}`,
+    `#EXT-X-MEDIA-SEQUENCE:${first?.msn ?? 0}`,
+    `#EXT-X-PLAYLIST-TYPE:${finished ? 'VOD' : 'EVENT'}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
+  let version = -1;
+  track.segments.forEach((segment, i) => {
+    if (i > 0 && segment.discontinuity) {
+      lines.push('#EXT-X-DISCONTINUITY');
+    }
+    if (segment.init !== version) {
+      version = segment.init;
+      lines.push(`#EXT-X-MAP:URI="${withUriQuery(initName(track.track, version), uriQuery)}"`);
+    }
+    lines.push(
+      `#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.wallMs).toISOString()}`,
+      `#EXTINF:${seconds(segment).toFixed(5)},`,
+      withUriQuery(segmentName(track.track, segment.msn), uriQuery),
+    );
+  });
+  if (finished) {
+    lines.push('#EXT-X-ENDLIST');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function isoDuration(value: number): string {
+  return `PT${Math.max(0, value).toFixed(3)}S`;
+}
+
+/** The DASH MPD of stored content: static once finished, dynamic (growing, seekable from its start) while recording. */
+export function storedMpd(
+  tracks: readonly TrackSelection[],
+  finished: boolean,
+  uriQuery: string | undefined,
+  nowMs: number,
+): string {
+  const leader = tracks[0];
+  const totalSeconds = leader ? leader.segments.reduce((sum, segment) => sum + seconds(segment), 0) : 0;
+  const maxSegment = Math.max(1, ...tracks.flatMap((track) => track.segments.map(seconds)));
+  const attributes = [
+    'xmlns="urn:mpeg:dash:schema:mpd:2011"',
+    'profiles="urn:mpeg:dash:profile:isoff-live:2011"',
+    `minBufferTime="${isoDuration(2)}"`,
+    `maxSegmentDuration="${isoDuration(maxSegment)}"`,
+  ];
+  if (finished) {
+    attributes.push('type="static"', `mediaPresentationDuration="${isoDuration(totalSeconds)}"`);
+  } else {
+    const start = leader?.segments[0]?.wallMs ?? nowMs;
+    attributes.push(
+      'type="dynamic"',
+      `availabilityStartTime="${new Date(start).toISOString()}"`,
+      `publishTime="${new Date(nowMs).toISOString()}"`,
+      `minimumUpdatePeriod="${isoDuration(2)}"`,
+      `timeShiftBufferDepth="${isoDuration(totalSeconds + maxSegment)}"`,
+      `suggestedPresentationDelay="${isoDuration(3 * maxSegment)}"`,
+    );
+  }
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<MPD ${attributes.join(' ')}>`,
+    '  <Period id="p0" start="PT0S">',
+  ];
+  tracks.forEach((track, id) => {
+    const first = track.segments[0];
+    const described = track.described;
+    if (!first) {
+      return;
+    }
+    const contentType = track.track === 'video' ? 'video' : 'audio';
+    lines.push(
+      `    <AdaptationSet id="${id}" contentType="${contentType}" mimeType="${contentType}/mp4" segmentAlignment="true" startWithSAP="1">`,
+      `      <SegmentTemplate timescale="${first.timescale}" presentationTimeOffset="${first.ept}" ` +
+        `initialization="${withUriQuery(initName(track.track, first.init), uriQuery)}" ` +
+        `media="${withUriQuery(`${track.track}-$Number$.m4s`, uriQuery)}" startNumber="${first.msn}">`,
+      '        <SegmentTimeline>',
+      ...timeline(track.segments),
+      '        </SegmentTimeline>',
+      '      </SegmentTemplate>',
+      `      <Representation id="${track.track}" bandwidth="${bandwidth(track)}" codecs="${described?.codecString ?? ''}"` +
+        representationAttributes(track.track, track),
+      '    </AdaptationSet>',
+    );
+  });
+  lines.push('  </Period>', '</MPD>');
+  return `${lines.join('\n')}\n`;
+}
+
+function representationAttributes(name: CmafTrackName, track: TrackSelection): string {
+  const described = track.described;
+  if (name === 'video') {
+    return ` width="${described?.width ?? 0}" height="${described?.height ?? 0}"/>`;
+  }
+  return ` audioSamplingRate="${described?.sampleRate ?? 48000}"/>`;
+}
+
+/** SegmentTimeline `S` elements: explicit `t` on the first and after every jump, `r` for runs. */
+function timeline(segments: readonly IndexedSegment[]): string[] {
+  const out: string[] = [];
+  let expected: number | undefined;
+  let run: { t: number | undefined; d: number; r: number } | undefined;
+  const flush = () => {
+    if (run) {
+      out.push(
+        `          <S${run.t === undefined ? '' : ` t="${run.t}"`} d="${run.d}"${run.r > 0 ? ` r="${run.r}"` : ''}/>`,
+      );
+    }
+  };
+  for (const segment of segments) {
+    const contiguous = expected === segment.ept;
+    if (run && contiguous && run.d === segment.duration) {
+      run.r++;
+    } else {
+      flush();
+      run = { t: contiguous ? undefined : segment.ept, d: segment.duration, r: 0 };
+    }
+    expected = segment.ept + segment.duration;
+  }
+  flush();
+  return out;
+}
