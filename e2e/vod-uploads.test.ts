@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Radosgw, radosgwMissing, startRadosgw } from '@airwave/server/testing/radosgw';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { registerAccount } from './support/accounts.js';
-import { ffmpegMissing } from './support/ffmpeg.js';
+import { ffmpegMissing, ffprobeJson } from './support/ffmpeg.js';
 import {
   completeVodUpload,
   createVodUpload,
@@ -65,6 +65,38 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** HLS (CMAF and TS), DASH and MP4 of the asset as ffprobe reads them; MP4 `moov` first and ranged; images. */
+async function assertPlays(server: TestServer, playbackId: string): Promise<void> {
+  const base = `${server.baseUrl}/play/${playbackId}`;
+  for (const url of [`${base}/cmaf/index.m3u8`, `${base}/cmaf/index.mpd`, `${base}/hls/index.m3u8`, `${base}.mp4`]) {
+    const probed = await ffprobeJson<{ streams: { codec_name: string }[]; format: { duration: string } }>(
+      ['-show_streams', '-show_format'],
+      url,
+    );
+    assert.deepEqual(probed.streams.map((stream) => stream.codec_name).sort(), ['aac', 'h264'], url);
+    assert.ok(Math.abs(Number(probed.format.duration) - 20) < 1, `${url}: ${probed.format.duration} s`);
+  }
+  const head = await fetch(`${base}.mp4`, { headers: { range: 'bytes=0-65535' } });
+  assert.equal(head.status, 206);
+  const bytes = Buffer.from(await head.arrayBuffer());
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= bytes.length; at += bytes.readUInt32BE(at)) {
+    boxes.push(bytes.toString('latin1', at + 4, at + 8));
+    if (bytes.readUInt32BE(at) < 8) {
+      break;
+    }
+  }
+  assert.ok(boxes.includes('moov') && !boxes.slice(0, boxes.indexOf('moov')).includes('mdat'), boxes.join(','));
+  const poster = await fetch(`${base}/poster.jpg`);
+  assert.equal(poster.headers.get('content-type'), 'image/jpeg');
+  assert.deepEqual([...Buffer.from(await poster.arrayBuffer()).subarray(0, 2)], [0xff, 0xd8]);
+  const vtt = await (await fetch(`${base}/sprite.vtt`)).text();
+  assert.equal(vtt.match(/sprite\.jpg#xywh=/g)?.length, 100);
+  const info = (await (await fetch(base)).json()) as { kind: string; urls: Record<string, string> };
+  assert.equal(info.kind, 'vod');
+  assert.ok(info.urls.hlsCmaf && info.urls.dash && info.urls.mp4);
+}
+
 for (const backend of backends) {
   describe(`VOD uploads on the ${backend.name} backend`, { skip: backend.skip }, () => {
     let server: TestServer;
@@ -108,6 +140,24 @@ for (const backend of backends) {
       assert.ok(Math.abs((asset.durationMs ?? 0) - 20_000) < 500, `duration ${asset.durationMs}`);
       assert.deepEqual([...asset.outputs].sort(), ['cmaf', 'dash', 'hls', 'mp4', 'poster', 'sprite']);
       assert.ok((asset.storedBytes ?? 0) > size * 2, `stored ${asset.storedBytes}`);
+      await assertPlays(server, asset.playbackId);
+      const deleted = await server.graphql<{ deleteVodAsset: Record<string, unknown> }>(
+        `mutation ($id: ID!) { deleteVodAsset(id: $id) { __typename ... on DeleteSuccess { success } } }`,
+        { id: asset.id },
+        token,
+      );
+      assert.deepEqual(deleted.data?.deleteVodAsset, { __typename: 'DeleteSuccess', success: true });
+      assert.equal((await fetch(`${server.baseUrl}/play/${asset.playbackId}.mp4`)).status, 404);
+      const gone = await server.graphql<{ vodAsset: unknown }>(
+        `query ($id: ID!) { vodAsset(id: $id) { id } }`,
+        { id: asset.id },
+        token,
+      );
+      assert.equal(gone.errors?.[0]?.extensions?.code, 'NOT_FOUND');
+      if (backend.name === 'local') {
+        const left = await readdir(join(server.dataDir, 'storage', 'vod')).catch(() => []);
+        assert.deepEqual(left, []);
+      }
     });
 
     test('a tampered part URL is refused; abort removes the parts and ends the session', async () => {

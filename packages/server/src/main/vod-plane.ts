@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import { VodStore } from '../domain/vod/vod.store.js';
 import { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
 import type { EventPublisher } from '../events/event-bus.js';
+import { VodPlayback } from '../http/play/vod/vod-playback.js';
 import { uploadRoutes } from '../http/uploads/upload-routes.js';
 import { VodProcessing } from '../jobs/vod/vod-processing.js';
 import { LocalMultipartUploads } from '../storage/local-multipart.js';
@@ -21,21 +22,20 @@ const SWEEP_MS = 60_000;
 
 /** The VOD side of a node. */
 export interface VodPlane {
-  /** The node's object storage (S3 when configured, else `<dataDir>/storage`). */
-  readonly opened: OpenedStorage;
   readonly service: VodUploadsService;
   readonly processing: VodProcessing;
+  /** Serves READY assets under their playback IDs. */
+  readonly playback: VodPlayback;
   /** Route plugins (the local backend's part uploads). */
   readonly routes: readonly ((app: FastifyInstance) => Promise<void> | void)[];
   /** Stops the sweep and waits for running jobs. */
   close(): Promise<void>;
 }
 
-/** Builds the VOD plane over the node's storage (opened once in start, shared with recording). */
-export async function startVodPlane(deps: {
+/** Builds the VOD plane over the node's storage. */
+export function startVodPlane(deps: {
   readonly config: Config;
   readonly database: Database;
-  /** The node's object storage, shared with recording. */
   readonly opened: OpenedStorage;
   readonly events: EventPublisher;
   readonly log: Logger;
@@ -43,9 +43,8 @@ export async function startVodPlane(deps: {
   readonly uploadKey: string;
   /** This node's HTTP origin (known once it listens). */
   readonly baseUrl: () => string;
-}): Promise<VodPlane> {
-  const { config, log } = deps;
-  const { opened } = deps;
+}): VodPlane {
+  const { config, opened, log } = deps;
   const local = opened.s3
     ? undefined
     : new LocalMultipartUploads(join(config.dataDir, 'uploads'), opened.storage, deps.uploadKey, deps.baseUrl);
@@ -61,8 +60,9 @@ export async function startVodPlane(deps: {
       progressed: (id, percent) => (service as VodUploadsService).progressed(id, percent),
     },
   });
+  const store = new VodStore(deps.database.db);
   service = new VodUploadsService({
-    store: new VodStore(deps.database.db),
+    store,
     storage: opened.storage,
     uploads,
     limits: config.vod,
@@ -75,9 +75,9 @@ export async function startVodPlane(deps: {
   }, SWEEP_MS);
   timer.unref();
   return {
-    opened,
     service,
     processing,
+    playback: new VodPlayback(opened.storage, (playbackId) => store.byPlaybackId(playbackId)),
     routes: local ? [uploadRoutes(local)] : [],
     close: async () => {
       clearInterval(timer);

@@ -28,6 +28,7 @@ import type { PlaybackSessionSink } from './session-sink.js';
 import type { StoredPlayback } from './stored/stored-playback.js';
 import { storedInfo, storedTarget } from './stored/stored-target.js';
 import { viewerSessionId } from './viewer-session.js';
+import { type VodPlayback, vodImageTarget, vodInfo } from './vod/vod-playback.js';
 
 /** A protocol service: answers one playback request. */
 export interface PlayService {
@@ -68,6 +69,8 @@ export interface PlayRoutesDeps {
   readonly wake?: (playbackId: string) => Promise<boolean>;
   /** Recordings, chapters and clips in storage, served when the playback id is not live here. */
   readonly stored?: StoredPlayback;
+  /** Uploaded VOD assets in storage (issue 18), served like stored content. */
+  readonly vod?: VodPlayback;
 }
 
 /** Answers a request when it is a playback request; returns false (untouched) otherwise. */
@@ -147,7 +150,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   };
 
   async function route(request: Incoming, rawId: string, path: string | undefined): Promise<void> {
-    if (deps.stored && (await serveStored(request, deps.stored, rawId, path))) {
+    if ((deps.stored || deps.vod) && (await serveStored(request, rawId, path))) {
       return;
     }
     if (path === undefined) {
@@ -175,17 +178,13 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   }
 
   /** Serves stored content when the playback id names some (and is not live here); false otherwise. */
-  async function serveStored(
-    request: Incoming,
-    stored: StoredPlayback,
-    rawId: string,
-    path: string | undefined,
-  ): Promise<boolean> {
-    const target = storedTarget(rawId, path);
+  async function serveStored(request: Incoming, rawId: string, path: string | undefined): Promise<boolean> {
+    const stored = deps.stored;
+    const target = storedTarget(rawId, path) ?? vodImageTarget(rawId, path);
     if (!target || !PLAYBACK_ID.test(target.playbackId)) {
       return false;
     }
-    if (target.output === 'thumbnail') {
+    if (target.output === 'thumbnail' && stored) {
       const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
       const response = content
         ? await stored.handle({
@@ -203,27 +202,45 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       }
       return true;
     }
-    if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
+    const live = 'live' in target && target.live === true;
+    if (!live && deps.hub.getByPlaybackId(target.playbackId)) {
       return false;
     }
-    const content = await (target.live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
-    if (!content) {
+    const content =
+      !stored || target.output === 'asset'
+        ? undefined
+        : await (live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
+    const asset = content || live ? undefined : await deps.vod?.find(target.playbackId);
+    if (!content && !asset) {
       return false;
     }
     const admitted = await admit(request, target.playbackId, target.protocol);
     if (!admitted) {
       return true;
     }
-    const response =
-      target.output === 'info'
-        ? storedInfo(content, deps.publicBaseUrl, admitted.uriQuery)
-        : await stored.handle({
-            content,
+    const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
+    const { uriQuery } = admitted;
+    const response = asset
+      ? target.output === 'info'
+        ? vodInfo(asset, deps.publicBaseUrl, uriQuery)
+        : target.output === 'thumbnail'
+          ? playbackIdNotFound(target.playbackId)
+          : await (deps.vod as VodPlayback).handle({
+              content: asset,
+              output: target.output,
+              path: target.path,
+              range,
+              uriQuery,
+            })
+      : target.output === 'info' || target.output === 'asset'
+        ? storedInfo(content as NonNullable<typeof content>, deps.publicBaseUrl, uriQuery)
+        : await (stored as StoredPlayback).handle({
+            content: content as NonNullable<typeof content>,
             output: target.output,
             path: target.path,
-            range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
-            uriQuery: admitted.uriQuery,
-            ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
+            range,
+            uriQuery,
+            ...(live ? { windowSeconds: (stored as StoredPlayback).windowSeconds } : {}),
           });
     const served = deps.sessions
       ? (bytes: number) =>

@@ -35,6 +35,48 @@ const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const IMAGES = new Set(['poster.jpg', 'sprite.jpg', 'sprite.vtt']);
 const LOOKUP_CACHE_MS = 1000;
 
+/** The target of `/play/<id>/poster.jpg`, `sprite.jpg` and `sprite.vtt` (VOD images), else undefined. */
+export function vodImageTarget(
+  rawId: string,
+  path: string | undefined,
+): { playbackId: string; output: 'asset'; protocol: 'info'; path: string } | undefined {
+  return path !== undefined && IMAGES.has(path)
+    ? { playbackId: rawId, output: 'asset', protocol: 'info', path }
+    : undefined;
+}
+
+/** The `/play/<id>` JSON of a VOD asset: its state and output URLs. */
+export function vodInfo(asset: VodAssetRecord, baseUrl: string, uriQuery: string | undefined): PlayResponse {
+  const base = `${baseUrl}/play/${asset.playbackId}`;
+  const outputs = new Set(asset.outputs);
+  const urls: Record<string, string> = {};
+  if (outputs.has('cmaf')) {
+    urls.hlsCmaf = withUriQuery(`${base}/cmaf/index.m3u8`, uriQuery);
+    urls.dash = withUriQuery(`${base}/cmaf/index.mpd`, uriQuery);
+    urls.hls = withUriQuery(`${base}/hls/index.m3u8`, uriQuery);
+  }
+  if (outputs.has('mp4')) {
+    urls.mp4 = withUriQuery(`${base}.mp4`, uriQuery);
+  }
+  for (const image of IMAGES) {
+    if (outputs.has(image.slice(0, image.indexOf('.')))) {
+      urls[image.replace('.', '_')] = withUriQuery(`${base}/${image}`, uriQuery);
+    }
+  }
+  const body = {
+    playbackId: asset.playbackId,
+    kind: 'vod',
+    status: asset.status,
+    durationMs: asset.durationMs,
+    urls,
+  };
+  return {
+    status: 200,
+    headers: { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(body),
+  };
+}
+
 /** Appends the URI query to every URI line and URI/media/initialization attribute. */
 export function carryQuery(manifest: string, uriQuery: string | undefined, dash: boolean): string {
   if (!uriQuery) {
