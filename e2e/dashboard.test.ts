@@ -19,7 +19,7 @@ import {
   seriousAxeViolations,
 } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { type Tracked, waitFor } from './support/processes.js';
+import { sleep, type Tracked, waitFor } from './support/processes.js';
 
 describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -41,27 +41,17 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await screenshots(page, name);
   }
 
-  /** Waits until the preview video's currentTime advances by more than 1 s. */
-  async function previewPlays(): Promise<void> {
-    const video = page.getByTestId('preview-video');
+  /** Waits until the video with `testId` plays: its currentTime advances by more than 1 s. */
+  async function videoAdvances(testId: string): Promise<void> {
+    const video = page.getByTestId(testId);
     await video.waitFor({ timeout: 30_000 });
-    const start = await waitFor(
-      'the preview to start',
-      async () => {
-        const time = await video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
-        return Math.max(time, 0);
-      },
-      30_000,
-      250,
-    );
-    await waitFor(
-      'the preview to advance',
-      async () =>
-        (await video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime)) > start + 1,
-      20_000,
-      250,
-    );
+    const time = () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
+    const start = await waitFor('the video to start', async () => Math.max(await time(), 0), 30_000, 250);
+    await waitFor('the video to advance', async () => (await time()) > start + 1, 20_000, 250);
   }
+
+  /** Waits until the live preview plays. */
+  const previewPlays = () => videoAdvances('preview-video');
 
   before(async () => {
     ensureDashboardBuilt();
@@ -178,6 +168,24 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
         throw new Error(`${error.message}; status ${status}; ffmpeg said: ${ffmpeg?.stderr()}`);
       });
     await previewPlays();
+  });
+
+  it('records, plays the recording, creates a clip from the player position and plays the clip', async () => {
+    await page.getByRole('link', { name: 'Recordings and clips' }).click();
+    await page.getByText('No recordings yet').waitFor();
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await page.getByTestId('artifact-dvr').waitFor();
+    await sleep(8000);
+    await page.getByRole('button', { name: /^Play dvr / }).click();
+    await videoAdvances('recording-video');
+    await page.getByLabel('Clip title').fill('Highlight');
+    await page.getByLabel('Length (s)').fill('4');
+    await page.getByRole('button', { name: /^Create clip from here/ }).click();
+    await page.getByTestId('artifact-clip').waitFor({ timeout: 30_000 });
+    await checkPage('recordings');
+    await page.getByRole('button', { name: 'Play clip Highlight' }).click();
+    await videoAdvances('recording-video');
+    await page.goto(streamUrl);
   });
 
   it('with a JWT policy the owner still previews while an anonymous viewer is refused', async () => {

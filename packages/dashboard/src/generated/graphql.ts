@@ -4,12 +4,38 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 /** Page input: first (default 50, max 500) with after, or last with before. */
 export type ConnectionInput = {
   after?: string | null | undefined;
   before?: string | null | undefined;
   first?: number | null | undefined;
   last?: number | null | undefined;
+};
+
+export type CreateClipInput = {
+  description?: string | null | undefined;
+  duration?: number | null | undefined;
+  expiresAt?: string | null | undefined;
+  /** Default ABSOLUTE. */
+  mode?: ClipCreationMode | null | undefined;
+  startMedia?: number | null | undefined;
+  startUnix?: number | null | undefined;
+  stopMedia?: number | null | undefined;
+  stopUnix?: number | null | undefined;
+  streamId: string;
+  /** 1 to 255 characters. */
+  title: string;
 };
 
 export type CreateDeveloperTokenInput = {
@@ -110,6 +136,22 @@ export type SetPlaybackPolicyInput = {
 export type SigningKeyStatus =
   | 'ACTIVE'
   | 'REVOKED';
+
+/** What storageArtifactsConnection lists. */
+export type StorageArtifactKind =
+  | 'CHAPTER'
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
+export type StorageArtifactsInput = {
+  /** Page size, 0..500 (default 25). */
+  first?: number | null | undefined;
+  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  kinds?: Array<StorageArtifactKind> | null | undefined;
+  offset?: number | null | undefined;
+  streamId?: string | null | undefined;
+};
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
 export type StreamStatus =
@@ -332,6 +374,62 @@ export type DeletePushTargetMutationVariables = Exact<{
 
 
 export type DeletePushTargetMutation = { deletePushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StreamArtifactsQueryVariables = Exact<{
+  id: string;
+  input?: StorageArtifactsInput | null | undefined;
+}>;
+
+
+export type StreamArtifactsQuery = { stream: { id: string, name: string, record: boolean, metrics: { status: StreamStatus } } | null, storageArtifactsConnection: { totalCount: number, nodes: Array<{ id: string, kind: StorageArtifactKind, hash: string, playbackId: string, title: string | null, status: string, durationSeconds: number, sizeBytes: number, createdAt: string, errorMessage: string | null }> } };
+
+export type StartDvrMutationVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type StartDvrMutation = { startDVR:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DVRRequest', dvrHash: string, status: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StopDvrMutationVariables = Exact<{
+  dvrHash: string;
+}>;
+
+
+export type StopDvrMutation = { stopDVR:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type CreateClipMutationVariables = Exact<{
+  input: CreateClipInput;
+}>;
+
+
+export type CreateClipMutation = { createClip:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'Clip', id: string, playbackId: string, title: string, status: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type DeleteClipMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteClipMutation = { deleteClip:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
@@ -799,6 +897,117 @@ export const DeletePushTargetDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeletePushTargetMutation, DeletePushTargetMutationVariables>;
+export const StreamArtifactsDocument = new TypedDocumentString(`
+    query StreamArtifacts($id: ID!, $input: StorageArtifactsInput) {
+  stream(id: $id) {
+    id
+    name
+    record
+    metrics {
+      status
+    }
+  }
+  storageArtifactsConnection(input: $input) {
+    totalCount
+    nodes {
+      id
+      kind
+      hash
+      playbackId
+      title
+      status
+      durationSeconds
+      sizeBytes
+      createdAt
+      errorMessage
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamArtifactsQuery, StreamArtifactsQueryVariables>;
+export const StartDvrDocument = new TypedDocumentString(`
+    mutation StartDvr($streamId: ID!) {
+  startDVR(streamId: $streamId) {
+    __typename
+    ... on DVRRequest {
+      dvrHash
+      status
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StartDvrMutation, StartDvrMutationVariables>;
+export const StopDvrDocument = new TypedDocumentString(`
+    mutation StopDvr($dvrHash: ID!) {
+  stopDVR(dvrHash: $dvrHash) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StopDvrMutation, StopDvrMutationVariables>;
+export const CreateClipDocument = new TypedDocumentString(`
+    mutation CreateClip($input: CreateClipInput!) {
+  createClip(input: $input) {
+    __typename
+    ... on Clip {
+      id
+      playbackId
+      title
+      status
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateClipMutation, CreateClipMutationVariables>;
+export const DeleteClipDocument = new TypedDocumentString(`
+    mutation DeleteClip($id: ID!) {
+  deleteClip(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteClipMutation, DeleteClipMutationVariables>;
 export const StreamDocument = new TypedDocumentString(`
     query Stream($id: ID!) {
   stream(id: $id) {

@@ -109,7 +109,8 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
       <p className="muted">
         Created {formatTime(stream.createdAt)} · playback ID <code>{stream.playbackId}</code>
         {stream.record ? ' · recording on' : ''}
-        {stream.pullSource ? ` · pulls ${stream.pullSource.sourceUriRedacted}` : ''}
+        {stream.pullSource ? ` · pulls ${stream.pullSource.sourceUriRedacted}` : ''} ·{' '}
+        <Link href={`/streams/${encodeURIComponent(stream.id)}/recordings`}>Recordings and clips</Link>
       </p>
       <section aria-labelledby="preview-heading" className="card">
         <div className="page-head">
