@@ -8,7 +8,7 @@ import { initName, segmentName } from '@airwave/media/protocols/shared/cmaf/cmaf
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 
 /** Entries per index chunk: a segment close rewrites one chunk of at most this many entries. */
-export const INDEX_CHUNK_ENTRIES = 500;
+export const INDEX_CHUNK_ENTRIES = 200;
 
 /** The storage prefix of a recording (ends with a slash). */
 export function recordingPrefix(recordingId: string): string {

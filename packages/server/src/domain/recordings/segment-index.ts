@@ -86,6 +86,8 @@ export async function readRecordingIndex(storage: ObjectStorage, prefix: string)
 export class SegmentIndexWriter {
   private readonly entries: IndexedSegment[] = [];
   private readonly tracks: RecordedTrack[] = [];
+  /** Chunks before this one are written in full. */
+  private written = 0;
 
   constructor(
     private readonly storage: ObjectStorage,
@@ -108,11 +110,22 @@ export class SegmentIndexWriter {
     await this.storage.put(tracksKey(this.prefix), Buffer.from(JSON.stringify(this.tracks)));
   }
 
-  /** Appends one durable segment and rewrites the chunk it falls in. */
-  async append(segment: IndexedSegment): Promise<void> {
+  /**
+   * Appends one durable segment. With `flush` (the default) the chunks not yet written in full are
+   * rewritten; without, only a chunk that just filled up is — a writer with more segments queued
+   * batches their index write (under a backlog a crash then loses at most those queued segments).
+   */
+  async append(segment: IndexedSegment, flush = true): Promise<void> {
     this.entries.push(segment);
-    const chunk = Math.floor((this.entries.length - 1) / INDEX_CHUNK_ENTRIES);
-    const slice = this.entries.slice(chunk * INDEX_CHUNK_ENTRIES, (chunk + 1) * INDEX_CHUNK_ENTRIES);
-    await this.storage.put(indexChunkKey(this.prefix, chunk), Buffer.from(JSON.stringify(slice)));
+    const full = this.entries.length % INDEX_CHUNK_ENTRIES === 0;
+    if (!flush && !full) {
+      return;
+    }
+    const last = Math.floor((this.entries.length - 1) / INDEX_CHUNK_ENTRIES);
+    for (let chunk = Math.min(this.written, last); chunk <= last; chunk++) {
+      const slice = this.entries.slice(chunk * INDEX_CHUNK_ENTRIES, (chunk + 1) * INDEX_CHUNK_ENTRIES);
+      await this.storage.put(indexChunkKey(this.prefix, chunk), Buffer.from(JSON.stringify(slice)));
+    }
+    this.written = full ? last + 1 : last;
   }
 }

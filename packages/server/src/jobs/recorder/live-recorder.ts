@@ -164,8 +164,8 @@ export class LiveRecorder implements StreamSink {
           this.initsWritten.add(initId);
         }
         await this.storage.put(segmentKey(this.prefix, writer.name, segment.msn), data);
-        await this.index.append(entry);
         this.backlog -= data.byteLength;
+        await this.index.append(entry, this.backlog === 0);
         this.totals = {
           segmentCount: this.totals.segmentCount + (leader ? 1 : 0),
           durationMs: leader
