@@ -37,6 +37,7 @@ const config: CodegenConfig = {
           ServiceInstance: '../../domain/node-status/public-info.service.js#ServiceInstanceView',
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
           StreamingUsage: '../modules/analytics.js#AnalyticsGroup',
+          StreamMetrics: '../../domain/srt/srt.js#StreamMetricsParent',
         },
       },
     },

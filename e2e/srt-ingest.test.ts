@@ -242,14 +242,22 @@ describe('SRT ingest of the real server', { skip: srtMissing }, () => {
       await events.close();
     }
     const read = await media.server.graphql<{
-      stream: { srtPassphraseSet: boolean; ingestConnection: Record<string, unknown> };
+      stream: {
+        srtPassphraseSet: boolean;
+        metrics: { packetsSent: number; packetsLost: number; packetsRetransmitted: number };
+        ingestConnection: Record<string, unknown>;
+      };
     }>(
-      `query ($id: ID!) { stream(id: $id) { srtPassphraseSet ingestConnection {
+      `query ($id: ID!) { stream(id: $id) { srtPassphraseSet metrics { packetsSent packetsLost packetsRetransmitted } ingestConnection {
         protocol connected packetsReceived packetsLost packetsRetransmitted packetsDropped bytesReceived rttMs latencyMs encrypted } } }`,
       { id: stream.streamId },
       media.token,
     );
     assert.equal(read.data?.stream.srtPassphraseSet, true);
+    const metrics = read.data?.stream.metrics;
+    assert.equal(metrics?.packetsSent, read.data?.stream.ingestConnection.packetsReceived);
+    assert.equal(metrics?.packetsLost, 0);
+    assert.equal(metrics?.packetsRetransmitted, 0);
     const connection = read.data?.stream.ingestConnection;
     assert.equal(connection?.protocol, 'srt');
     assert.equal(connection?.connected, false);

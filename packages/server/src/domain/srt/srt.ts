@@ -10,3 +10,6 @@ export interface IngestConnectionRow {
   readonly stats: Record<string, unknown>;
   readonly updatedAt: Date;
 }
+
+/** The parent of GraphQL StreamMetrics fields: the stream they belong to (SRT fields look it up) and the values filled in from the record. */
+export type StreamMetricsParent = { readonly streamId: string } & Readonly<Record<string, unknown>>;

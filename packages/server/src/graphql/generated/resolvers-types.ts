@@ -6,6 +6,7 @@ import type { PushTargetRecord as PushTargetRecordModel } from '../../domain/pus
 import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing-keys/signing-keys.service.js';
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
+import type { StreamMetricsParent as StreamMetricsParentModel } from '../../domain/srt/srt.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -1456,6 +1457,12 @@ export type StreamMetrics = {
   readonly isLive: Scalars['Boolean']['output'];
   /** The node that reported last. */
   readonly nodeId?: Maybe<Scalars['String']['output']>;
+  /** SRT: packets found missing before retransmission (current or last connection). */
+  readonly packetsLost?: Maybe<Scalars['Float']['output']>;
+  /** SRT: packets that arrived retransmitted (current or last connection). */
+  readonly packetsRetransmitted?: Maybe<Scalars['Float']['output']>;
+  /** SRT: packets the publisher sent, as received on the current or last connection; null without one. */
+  readonly packetsSent?: Maybe<Scalars['Float']['output']>;
   /** The pull's state (PULL streams); null before any node pulled it. */
   readonly pull?: Maybe<PullStatus>;
   /** When the current (or last) publish started. */
@@ -2211,7 +2218,7 @@ export type ResolversTypes = {
   StreamKey: ResolverTypeWrapper<StreamKeyRecordModel>;
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
-  StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamMetrics: ResolverTypeWrapper<StreamMetricsParentModel>;
   StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
@@ -2351,7 +2358,7 @@ export type ResolversParentTypes = {
   StreamKey: StreamKeyRecordModel;
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
-  StreamMetrics: StreamMetrics;
+  StreamMetrics: StreamMetricsParentModel;
   StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
@@ -3123,6 +3130,9 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   currentViewers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   isLive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  packetsLost?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  packetsSent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   pull?: Resolver<Maybe<ResolversTypes['PullStatus']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;

@@ -95,6 +95,15 @@ export const srtModule: GraphQLModule = {
       ingestConnection: IngestConnection
     }
 
+    extend type StreamMetrics {
+      "SRT: packets the publisher sent, as received on the current or last connection; null without one."
+      packetsSent: Float
+      "SRT: packets found missing before retransmission (current or last connection)."
+      packetsLost: Float
+      "SRT: packets that arrived retransmitted (current or last connection)."
+      packetsRetransmitted: Float
+    }
+
     extend type ConnectionEvent {
       "SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers."
       ingest: JSON
@@ -107,6 +116,14 @@ export const srtModule: GraphQLModule = {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
           return ctx.services.srt.setPassphrase(principal.tenantId, streamId, passphrase);
         }),
+    },
+    StreamMetrics: {
+      packetsSent: async (metrics, _args, ctx) =>
+        ((await ctx.services.srt.connection(metrics.streamId))?.stats.packetsReceived as number) ?? null,
+      packetsLost: async (metrics, _args, ctx) =>
+        ((await ctx.services.srt.connection(metrics.streamId))?.stats.packetsLost as number) ?? null,
+      packetsRetransmitted: async (metrics, _args, ctx) =>
+        ((await ctx.services.srt.connection(metrics.streamId))?.stats.packetsRetransmitted as number) ?? null,
     },
     Stream: {
       srtPassphraseSet: (stream: StreamRecord, _args, ctx) =>

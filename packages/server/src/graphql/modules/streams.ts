@@ -32,6 +32,11 @@ function trackToGraphQL(track: TrackInfo): StreamTrack {
   };
 }
 
+/** StreamMetrics as built from the record, with the stream it belongs to (the SRT fields look it up). */
+type StreamMetricsParent = Omit<StreamMetrics, 'packetsSent' | 'packetsLost' | 'packetsRetransmitted'> & {
+  readonly streamId: string;
+};
+
 /** Stream fields whose GraphQL value is derived from the record (the others are read as they are). */
 const streamFields = {
   id: (stream: StreamRecord): string => toGlobalId('Stream', stream.id),
@@ -48,7 +53,8 @@ const streamFields = {
       : null,
   createdAt: (stream: StreamRecord): string => stream.createdAt.toISOString(),
   updatedAt: (stream: StreamRecord): string => stream.updatedAt.toISOString(),
-  metrics: (stream: StreamRecord): StreamMetrics => ({
+  metrics: (stream: StreamRecord): StreamMetricsParent => ({
+    streamId: stream.id,
     status: stream.metrics.status,
     isLive: stream.metrics.isLive,
     currentViewers: stream.metrics.currentViewers,
