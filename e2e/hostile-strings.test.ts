@@ -214,6 +214,24 @@ const TABLE: Readonly<Record<string, Entry>> = {
     },
     alsoAccept: ['NotFoundError'],
   },
+  'Mutation.createVodUpload': {
+    signedIn: true,
+    args: () => ({
+      input: { filename: 'clip.mp4', sizeBytes: 1000, contentType: 'video/mp4', title: 'Title', description: 'About' },
+    }),
+    readBack: {
+      'input.filename': 'asset.filename',
+      'input.contentType': 'asset.contentType',
+      'input.title': 'asset.title',
+      'input.description': 'asset.description',
+    },
+  },
+  'Mutation.completeVodUpload': {
+    signedIn: true,
+    args: () => ({ input: { uploadId: 'no-such-upload', parts: [{ partNumber: 1, etag: '"etag"' }] } }),
+    readBack: { 'input.parts[].etag': { unreadable: "an ETag is compared with the store's, never stored" } },
+    alsoAccept: ['NotFoundError'],
+  },
 };
 
 /** The schema's types, and the string inputs of a field. */

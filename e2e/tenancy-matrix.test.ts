@@ -38,6 +38,9 @@ interface Fixture {
   readonly pushTarget: readonly [string, string];
   /** A clip of that recording: [global ID, raw UUID]. */
   readonly clip: readonly [string, string];
+  readonly vodAsset: readonly [string, string];
+  /** The store's upload ID (one form). */
+  readonly vodUpload: string;
 }
 
 type Form = 0 | 1;
@@ -81,6 +84,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       { streamId: a.stream[f], passphrase: null },
     ],
   },
+  'Query.vodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
+  'Query.vodUploadStatus': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.completeVodUpload': {
+    calls: (a) => [{ input: { uploadId: a.vodUpload, parts: [{ partNumber: 1, etag: '"etag"' }] } }],
+  },
+  'Mutation.abortVodUpload': { calls: (a) => [{ uploadId: a.vodUpload }] },
+  'Mutation.deleteVodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
   'Subscription.liveStreamEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveViewerMetrics': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Subscription.liveConnectionEvents': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
@@ -224,6 +234,13 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(targetId, JSON.stringify(target));
   const recording = (await seedRecording(server, stream.streamId)).id;
   const clip = await seedClip(server, token, stream.id);
+  const upload = await server.graphql<{ createVodUpload: { id: string; artifactId: string } }>(
+    'mutation { createVodUpload(input: { filename: "v.mp4", sizeBytes: 1000 }) { ... on VodUploadSession { id artifactId } } }',
+    {},
+    token,
+  );
+  const session = upload.data?.createVodUpload;
+  assert.ok(session?.id, JSON.stringify(upload));
   return {
     token,
     stream: [stream.id, stream.streamId],
@@ -234,6 +251,8 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
     pushTarget: [targetId, rawOf(targetId)],
     clip: [clip, rawOf(clip)],
+    vodAsset: [session.artifactId, rawOf(session.artifactId)],
+    vodUpload: session.id,
   };
 }
 

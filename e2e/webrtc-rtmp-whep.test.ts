@@ -16,7 +16,13 @@ import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { type MediaServer, startMediaServer } from './support/media-server.js';
 import { createSigningKey, setPlaybackPolicy } from './support/playback-access.js';
 import { type Tracked, waitFor } from './support/processes.js';
-import { launchWebRtcChromium, playerStats, playWhep, startClientPage } from './support/webrtc-clients.js';
+import {
+  decodesVideoAndAudio,
+  launchWebRtcChromium,
+  playerStats,
+  playWhep,
+  startClientPage,
+} from './support/webrtc-clients.js';
 
 const METRICS_TOKEN = 'webrtc-e2e-metrics-token';
 
@@ -59,15 +65,7 @@ describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffm
       for (const { page, result } of [first, second]) {
         assert.equal(result.status, 201, result.body);
         assert.equal(result.connected, true);
-        const stats = await waitFor(
-          'frames decoded and Opus audio received',
-          async () => {
-            const s = await playerStats(page);
-            return (s.video.framesDecoded ?? 0) >= 30 && (s.audio.totalSamplesReceived ?? 0) > 48_000 ? s : undefined;
-          },
-          30_000,
-          250,
-        );
+        const stats = await decodesVideoAndAudio(page);
         assert.equal(stats.video.frameWidth, 640);
       }
       assert.equal(media.server.running.webrtc?.opusTranscoders, 1);

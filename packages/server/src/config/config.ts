@@ -25,6 +25,7 @@ const schema = z.object({
   AIRWAVE_TLS_CERT: z.string().optional(),
   AIRWAVE_TLS_KEY: z.string().optional(),
   AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
+  AIRWAVE_EMBEDDED_DATABASE: z.enum(['postgres', 'pglite']).optional(),
   AIRWAVE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z
     .string()
@@ -93,6 +94,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   /** Base URL printed and used in absolute URLs; derived from host and port when unset. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /** Without DATABASE_URL: the embedded database asked for (undefined: PostgreSQL unless the data directory holds PGlite). */
+  readonly embeddedDatabase: 'postgres' | 'pglite' | undefined;
   readonly reconnectWindowMs: number;
   /** An HLS/DASH viewer stops counting after this long without a request. */
   readonly viewerIdleMs: number;
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     dataDir: resolve(c.AIRWAVE_DATA_DIR),
     publicUrl: c.AIRWAVE_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
+    embeddedDatabase: c.AIRWAVE_EMBEDDED_DATABASE,
     reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
     viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
     packaging: c.AIRWAVE_PACKAGING,

@@ -18,6 +18,7 @@ import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
 import { viewerRoutingModule } from './modules/viewer-routing.js';
+import { vodModule } from './modules/vod.js';
 import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
@@ -37,6 +38,7 @@ export const modules: readonly GraphQLModule[] = [
   recordingsModule,
   pushTargetsModule,
   clipsModule,
+  vodModule,
 ];
 
 /** The full SDL. */

@@ -19,6 +19,7 @@ import type { SrtService } from '../domain/srt/srt.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
+import type { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
@@ -53,4 +54,6 @@ export interface Services {
   readonly pushTargets: PushTargetsService;
   /** GOP-aligned clips of recordings. */
   readonly clips: ClipsService;
+  /** VOD uploads and assets (issue 18). */
+  readonly vod: VodUploadsService;
 }

@@ -1,5 +1,5 @@
 /**
- * Wires recording: the local object storage, the recorders attached to the hub, the chapter
+ * Wires recording: over the node's object storage, the recorders attached to the hub, the chapter
  * rendition jobs, restart recovery of recordings a killed process left open, stored playback and
  * the API service.
  */
@@ -18,7 +18,7 @@ import { Recorders } from '../jobs/recorder/recorders.js';
 import { recoverRecordings } from '../jobs/recorder/recovery.js';
 import { RenditionJobs } from '../jobs/renditions/artifact-renditions.js';
 import { ThumbnailJobs } from '../jobs/thumbnails/thumbnail-jobs.js';
-import { LocalStorage } from '../storage/local-storage.js';
+import type { ObjectStorage } from '../storage/object-storage.js';
 
 /** A live recording's poster is refreshed every this many video segments (2 s each). */
 const LIVE_POSTER_SEGMENTS = 3;
@@ -46,11 +46,12 @@ export async function startRecordingPlane(deps: {
   readonly config: Config;
   readonly log: Logger;
   readonly nodeId: string;
+  /** The node's object storage (local directory or S3), shared with VOD. */
+  readonly storage: ObjectStorage;
   readonly bus?: EventPublisher;
 }): Promise<RecordingPlane> {
   const events = new RecordingEvents(deps.bus, deps.nodeId);
-  const storage = new LocalStorage(deps.config.storageDir);
-  await storage.open();
+  const { storage } = deps;
   const store = new RecordingsStore(deps.database.db);
   const thumbnails = new ThumbnailJobs({ storage, log: deps.log, events });
   const renditions = new RenditionJobs({

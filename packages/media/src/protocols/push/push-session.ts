@@ -4,11 +4,13 @@
  * keyframe, and reconnects after a failure with capped exponential backoff and jitter. Statuses
  * follow ADR 0035: connecting → pushing; after a failure retrying, and failed once `failAfter`
  * attempts in a row failed; idle when the stream ends or the push is stopped. A publisher that
- * drops and returns inside the reconnect window does not end the push: the reader waits.
+ * drops and returns inside the reconnect window does not end the push: the reader waits. Every
+ * connection starts at a video keyframe.
  */
 import type { LiveStream } from '../../hub/live-stream.js';
 import type { QueuedReader, ReaderLimits } from '../../hub/reader.js';
 import type { Logger } from '../../ports.js';
+import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import type { DestinationResolver, PushConnector, PushOutput } from '../shared/push-output.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from '../shared/retry-delay.js';
@@ -97,7 +99,7 @@ export class PushSession {
     while (!this.stopped && stream.endReason === undefined) {
       const reader = stream.openReader(this.options.reader);
       this.reader = reader;
-      const first = await reader.next();
+      const first = await this.keyframe(reader);
       if (!first || this.stopped) {
         this.retire(reader);
         break;
@@ -141,12 +143,23 @@ export class PushSession {
     this.set('idle');
   }
 
+  /** The reader's first video keyframe (its first unit for a stream without video); null once it closed. */
+  private async keyframe(reader: QueuedReader): Promise<MediaUnit | null> {
+    for (;;) {
+      const unit = await reader.next();
+      const video = this.options.stream.description?.tracks.find((track) => track.kind === 'video');
+      if (!unit || video === undefined || (unit.trackId === video.id && unit.key)) {
+        return unit;
+      }
+    }
+  }
+
   /** Sends units until the stream ends (resolves) or the connection fails (throws). */
   private async pump(
     reader: QueuedReader,
     output: PushOutput,
     initial: StreamDescription,
-    first: NonNullable<Awaited<ReturnType<QueuedReader['next']>>>,
+    first: MediaUnit,
   ): Promise<void> {
     let description = initial;
     let failure: string | undefined;
@@ -157,7 +170,7 @@ export class PushSession {
     });
     ended.catch(() => undefined);
     await this.guarded(output.describe(description), ended);
-    let unit: typeof first | null = first;
+    let unit: MediaUnit | null = first;
     while (unit) {
       if (failure !== undefined) {
         throw new Error(failure);

@@ -24,6 +24,8 @@ export type Scalars = {
   Time: { input: string; output: string; }
 };
 
+export type AbortVodUploadResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
+
 /** Analytics of the caller's tenant (analytics:read). */
 export type Analytics = {
   readonly __typename?: 'Analytics';
@@ -115,6 +117,14 @@ export type ClusterStatus = {
   readonly shortDescription?: Maybe<Scalars['String']['output']>;
   readonly status: NodeStatus;
 };
+
+export type CompleteVodUploadInput = {
+  /** Every part, each once. */
+  readonly parts: ReadonlyArray<VodUploadPartInput>;
+  readonly uploadId: Scalars['ID']['input'];
+};
+
+export type CompleteVodUploadResult = AuthError | NotFoundError | ValidationError | VodAsset;
 
 /** A viewer session started or ended. */
 export type ConnectionEvent = {
@@ -218,6 +228,19 @@ export type CreateStreamKeyInput = {
 export type CreateStreamKeyResult = AuthError | NotFoundError | StreamKey | ValidationError;
 
 export type CreateStreamResult = AuthError | Stream | ValidationError;
+
+export type CreateVodUploadInput = {
+  /** video/* or application/octet-stream. */
+  readonly contentType?: InputMaybe<Scalars['String']['input']>;
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** The file's name; its extension must be a video container (mp4, mov, mkv, webm, ts, …). */
+  readonly filename: Scalars['String']['input'];
+  /** Exact size in bytes (at most the deployment's limit, default 20 GiB). */
+  readonly sizeBytes: Scalars['Float']['input'];
+  readonly title?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateVodUploadResult = AuthError | ValidationError | VodUploadSession;
 
 /** A chapter of a recording: a VOD with its own playback ID (HLS over TS and CMAF, DASH, MP4). */
 export type DvrChapter = {
@@ -338,6 +361,8 @@ export type DeleteSuccess = {
   readonly pending: Scalars['Boolean']['output'];
   readonly success: Scalars['Boolean']['output'];
 };
+
+export type DeleteVodAssetResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 /** A developer API token. Its value appears only in the createDeveloperToken result. */
 export type DeveloperToken = {
@@ -519,6 +544,10 @@ export type LogoutResult = AuthError | LogoutPayload;
 
 export type Mutation = {
   readonly __typename?: 'Mutation';
+  /** Aborts an upload; the store drops its parts. */
+  readonly abortVodUpload: AbortVodUploadResult;
+  /** Joins the uploaded parts and starts processing. */
+  readonly completeVodUpload: CompleteVodUploadResult;
   /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
   readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
@@ -530,6 +559,8 @@ export type Mutation = {
   readonly createStream: CreateStreamResult;
   /** Adds an active key (at most 20 per stream). */
   readonly createStreamKey: CreateStreamKeyResult;
+  /** Starts a multipart upload: a presigned URL for every part. */
+  readonly createVodUpload: CreateVodUploadResult;
   /** Deletes a clip and its renditions (the recording stays). */
   readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
@@ -540,6 +571,8 @@ export type Mutation = {
   readonly deleteStream: DeleteStreamResult;
   /** Deletes a non-primary key; it stops working at once. */
   readonly deleteStreamKey: DeleteStreamKeyResult;
+  /** Deletes an asset and every object it owns. */
+  readonly deleteVodAsset: DeleteVodAssetResult;
   /** Signs in with email and password. Repeated failures are rate limited per email and per IP. */
   readonly login: LoginResult;
   /** Ends the current session (token and cookie). */
@@ -567,6 +600,16 @@ export type Mutation = {
   /** Renames, re-points, enables or disables a push target. */
   readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
+};
+
+
+export type MutationAbortVodUploadArgs = {
+  uploadId: Scalars['ID']['input'];
+};
+
+
+export type MutationCompleteVodUploadArgs = {
+  input: CompleteVodUploadInput;
 };
 
 
@@ -602,6 +645,11 @@ export type MutationCreateStreamKeyArgs = {
 };
 
 
+export type MutationCreateVodUploadArgs = {
+  input: CreateVodUploadInput;
+};
+
+
 export type MutationDeleteClipArgs = {
   id: Scalars['ID']['input'];
 };
@@ -625,6 +673,11 @@ export type MutationDeleteStreamArgs = {
 export type MutationDeleteStreamKeyArgs = {
   keyId: Scalars['ID']['input'];
   streamId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteVodAssetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -975,6 +1028,10 @@ export type Query = {
   readonly streamKeysConnection: StreamKeysConnection;
   /** The caller's streams, newest first; search filters by name. */
   readonly streamsConnection: StreamsConnection;
+  /** One of the caller's VOD assets (global ID, UUID or artifact hash). */
+  readonly vodAsset?: Maybe<VodAsset>;
+  /** An upload's state and the parts the store holds. */
+  readonly vodUploadStatus: VodUploadStatusResult;
 };
 
 
@@ -1053,6 +1110,16 @@ export type QueryStreamKeysConnectionArgs = {
 export type QueryStreamsConnectionArgs = {
   page?: InputMaybe<ConnectionInput>;
   search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryVodAssetArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryVodUploadStatusArgs = {
+  uploadId: Scalars['ID']['input'];
 };
 
 /** Too many requests. */
@@ -1613,6 +1680,60 @@ export type ViewerMetrics = {
   readonly timestamp: Scalars['Time']['output'];
 };
 
+/** An uploaded video with its own playback ID (HLS, CMAF HLS, DASH, MP4). */
+export type VodAsset = {
+  readonly __typename?: 'VodAsset';
+  readonly artifactHash: Scalars['String']['output'];
+  readonly audioCodec?: Maybe<Scalars['String']['output']>;
+  readonly bitrateKbps?: Maybe<Scalars['Int']['output']>;
+  /** When the upload was completed. */
+  readonly completedAt?: Maybe<Scalars['Time']['output']>;
+  readonly contentType: Scalars['String']['output'];
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  readonly durationMs?: Maybe<Scalars['Float']['output']>;
+  /** Why processing failed. */
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  /** When an unfinished upload expires (UPLOADING only). */
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly filename: Scalars['String']['output'];
+  /** Global ID. */
+  readonly id: Scalars['ID']['output'];
+  readonly isFinalized: Scalars['Boolean']['output'];
+  /** CMAF HLS playlist path under the playback origin, once READY. */
+  readonly manifestPath?: Maybe<Scalars['String']['output']>;
+  /** user_upload. */
+  readonly originType: Scalars['String']['output'];
+  /** Outputs made: cmaf, dash, hls, mp4, poster, sprite. */
+  readonly outputs: ReadonlyArray<Scalars['String']['output']>;
+  readonly playbackId: Scalars['String']['output'];
+  /** Processing progress, 0–100. */
+  readonly progressPercent: Scalars['Float']['output'];
+  /** WIDTHxHEIGHT. */
+  readonly resolution?: Maybe<Scalars['String']['output']>;
+  /** Bytes of the uploaded original. */
+  readonly sizeBytes: Scalars['Float']['output'];
+  readonly status: VodAssetStatus;
+  /** local or s3. */
+  readonly storageLocation: Scalars['String']['output'];
+  /** Bytes of every object the asset owns (original and outputs), once processed. */
+  readonly storedBytes?: Maybe<Scalars['Float']['output']>;
+  /** Poster path under the playback origin, once READY. */
+  readonly thumbnailUrl?: Maybe<Scalars['String']['output']>;
+  readonly title?: Maybe<Scalars['String']['output']>;
+  readonly updatedAt: Scalars['Time']['output'];
+  readonly videoCodec?: Maybe<Scalars['String']['output']>;
+};
+
+/** Life of a VOD asset: uploading parts, processing, ready to play, failed, deleted, or expired unfinished. */
+export type VodAssetStatus =
+  | 'DELETED'
+  | 'EXPIRED'
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'READY'
+  | 'UPLOADING';
+
 /** A VOD asset or upload lifecycle change. */
 export type VodLifecycleEvent = {
   readonly __typename?: 'VodLifecycleEvent';
@@ -1642,6 +1763,64 @@ export type VodLifecycleStatus =
   | 'PROCESSING'
   | 'REQUESTED'
   | 'UPLOADING';
+
+/** Where to PUT one part. */
+export type VodUploadPart = {
+  readonly __typename?: 'VodUploadPart';
+  /** 1-based. */
+  readonly partNumber: Scalars['Int']['output'];
+  /** PUT the part's bytes here; keep the ETag header of the answer. */
+  readonly presignedUrl: Scalars['String']['output'];
+};
+
+export type VodUploadPartInput = {
+  /** The ETag the part's PUT answered. */
+  readonly etag: Scalars['String']['input'];
+  readonly partNumber: Scalars['Int']['input'];
+};
+
+/** A multipart upload session: PUT each part to its URL, then completeVodUpload with the ETags. */
+export type VodUploadSession = {
+  readonly __typename?: 'VodUploadSession';
+  readonly artifactHash: Scalars['String']['output'];
+  /** Global ID of the VodAsset. */
+  readonly artifactId: Scalars['ID']['output'];
+  /** The asset the upload becomes (UPLOADING until completed). */
+  readonly asset: VodAsset;
+  /** The URLs stop working and the session is cleaned up after this. */
+  readonly expiresAt: Scalars['Time']['output'];
+  /** The upload ID (the store's multipart upload). */
+  readonly id: Scalars['ID']['output'];
+  /** Bytes per part (the last part holds the rest). */
+  readonly partSize: Scalars['Float']['output'];
+  readonly parts: ReadonlyArray<VodUploadPart>;
+  readonly playbackId: Scalars['String']['output'];
+};
+
+/** An upload's state and its parts. */
+export type VodUploadStatus = {
+  readonly __typename?: 'VodUploadStatus';
+  readonly artifactHash: Scalars['String']['output'];
+  readonly expiresAt: Scalars['Time']['output'];
+  /** Why the asset failed. */
+  readonly lastErrorCode?: Maybe<Scalars['String']['output']>;
+  readonly missingParts: ReadonlyArray<Scalars['Int']['output']>;
+  readonly playbackId: Scalars['String']['output'];
+  readonly progressPercent: Scalars['Float']['output'];
+  readonly state: VodAssetStatus;
+  readonly uploadId: Scalars['ID']['output'];
+  readonly uploadedParts: ReadonlyArray<VodUploadedPart>;
+};
+
+export type VodUploadStatusResult = AuthError | NotFoundError | ValidationError | VodUploadStatus;
+
+/** A part the store holds. */
+export type VodUploadedPart = {
+  readonly __typename?: 'VodUploadedPart';
+  readonly etag: Scalars['String']['output'];
+  readonly partNumber: Scalars['Int']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+};
 
 export type WebhookPlaybackPolicy = {
   readonly __typename?: 'WebhookPlaybackPolicy';
@@ -1731,6 +1910,18 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  AbortVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  CompleteVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodAsset & { __typename: 'VodAsset' } )
+  ;
   CreateClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( Clip & { __typename: 'Clip' } )
@@ -1766,6 +1957,11 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  CreateVodUploadResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+  ;
   DeleteClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
@@ -1791,6 +1987,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteStreamResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  DeleteVodAssetResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
@@ -1870,6 +2072,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  VodUploadStatusResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodUploadStatus & { __typename: 'VodUploadStatus' } )
+  ;
 };
 
 /** Mapping of interface types */
@@ -1884,6 +2092,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AbortVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['AbortVodUploadResult']>;
   Analytics: ResolverTypeWrapper<Omit<Analytics, 'usage'> & { usage: ResolversTypes['AnalyticsUsage'] }>;
   AnalyticsUsage: ResolverTypeWrapper<Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversTypes['StreamingUsage'] }>;
   AuthError: ResolverTypeWrapper<AuthError>;
@@ -1892,6 +2101,8 @@ export type ResolversTypes = {
   Clip: ResolverTypeWrapper<Clip>;
   ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
+  CompleteVodUploadInput: CompleteVodUploadInput;
+  CompleteVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CompleteVodUploadResult']>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
   CreateClipInput: CreateClipInput;
@@ -1907,6 +2118,8 @@ export type ResolversTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamKeyResult']>;
   CreateStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateStreamResult']>;
+  CreateVodUploadInput: CreateVodUploadInput;
+  CreateVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateVodUploadResult']>;
   DVRChapter: ResolverTypeWrapper<DvrChapter>;
   DVRChapterMode: DvrChapterMode;
   DVRChapterPage: ResolverTypeWrapper<DvrChapterPage>;
@@ -1919,6 +2132,7 @@ export type ResolversTypes = {
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
   DeleteStreamResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamResult']>;
   DeleteSuccess: ResolverTypeWrapper<DeleteSuccess>;
+  DeleteVodAssetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteVodAssetResult']>;
   DeveloperToken: ResolverTypeWrapper<DeveloperTokenViewModel>;
   DeveloperTokenConnection: ResolverTypeWrapper<Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversTypes['DeveloperToken']> }>;
   DeveloperTokenEdge: ResolverTypeWrapper<Omit<DeveloperTokenEdge, 'node'> & { node: ResolversTypes['DeveloperToken'] }>;
@@ -2018,14 +2232,23 @@ export type ResolversTypes = {
   ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
   ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
+  VodAsset: ResolverTypeWrapper<VodAsset>;
+  VodAssetStatus: VodAssetStatus;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
+  VodUploadPart: ResolverTypeWrapper<VodUploadPart>;
+  VodUploadPartInput: VodUploadPartInput;
+  VodUploadSession: ResolverTypeWrapper<VodUploadSession>;
+  VodUploadStatus: ResolverTypeWrapper<VodUploadStatus>;
+  VodUploadStatusResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['VodUploadStatusResult']>;
+  VodUploadedPart: ResolverTypeWrapper<VodUploadedPart>;
   WebhookPlaybackPolicy: ResolverTypeWrapper<WebhookPlaybackPolicy>;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AbortVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['AbortVodUploadResult'];
   Analytics: Omit<Analytics, 'usage'> & { usage: ResolversParentTypes['AnalyticsUsage'] };
   AnalyticsUsage: Omit<AnalyticsUsage, 'streaming'> & { streaming: ResolversParentTypes['StreamingUsage'] };
   AuthError: AuthError;
@@ -2033,6 +2256,8 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Clip: Clip;
   ClusterStatus: ClusterStatus;
+  CompleteVodUploadInput: CompleteVodUploadInput;
+  CompleteVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CompleteVodUploadResult'];
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
   CreateClipInput: CreateClipInput;
@@ -2048,6 +2273,8 @@ export type ResolversParentTypes = {
   CreateStreamKeyInput: CreateStreamKeyInput;
   CreateStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamKeyResult'];
   CreateStreamResult: ResolversUnionTypes<ResolversParentTypes>['CreateStreamResult'];
+  CreateVodUploadInput: CreateVodUploadInput;
+  CreateVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CreateVodUploadResult'];
   DVRChapter: DvrChapter;
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
@@ -2058,6 +2285,7 @@ export type ResolversParentTypes = {
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
   DeleteStreamResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamResult'];
   DeleteSuccess: DeleteSuccess;
+  DeleteVodAssetResult: ResolversUnionTypes<ResolversParentTypes>['DeleteVodAssetResult'];
   DeveloperToken: DeveloperTokenViewModel;
   DeveloperTokenConnection: Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversParentTypes['DeveloperToken']> };
   DeveloperTokenEdge: Omit<DeveloperTokenEdge, 'node'> & { node: ResolversParentTypes['DeveloperToken'] };
@@ -2143,9 +2371,20 @@ export type ResolversParentTypes = {
   ViewerEndpoint: ViewerEndpoint;
   ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
+  VodAsset: VodAsset;
   VodLifecycleEvent: VodLifecycleEvent;
+  VodUploadPart: VodUploadPart;
+  VodUploadPartInput: VodUploadPartInput;
+  VodUploadSession: VodUploadSession;
+  VodUploadStatus: VodUploadStatus;
+  VodUploadStatusResult: ResolversUnionTypes<ResolversParentTypes>['VodUploadStatusResult'];
+  VodUploadedPart: VodUploadedPart;
   WebhookPlaybackPolicy: WebhookPlaybackPolicy;
   WebhookPlaybackPolicyInput: WebhookPlaybackPolicyInput;
+};
+
+export type AbortVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AbortVodUploadResult'] = ResolversParentTypes['AbortVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type AnalyticsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Analytics'] = ResolversParentTypes['Analytics']> = {
@@ -2214,6 +2453,10 @@ export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['NodeStatus'], ParentType, ContextType>;
 };
 
+export type CompleteVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CompleteVodUploadResult'] = ResolversParentTypes['CompleteVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'ValidationError' | 'VodAsset', ParentType, ContextType>;
+};
+
 export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2255,6 +2498,10 @@ export type CreateStreamKeyResultResolvers<ContextType = GraphQLContext, ParentT
 
 export type CreateStreamResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateStreamResult'] = ResolversParentTypes['CreateStreamResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type CreateVodUploadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateVodUploadResult'] = ResolversParentTypes['CreateVodUploadResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'ValidationError' | 'VodUploadSession', ParentType, ContextType>;
 };
 
 export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRChapter'] = ResolversParentTypes['DVRChapter']> = {
@@ -2345,6 +2592,10 @@ export type DeleteSuccessResolvers<ContextType = GraphQLContext, ParentType exte
   pending?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteVodAssetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteVodAssetResult'] = ResolversParentTypes['DeleteVodAssetResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeveloperTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeveloperToken'] = ResolversParentTypes['DeveloperToken']> = {
@@ -2459,17 +2710,21 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  abortVodUpload?: Resolver<ResolversTypes['AbortVodUploadResult'], ParentType, ContextType, RequireFields<MutationAbortVodUploadArgs, 'uploadId'>>;
+  completeVodUpload?: Resolver<ResolversTypes['CompleteVodUploadResult'], ParentType, ContextType, RequireFields<MutationCompleteVodUploadArgs, 'input'>>;
   createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
+  createVodUpload?: Resolver<ResolversTypes['CreateVodUploadResult'], ParentType, ContextType, RequireFields<MutationCreateVodUploadArgs, 'input'>>;
   deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
   deleteStreamKey?: Resolver<ResolversTypes['DeleteStreamKeyResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamKeyArgs, 'keyId' | 'streamId'>>;
+  deleteVodAsset?: Resolver<ResolversTypes['DeleteVodAssetResult'], ParentType, ContextType, RequireFields<MutationDeleteVodAssetArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['LogoutResult'], ParentType, ContextType>;
   noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -2655,6 +2910,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   stream?: Resolver<Maybe<ResolversTypes['Stream']>, ParentType, ContextType, RequireFields<QueryStreamArgs, 'id'>>;
   streamKeysConnection?: Resolver<ResolversTypes['StreamKeysConnection'], ParentType, ContextType, RequireFields<QueryStreamKeysConnectionArgs, 'streamId'>>;
   streamsConnection?: Resolver<ResolversTypes['StreamsConnection'], ParentType, ContextType, Partial<QueryStreamsConnectionArgs>>;
+  vodAsset?: Resolver<Maybe<ResolversTypes['VodAsset']>, ParentType, ContextType, RequireFields<QueryVodAssetArgs, 'id'>>;
+  vodUploadStatus?: Resolver<ResolversTypes['VodUploadStatusResult'], ParentType, ContextType, RequireFields<QueryVodUploadStatusArgs, 'uploadId'>>;
 };
 
 export type RateLimitErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RateLimitError'] = ResolversParentTypes['RateLimitError']> = {
@@ -2970,6 +3227,37 @@ export type ViewerMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
 
+export type VodAssetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodAsset'] = ResolversParentTypes['VodAsset']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  audioCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bitrateKbps?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  contentType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  durationMs?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  filename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  manifestPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  originType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputs?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  resolution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VodAssetStatus'], ParentType, ContextType>;
+  storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storedBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  thumbnailUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  videoCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type VodLifecycleEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodLifecycleEvent'] = ResolversParentTypes['VodLifecycleEvent']> = {
   audioCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   contentType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2988,6 +3276,46 @@ export type VodLifecycleEventResolvers<ContextType = GraphQLContext, ParentType 
   vodHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type VodUploadPartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadPart'] = ResolversParentTypes['VodUploadPart']> = {
+  partNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  presignedUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VodUploadSessionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadSession'] = ResolversParentTypes['VodUploadSession']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  artifactId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  asset?: Resolver<ResolversTypes['VodAsset'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  partSize?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  parts?: Resolver<ReadonlyArray<ResolversTypes['VodUploadPart']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type VodUploadStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadStatus'] = ResolversParentTypes['VodUploadStatus']> = {
+  artifactHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  lastErrorCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  missingParts?: Resolver<ReadonlyArray<ResolversTypes['Int']>, ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['VodAssetStatus'], ParentType, ContextType>;
+  uploadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  uploadedParts?: Resolver<ReadonlyArray<ResolversTypes['VodUploadedPart']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type VodUploadStatusResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadStatusResult'] = ResolversParentTypes['VodUploadStatusResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'ValidationError' | 'VodUploadStatus', ParentType, ContextType>;
+};
+
+export type VodUploadedPartResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VodUploadedPart'] = ResolversParentTypes['VodUploadedPart']> = {
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  partNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookPlaybackPolicy'] = ResolversParentTypes['WebhookPlaybackPolicy']> = {
   secretMasked?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   timeoutMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2995,12 +3323,14 @@ export type WebhookPlaybackPolicyResolvers<ContextType = GraphQLContext, ParentT
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  AbortVodUploadResult?: AbortVodUploadResultResolvers<ContextType>;
   Analytics?: AnalyticsResolvers<ContextType>;
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
   Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
+  CompleteVodUploadResult?: CompleteVodUploadResultResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
@@ -3009,6 +3339,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   CreateSigningKeySuccess?: CreateSigningKeySuccessResolvers<ContextType>;
   CreateStreamKeyResult?: CreateStreamKeyResultResolvers<ContextType>;
   CreateStreamResult?: CreateStreamResultResolvers<ContextType>;
+  CreateVodUploadResult?: CreateVodUploadResultResolvers<ContextType>;
   DVRChapter?: DvrChapterResolvers<ContextType>;
   DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
@@ -3019,6 +3350,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
   DeleteStreamResult?: DeleteStreamResultResolvers<ContextType>;
   DeleteSuccess?: DeleteSuccessResolvers<ContextType>;
+  DeleteVodAssetResult?: DeleteVodAssetResultResolvers<ContextType>;
   DeveloperToken?: DeveloperTokenResolvers<ContextType>;
   DeveloperTokenConnection?: DeveloperTokenConnectionResolvers<ContextType>;
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
@@ -3089,7 +3421,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ViewerEndpoint?: ViewerEndpointResolvers<ContextType>;
   ViewerEndpointResponse?: ViewerEndpointResponseResolvers<ContextType>;
   ViewerMetrics?: ViewerMetricsResolvers<ContextType>;
+  VodAsset?: VodAssetResolvers<ContextType>;
   VodLifecycleEvent?: VodLifecycleEventResolvers<ContextType>;
+  VodUploadPart?: VodUploadPartResolvers<ContextType>;
+  VodUploadSession?: VodUploadSessionResolvers<ContextType>;
+  VodUploadStatus?: VodUploadStatusResolvers<ContextType>;
+  VodUploadStatusResult?: VodUploadStatusResultResolvers<ContextType>;
+  VodUploadedPart?: VodUploadedPartResolvers<ContextType>;
   WebhookPlaybackPolicy?: WebhookPlaybackPolicyResolvers<ContextType>;
 };
 

@@ -21,15 +21,17 @@ const NTP_EPOCH_OFFSET_S = 2_208_988_800;
 
 /** Counters of one send path. */
 export interface RtpSendStats {
+  /** Packets sent, by either path (retransmissions not counted). */
   packets: number;
+  /** Their bytes as sent (header, payload and SRTP tag; werift's path: header and payload). */
   bytes: number;
-  /** Packets sent through werift's own path (before DTLS completed, or over TCP). */
+  /** Packets sent through werift's own path (before DTLS completed, over TCP, or without a nominated UDP pair). */
   viaWerift: number;
   /** Packets the receiver asked for again (NACK) and that were sent again from the history. */
   retransmitted: number;
   /** NACKed packets no longer in the history. */
   missed: number;
-  /** Packets dropped because the ICE route or SRTP state was gone. */
+  /** Packets werift's path failed to send. */
   sendErrors: number;
 }
 
@@ -60,17 +62,16 @@ export class RtpSendPath {
   /** Sends one packet; `timestamp` is the RTP timestamp. */
   send(payload: Uint8Array, marker: boolean, sequence: number, timestamp: number): void {
     const fields = this.sender as unknown as SenderFields;
-    if (!this.ready()) {
+    const transport = this.sender.dtlsTransport;
+    const route = this.ready() ? udpRoute(transport) : undefined;
+    const roc = route ? rolloverCounter(transport, this.sender.ssrc, sequence) : undefined;
+    if (!route || roc === undefined || !this.template || !this.protector) {
       this.stats.viaWerift++;
+      this.stats.packets++;
+      this.stats.bytes += 12 + payload.byteLength;
       const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: sequence, timestamp, marker });
       const packet = new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
       this.sender.sendRtp(packet).catch(() => this.stats.sendErrors++);
-      return;
-    }
-    const route = udpRoute(this.sender.dtlsTransport);
-    const roc = rolloverCounter(this.sender.dtlsTransport, this.sender.ssrc, sequence);
-    if (!route || roc === undefined || !this.template || !this.protector) {
-      this.stats.sendErrors++;
       return;
     }
     const header = Buffer.allocUnsafe(this.template.length);
