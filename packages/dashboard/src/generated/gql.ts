@@ -15,76 +15,82 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment Failure on Error {\n    message\n    ... on ValidationError { field }\n  }\n": typeof types.FailureFragmentDoc,
     "\n  query Me {\n    me { id email name }\n  }\n": typeof types.MeDocument,
     "\n  mutation Logout {\n    logout { __typename }\n  }\n": typeof types.LogoutDocument,
-    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n": typeof types.RegisterDocument,
-    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n": typeof types.LoginDocument,
-    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreateStreamDocument,
+    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n    }\n  }\n": typeof types.RegisterDocument,
+    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n      ... on RateLimitError { retryAfter }\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ...Failure\n    }\n  }\n": typeof types.CreateStreamDocument,
     "\n  query SigningKeys {\n    signingKeysConnection(page: { first: 100 }) { nodes { id kid name status createdAt lastUsedAt } }\n  }\n": typeof types.SigningKeysDocument,
-    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": typeof types.CreateSigningKeyDocument,
-    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RevokeSigningKeyDocument,
+    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ...Failure\n    }\n  }\n": typeof types.CreateSigningKeyDocument,
+    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.RevokeSigningKeyDocument,
     "\n  query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {\n    analytics {\n      usage {\n        streaming {\n          streamAnalyticsDailyConnection(streamId: $streamId, timeRange: $timeRange, page: { first: 366 }) {\n            nodes { day totalViews uniqueViewers egressBytes peakConcurrentViewers }\n          }\n        }\n      }\n    }\n  }\n": typeof types.StreamAnalyticsDocument,
     "\n  query Ingest($streamKey: String!) {\n    resolveIngestEndpoint(streamKey: $streamKey) {\n      primary { nodeId rtmpUrl rtmpsUrl srtUrl whipUrl }\n    }\n  }\n": typeof types.IngestDocument,
     "\n  query StreamKeys($streamId: ID!) {\n    streamKeysConnection(streamId: $streamId, page: { first: 100 }) {\n      nodes { id keyName isActive isPrimary lastUsedAt createdAt }\n    }\n  }\n": typeof types.StreamKeysDocument,
-    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreateStreamKeyDocument,
-    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RotateStreamKeyDocument,
-    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeleteStreamKeyDocument,
+    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ...Failure\n    }\n  }\n": typeof types.CreateStreamKeyDocument,
+    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ...Failure\n    }\n  }\n": typeof types.RotateStreamKeyDocument,
+    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteStreamKeyDocument,
     "\n  query ActiveSigningKeys {\n    signingKeysConnection(status: ACTIVE, page: { first: 100 }) { nodes { id kid name } }\n  }\n": typeof types.ActiveSigningKeysDocument,
-    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.SetPlaybackPolicyDocument,
+    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ...Failure\n    }\n  }\n": typeof types.SetPlaybackPolicyDocument,
     "\n  query PushTargets($id: ID!) {\n    stream(id: $id) {\n      id\n      pushTargets { id name platform targetUri isEnabled status lastError bitrateKbps bytesSent lastPushedAt }\n    }\n  }\n": typeof types.PushTargetsDocument,
-    "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreatePushTargetDocument,
-    "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.UpdatePushTargetDocument,
-    "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeletePushTargetDocument,
+    "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ...Failure\n    }\n  }\n": typeof types.CreatePushTargetDocument,
+    "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ...Failure\n    }\n  }\n": typeof types.UpdatePushTargetDocument,
+    "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeletePushTargetDocument,
     "\n  query StreamArtifacts($id: ID!, $input: StorageArtifactsInput) {\n    stream(id: $id) { id name record metrics { status } }\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": typeof types.StreamArtifactsDocument,
-    "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.StartDvrDocument,
-    "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.StopDvrDocument,
-    "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.CreateClipDocument,
-    "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeleteClipDocument,
+    "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ...Failure\n    }\n  }\n": typeof types.StartDvrDocument,
+    "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.StopDvrDocument,
+    "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ...Failure\n    }\n  }\n": typeof types.CreateClipDocument,
+    "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteClipDocument,
     "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": typeof types.StreamDocument,
-    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.DeleteStreamDocument,
+    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteStreamDocument,
     "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": typeof types.ViewerMetricsDocument,
     "\n  query Streams($page: ConnectionInput, $search: String) {\n    streamsConnection(page: $page, search: $search) {\n      totalCount\n      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }\n      nodes { id name createdAt ingestMode metrics { status currentViewers } }\n    }\n  }\n": typeof types.StreamsDocument,
     "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": typeof types.DeveloperTokensDocument,
-    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": typeof types.CreateDeveloperTokenDocument,
-    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": typeof types.RevokeDeveloperTokenDocument,
+    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ...Failure\n    }\n  }\n": typeof types.CreateDeveloperTokenDocument,
+    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.RevokeDeveloperTokenDocument,
     "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": typeof types.StreamStatusEventsDocument,
 };
 const documents: Documents = {
+    "\n  fragment Failure on Error {\n    message\n    ... on ValidationError { field }\n  }\n": types.FailureFragmentDoc,
     "\n  query Me {\n    me { id email name }\n  }\n": types.MeDocument,
     "\n  mutation Logout {\n    logout { __typename }\n  }\n": types.LogoutDocument,
-    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n": types.RegisterDocument,
-    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n": types.LoginDocument,
-    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.CreateStreamDocument,
+    "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n    }\n  }\n": types.RegisterDocument,
+    "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n      ... on RateLimitError { retryAfter }\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ...Failure\n    }\n  }\n": types.CreateStreamDocument,
     "\n  query SigningKeys {\n    signingKeysConnection(page: { first: 100 }) { nodes { id kid name status createdAt lastUsedAt } }\n  }\n": types.SigningKeysDocument,
-    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": types.CreateSigningKeyDocument,
-    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.RevokeSigningKeyDocument,
+    "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ...Failure\n    }\n  }\n": types.CreateSigningKeyDocument,
+    "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.RevokeSigningKeyDocument,
     "\n  query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {\n    analytics {\n      usage {\n        streaming {\n          streamAnalyticsDailyConnection(streamId: $streamId, timeRange: $timeRange, page: { first: 366 }) {\n            nodes { day totalViews uniqueViewers egressBytes peakConcurrentViewers }\n          }\n        }\n      }\n    }\n  }\n": types.StreamAnalyticsDocument,
     "\n  query Ingest($streamKey: String!) {\n    resolveIngestEndpoint(streamKey: $streamKey) {\n      primary { nodeId rtmpUrl rtmpsUrl srtUrl whipUrl }\n    }\n  }\n": types.IngestDocument,
     "\n  query StreamKeys($streamId: ID!) {\n    streamKeysConnection(streamId: $streamId, page: { first: 100 }) {\n      nodes { id keyName isActive isPrimary lastUsedAt createdAt }\n    }\n  }\n": types.StreamKeysDocument,
-    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.CreateStreamKeyDocument,
-    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.RotateStreamKeyDocument,
-    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeleteStreamKeyDocument,
+    "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ...Failure\n    }\n  }\n": types.CreateStreamKeyDocument,
+    "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ...Failure\n    }\n  }\n": types.RotateStreamKeyDocument,
+    "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteStreamKeyDocument,
     "\n  query ActiveSigningKeys {\n    signingKeysConnection(status: ACTIVE, page: { first: 100 }) { nodes { id kid name } }\n  }\n": types.ActiveSigningKeysDocument,
-    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.SetPlaybackPolicyDocument,
+    "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ...Failure\n    }\n  }\n": types.SetPlaybackPolicyDocument,
     "\n  query PushTargets($id: ID!) {\n    stream(id: $id) {\n      id\n      pushTargets { id name platform targetUri isEnabled status lastError bitrateKbps bytesSent lastPushedAt }\n    }\n  }\n": types.PushTargetsDocument,
-    "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.CreatePushTargetDocument,
-    "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.UpdatePushTargetDocument,
-    "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeletePushTargetDocument,
+    "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ...Failure\n    }\n  }\n": types.CreatePushTargetDocument,
+    "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ...Failure\n    }\n  }\n": types.UpdatePushTargetDocument,
+    "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeletePushTargetDocument,
     "\n  query StreamArtifacts($id: ID!, $input: StorageArtifactsInput) {\n    stream(id: $id) { id name record metrics { status } }\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": types.StreamArtifactsDocument,
-    "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.StartDvrDocument,
-    "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.StopDvrDocument,
-    "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.CreateClipDocument,
-    "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeleteClipDocument,
+    "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ...Failure\n    }\n  }\n": types.StartDvrDocument,
+    "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.StopDvrDocument,
+    "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ...Failure\n    }\n  }\n": types.CreateClipDocument,
+    "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteClipDocument,
     "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": types.StreamDocument,
-    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n": types.DeleteStreamDocument,
+    "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteStreamDocument,
     "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": types.ViewerMetricsDocument,
     "\n  query Streams($page: ConnectionInput, $search: String) {\n    streamsConnection(page: $page, search: $search) {\n      totalCount\n      pageInfo { startCursor endCursor hasNextPage hasPreviousPage }\n      nodes { id name createdAt ingestMode metrics { status currentViewers } }\n    }\n  }\n": types.StreamsDocument,
     "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": types.DeveloperTokensDocument,
-    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n": types.CreateDeveloperTokenDocument,
-    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n": types.RevokeDeveloperTokenDocument,
+    "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ...Failure\n    }\n  }\n": types.CreateDeveloperTokenDocument,
+    "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.RevokeDeveloperTokenDocument,
     "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": types.StreamStatusEventsDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment Failure on Error {\n    message\n    ... on ValidationError { field }\n  }\n"): typeof import('./graphql').FailureFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -96,15 +102,15 @@ export function graphql(source: "\n  mutation Logout {\n    logout { __typename 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n    }\n  }\n"): typeof import('./graphql').RegisterDocument;
+export function graphql(source: "\n  mutation Register($input: RegisterInput!) {\n    register(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').RegisterDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message retryAfter }\n    }\n  }\n"): typeof import('./graphql').LoginDocument;
+export function graphql(source: "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      __typename\n      ... on AuthPayload { expiresAt user { id email name } }\n      ...Failure\n      ... on RateLimitError { retryAfter }\n    }\n  }\n"): typeof import('./graphql').LoginDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreateStreamDocument;
+export function graphql(source: "\n  mutation CreateStream($input: CreateStreamInput!) {\n    createStream(input: $input) {\n      __typename\n      ... on Stream { id }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateStreamDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -112,11 +118,11 @@ export function graphql(source: "\n  query SigningKeys {\n    signingKeysConnect
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n"): typeof import('./graphql').CreateSigningKeyDocument;
+export function graphql(source: "\n  mutation CreateSigningKey($input: CreateSigningKeyInput!) {\n    createSigningKey(input: $input) {\n      __typename\n      ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateSigningKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RevokeSigningKeyDocument;
+export function graphql(source: "\n  mutation RevokeSigningKey($id: ID!) {\n    revokeSigningKey(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').RevokeSigningKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -132,15 +138,15 @@ export function graphql(source: "\n  query StreamKeys($streamId: ID!) {\n    str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreateStreamKeyDocument;
+export function graphql(source: "\n  mutation CreateStreamKey($streamId: ID!, $input: CreateStreamKeyInput!) {\n    createStreamKey(streamId: $streamId, input: $input) {\n      __typename\n      ... on StreamKey { id keyName keyValue }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateStreamKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RotateStreamKeyDocument;
+export function graphql(source: "\n  mutation RotateStreamKey($id: ID!) {\n    refreshStreamKey(id: $id) {\n      __typename\n      ... on Stream { id streamKey }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').RotateStreamKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeleteStreamKeyDocument;
+export function graphql(source: "\n  mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {\n    deleteStreamKey(streamId: $streamId, keyId: $keyId) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeleteStreamKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -148,7 +154,7 @@ export function graphql(source: "\n  query ActiveSigningKeys {\n    signingKeysC
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').SetPlaybackPolicyDocument;
+export function graphql(source: "\n  mutation SetPlaybackPolicy($input: SetPlaybackPolicyInput!) {\n    setPlaybackPolicy(input: $input) {\n      __typename\n      ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').SetPlaybackPolicyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -156,15 +162,15 @@ export function graphql(source: "\n  query PushTargets($id: ID!) {\n    stream(i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreatePushTargetDocument;
+export function graphql(source: "\n  mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {\n    createPushTarget(streamId: $streamId, input: $input) {\n      __typename\n      ... on PushTarget { id }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreatePushTargetDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').UpdatePushTargetDocument;
+export function graphql(source: "\n  mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {\n    updatePushTarget(id: $id, input: $input) {\n      __typename\n      ... on PushTarget { id isEnabled }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').UpdatePushTargetDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeletePushTargetDocument;
+export function graphql(source: "\n  mutation DeletePushTarget($id: ID!) {\n    deletePushTarget(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeletePushTargetDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -172,19 +178,19 @@ export function graphql(source: "\n  query StreamArtifacts($id: ID!, $input: Sto
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').StartDvrDocument;
+export function graphql(source: "\n  mutation StartDvr($streamId: ID!) {\n    startDVR(streamId: $streamId) {\n      __typename\n      ... on DVRRequest { dvrHash status }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').StartDvrDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').StopDvrDocument;
+export function graphql(source: "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').StopDvrDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').CreateClipDocument;
+export function graphql(source: "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateClipDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message field }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeleteClipDocument;
+export function graphql(source: "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeleteClipDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -192,7 +198,7 @@ export function graphql(source: "\n  query Stream($id: ID!) {\n    stream(id: $i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on ValidationError { message }\n      ... on NotFoundError { message }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').DeleteStreamDocument;
+export function graphql(source: "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeleteStreamDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -208,11 +214,11 @@ export function graphql(source: "\n  query DeveloperTokens {\n    developerToken
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n      ... on RateLimitError { message }\n    }\n  }\n"): typeof import('./graphql').CreateDeveloperTokenDocument;
+export function graphql(source: "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateDeveloperTokenDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ... on NotFoundError { message }\n      ... on ValidationError { message field }\n      ... on AuthError { message }\n    }\n  }\n"): typeof import('./graphql').RevokeDeveloperTokenDocument;
+export function graphql(source: "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').RevokeDeveloperTokenDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

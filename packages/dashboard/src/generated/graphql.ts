@@ -183,6 +183,21 @@ export type WebhookPlaybackPolicyInput = {
   url: string;
 };
 
+type Failure_AuthError_Fragment = { message: string };
+
+type Failure_NotFoundError_Fragment = { message: string };
+
+type Failure_RateLimitError_Fragment = { message: string };
+
+type Failure_ValidationError_Fragment = { field: string | null, message: string };
+
+export type FailureFragment =
+  | Failure_AuthError_Fragment
+  | Failure_NotFoundError_Fragment
+  | Failure_RateLimitError_Fragment
+  | Failure_ValidationError_Fragment
+;
+
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -203,7 +218,7 @@ export type RegisterMutationVariables = Exact<{
 
 export type RegisterMutation = { register:
     | { __typename: 'AuthPayload', expiresAt: string, user: { id: string, email: string, name: string | null } }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type LoginMutationVariables = Exact<{
@@ -214,8 +229,8 @@ export type LoginMutationVariables = Exact<{
 export type LoginMutation = { login:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'AuthPayload', expiresAt: string, user: { id: string, email: string, name: string | null } }
-    | { __typename: 'RateLimitError', message: string, retryAfter: number | null }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'RateLimitError', retryAfter: number | null, message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type CreateStreamMutationVariables = Exact<{
@@ -226,7 +241,7 @@ export type CreateStreamMutationVariables = Exact<{
 export type CreateStreamMutation = { createStream:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'Stream', id: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type SigningKeysQueryVariables = Exact<{ [key: string]: never; }>;
@@ -243,7 +258,7 @@ export type CreateSigningKeyMutation = { createSigningKey:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'CreateSigningKeySuccess', privateKeyPem: string, signingKey: { id: string, kid: string, name: string } }
     | { __typename: 'RateLimitError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type RevokeSigningKeyMutationVariables = Exact<{
@@ -255,7 +270,7 @@ export type RevokeSigningKeyMutation = { revokeSigningKey:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type StreamAnalyticsQueryVariables = Exact<{
@@ -290,7 +305,7 @@ export type CreateStreamKeyMutation = { createStreamKey:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'StreamKey', id: string, keyName: string, keyValue: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type RotateStreamKeyMutationVariables = Exact<{
@@ -302,7 +317,7 @@ export type RotateStreamKeyMutation = { refreshStreamKey:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, streamKey: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type DeleteStreamKeyMutationVariables = Exact<{
@@ -315,7 +330,7 @@ export type DeleteStreamKeyMutation = { deleteStreamKey:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type ActiveSigningKeysQueryVariables = Exact<{ [key: string]: never; }>;
@@ -332,7 +347,7 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type PushTargetsQueryVariables = Exact<{
@@ -352,7 +367,7 @@ export type CreatePushTargetMutation = { createPushTarget:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'PushTarget', id: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type UpdatePushTargetMutationVariables = Exact<{
@@ -365,7 +380,7 @@ export type UpdatePushTargetMutation = { updatePushTarget:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'PushTarget', id: string, isEnabled: boolean }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type DeletePushTargetMutationVariables = Exact<{
@@ -377,7 +392,7 @@ export type DeletePushTargetMutation = { deletePushTarget:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type StreamArtifactsQueryVariables = Exact<{
@@ -397,7 +412,7 @@ export type StartDvrMutation = { startDVR:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DVRRequest', dvrHash: string, status: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type StopDvrMutationVariables = Exact<{
@@ -409,7 +424,7 @@ export type StopDvrMutation = { stopDVR:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type CreateClipMutationVariables = Exact<{
@@ -421,7 +436,7 @@ export type CreateClipMutation = { createClip:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'Clip', id: string, playbackId: string, title: string, status: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type DeleteClipMutationVariables = Exact<{
@@ -433,7 +448,7 @@ export type DeleteClipMutation = { deleteClip:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type StreamQueryVariables = Exact<{
@@ -452,7 +467,7 @@ export type DeleteStreamMutation = { deleteStream:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type ViewerMetricsSubscriptionVariables = Exact<{
@@ -484,7 +499,7 @@ export type CreateDeveloperTokenMutation = { createDeveloperToken:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeveloperToken', id: string, tokenName: string, tokenValue: string | null }
     | { __typename: 'RateLimitError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type RevokeDeveloperTokenMutationVariables = Exact<{
@@ -496,7 +511,7 @@ export type RevokeDeveloperTokenMutation = { revokeDeveloperToken:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'DeleteSuccess', deletedId: string }
     | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'ValidationError', message: string, field: string | null }
+    | { __typename: 'ValidationError', field: string | null, message: string }
    };
 
 export type StreamStatusEventsSubscriptionVariables = Exact<{
@@ -524,7 +539,14 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const FailureFragmentDoc = new TypedDocumentString(`
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}
+    `, {"fragmentName":"Failure"}) as unknown as TypedDocumentString<FailureFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -553,13 +575,15 @@ export const RegisterDocument = new TypedDocumentString(`
         name
       }
     }
-    ... on ValidationError {
-      message
-      field
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<RegisterMutation, RegisterMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<RegisterMutation, RegisterMutationVariables>;
 export const LoginDocument = new TypedDocumentString(`
     mutation Login($input: LoginInput!) {
   login(input: $input) {
@@ -572,20 +596,18 @@ export const LoginDocument = new TypedDocumentString(`
         name
       }
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
     ... on RateLimitError {
-      message
       retryAfter
     }
   }
 }
-    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
 export const CreateStreamDocument = new TypedDocumentString(`
     mutation CreateStream($input: CreateStreamInput!) {
   createStream(input: $input) {
@@ -593,16 +615,15 @@ export const CreateStreamDocument = new TypedDocumentString(`
     ... on Stream {
       id
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreateStreamMutation, CreateStreamMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateStreamMutation, CreateStreamMutationVariables>;
 export const SigningKeysDocument = new TypedDocumentString(`
     query SigningKeys {
   signingKeysConnection(page: {first: 100}) {
@@ -629,19 +650,15 @@ export const CreateSigningKeyDocument = new TypedDocumentString(`
         name
       }
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
-    ... on RateLimitError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreateSigningKeyMutation, CreateSigningKeyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateSigningKeyMutation, CreateSigningKeyMutationVariables>;
 export const RevokeSigningKeyDocument = new TypedDocumentString(`
     mutation RevokeSigningKey($id: ID!) {
   revokeSigningKey(id: $id) {
@@ -649,19 +666,15 @@ export const RevokeSigningKeyDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on NotFoundError {
-      message
-    }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<RevokeSigningKeyMutation, RevokeSigningKeyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<RevokeSigningKeyMutation, RevokeSigningKeyMutationVariables>;
 export const StreamAnalyticsDocument = new TypedDocumentString(`
     query StreamAnalytics($streamId: ID!, $timeRange: TimeRangeInput!) {
   analytics {
@@ -721,19 +734,15 @@ export const CreateStreamKeyDocument = new TypedDocumentString(`
       keyName
       keyValue
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreateStreamKeyMutation, CreateStreamKeyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateStreamKeyMutation, CreateStreamKeyMutationVariables>;
 export const RotateStreamKeyDocument = new TypedDocumentString(`
     mutation RotateStreamKey($id: ID!) {
   refreshStreamKey(id: $id) {
@@ -742,19 +751,15 @@ export const RotateStreamKeyDocument = new TypedDocumentString(`
       id
       streamKey
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<RotateStreamKeyMutation, RotateStreamKeyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<RotateStreamKeyMutation, RotateStreamKeyMutationVariables>;
 export const DeleteStreamKeyDocument = new TypedDocumentString(`
     mutation DeleteStreamKey($streamId: ID!, $keyId: ID!) {
   deleteStreamKey(streamId: $streamId, keyId: $keyId) {
@@ -762,19 +767,15 @@ export const DeleteStreamKeyDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<DeleteStreamKeyMutation, DeleteStreamKeyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<DeleteStreamKeyMutation, DeleteStreamKeyMutationVariables>;
 export const ActiveSigningKeysDocument = new TypedDocumentString(`
     query ActiveSigningKeys {
   signingKeysConnection(status: ACTIVE, page: {first: 100}) {
@@ -804,19 +805,15 @@ export const SetPlaybackPolicyDocument = new TypedDocumentString(`
         }
       }
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<SetPlaybackPolicyMutation, SetPlaybackPolicyMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<SetPlaybackPolicyMutation, SetPlaybackPolicyMutationVariables>;
 export const PushTargetsDocument = new TypedDocumentString(`
     query PushTargets($id: ID!) {
   stream(id: $id) {
@@ -843,19 +840,15 @@ export const CreatePushTargetDocument = new TypedDocumentString(`
     ... on PushTarget {
       id
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreatePushTargetMutation, CreatePushTargetMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreatePushTargetMutation, CreatePushTargetMutationVariables>;
 export const UpdatePushTargetDocument = new TypedDocumentString(`
     mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {
   updatePushTarget(id: $id, input: $input) {
@@ -864,19 +857,15 @@ export const UpdatePushTargetDocument = new TypedDocumentString(`
       id
       isEnabled
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<UpdatePushTargetMutation, UpdatePushTargetMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<UpdatePushTargetMutation, UpdatePushTargetMutationVariables>;
 export const DeletePushTargetDocument = new TypedDocumentString(`
     mutation DeletePushTarget($id: ID!) {
   deletePushTarget(id: $id) {
@@ -884,19 +873,15 @@ export const DeletePushTargetDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<DeletePushTargetMutation, DeletePushTargetMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<DeletePushTargetMutation, DeletePushTargetMutationVariables>;
 export const StreamArtifactsDocument = new TypedDocumentString(`
     query StreamArtifacts($id: ID!, $input: StorageArtifactsInput) {
   stream(id: $id) {
@@ -932,19 +917,15 @@ export const StartDvrDocument = new TypedDocumentString(`
       dvrHash
       status
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<StartDvrMutation, StartDvrMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<StartDvrMutation, StartDvrMutationVariables>;
 export const StopDvrDocument = new TypedDocumentString(`
     mutation StopDvr($dvrHash: ID!) {
   stopDVR(dvrHash: $dvrHash) {
@@ -952,19 +933,15 @@ export const StopDvrDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<StopDvrMutation, StopDvrMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<StopDvrMutation, StopDvrMutationVariables>;
 export const CreateClipDocument = new TypedDocumentString(`
     mutation CreateClip($input: CreateClipInput!) {
   createClip(input: $input) {
@@ -975,19 +952,15 @@ export const CreateClipDocument = new TypedDocumentString(`
       title
       status
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreateClipMutation, CreateClipMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateClipMutation, CreateClipMutationVariables>;
 export const DeleteClipDocument = new TypedDocumentString(`
     mutation DeleteClip($id: ID!) {
   deleteClip(id: $id) {
@@ -995,19 +968,15 @@ export const DeleteClipDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<DeleteClipMutation, DeleteClipMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<DeleteClipMutation, DeleteClipMutationVariables>;
 export const StreamDocument = new TypedDocumentString(`
     query Stream($id: ID!) {
   stream(id: $id) {
@@ -1070,18 +1039,15 @@ export const DeleteStreamDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on ValidationError {
-      message
-    }
-    ... on NotFoundError {
-      message
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<DeleteStreamMutation, DeleteStreamMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<DeleteStreamMutation, DeleteStreamMutationVariables>;
 export const ViewerMetricsDocument = new TypedDocumentString(`
     subscription ViewerMetrics($streamId: ID!) {
   liveViewerMetrics(streamId: $streamId) {
@@ -1138,19 +1104,15 @@ export const CreateDeveloperTokenDocument = new TypedDocumentString(`
       tokenName
       tokenValue
     }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
-    ... on RateLimitError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<CreateDeveloperTokenMutation, CreateDeveloperTokenMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateDeveloperTokenMutation, CreateDeveloperTokenMutationVariables>;
 export const RevokeDeveloperTokenDocument = new TypedDocumentString(`
     mutation RevokeDeveloperToken($id: ID!) {
   revokeDeveloperToken(id: $id) {
@@ -1158,19 +1120,15 @@ export const RevokeDeveloperTokenDocument = new TypedDocumentString(`
     ... on DeleteSuccess {
       deletedId
     }
-    ... on NotFoundError {
-      message
-    }
-    ... on ValidationError {
-      message
-      field
-    }
-    ... on AuthError {
-      message
-    }
+    ...Failure
   }
 }
-    `) as unknown as TypedDocumentString<RevokeDeveloperTokenMutation, RevokeDeveloperTokenMutationVariables>;
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<RevokeDeveloperTokenMutation, RevokeDeveloperTokenMutationVariables>;
 export const StreamStatusEventsDocument = new TypedDocumentString(`
     subscription StreamStatusEvents($streamId: ID!) {
   liveStreamEvents(streamId: $streamId) {

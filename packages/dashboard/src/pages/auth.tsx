@@ -10,7 +10,7 @@ const RegisterDocument = graphql(`
     register(input: $input) {
       __typename
       ... on AuthPayload { expiresAt user { id email name } }
-      ... on ValidationError { message field }
+      ...Failure
     }
   }
 `);
@@ -20,9 +20,8 @@ const LoginDocument = graphql(`
     login(input: $input) {
       __typename
       ... on AuthPayload { expiresAt user { id email name } }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
-      ... on RateLimitError { message retryAfter }
+      ...Failure
+      ... on RateLimitError { retryAfter }
     }
   }
 `);

@@ -10,8 +10,7 @@ const CreateStreamDocument = graphql(`
     createStream(input: $input) {
       __typename
       ... on Stream { id }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);

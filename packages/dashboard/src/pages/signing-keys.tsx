@@ -19,9 +19,7 @@ const CreateSigningKeyDocument = graphql(`
     createSigningKey(input: $input) {
       __typename
       ... on CreateSigningKeySuccess { privateKeyPem signingKey { id kid name } }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
-      ... on RateLimitError { message }
+      ...Failure
     }
   }
 `);
@@ -31,9 +29,7 @@ const RevokeSigningKeyDocument = graphql(`
     revokeSigningKey(id: $id) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on NotFoundError { message }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);

@@ -21,9 +21,7 @@ const CreateTokenDocument = graphql(`
     createDeveloperToken(input: $input) {
       __typename
       ... on DeveloperToken { id tokenName tokenValue }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
-      ... on RateLimitError { message }
+      ...Failure
     }
   }
 `);
@@ -33,9 +31,7 @@ const RevokeTokenDocument = graphql(`
     revokeDeveloperToken(id: $id) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on NotFoundError { message }
-      ... on ValidationError { message field }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);

@@ -43,14 +43,18 @@ export async function runFfmpeg(
     child.on('error', reject);
     child.on('close', (code) => resolve(code));
   });
-  const feeds = inputs.map((input, i) =>
-    pipeline(Readable.from(input), child.stdio[3 + i] as Writable).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') {
+  const feeds = inputs.map((input, i) => {
+    const pipe = child.stdio[3 + i] as Writable;
+    // ffmpeg may close an input once it read what it needs: the socket pair then reports EPIPE or
+    // ECONNRESET, also after the feed ended (no listener left: an uncaught exception otherwise).
+    pipe.on('error', () => {});
+    return pipeline(Readable.from(input), pipe).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') {
         child.kill('SIGKILL');
         throw error;
       }
-    }),
-  );
+    });
+  });
   const [code] = await Promise.all([exited, ...feeds]);
   if (code !== 0) {
     throw new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').pop() ?? ''}`);

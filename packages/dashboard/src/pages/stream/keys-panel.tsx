@@ -1,9 +1,10 @@
 /** Stream keys: list (masked), create (value shown once), rotate the primary, delete. */
 import { type FormEvent, useState } from 'react';
-import { ApiError, request } from '../../api/client';
+import { request } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
-import { errorFor, Field, type FieldFailure, formError } from '../../ui/field';
+import { errorFor, Field, formError } from '../../ui/field';
 import { SecretOnce } from '../../ui/secret-once';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
 import { formatTime } from '../streams';
@@ -21,9 +22,7 @@ const CreateKeyDocument = graphql(`
     createStreamKey(streamId: $streamId, input: $input) {
       __typename
       ... on StreamKey { id keyName keyValue }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -33,9 +32,7 @@ const RotateDocument = graphql(`
     refreshStreamKey(id: $id) {
       __typename
       ... on Stream { id streamKey }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -45,9 +42,7 @@ const DeleteKeyDocument = graphql(`
     deleteStreamKey(streamId: $streamId, keyId: $keyId) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -62,26 +57,7 @@ export interface KeysPanelProps {
 export function KeysPanel({ streamId, onPrimaryChanged }: KeysPanelProps) {
   const keys = useQuery(KeysDocument, { streamId });
   const [secret, setSecret] = useState<{ title: string; value: string }>();
-  const [failure, setFailure] = useState<FieldFailure>();
-  const [busy, setBusy] = useState(false);
-
-  const run = async (
-    action: () => Promise<{ __typename: string; message?: string; field?: string | null } | undefined>,
-  ) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const result = await action();
-      if (result && 'message' in result && result.message !== undefined) {
-        setFailure({ message: result.message, field: result.field ?? null });
-      }
-      keys.reload();
-    } catch (error) {
-      setFailure({ message: error instanceof ApiError ? error.message : String(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, failure, run } = useAction(keys.reload);
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

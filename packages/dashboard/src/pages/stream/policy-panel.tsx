@@ -18,9 +18,7 @@ const SetPolicyDocument = graphql(`
     setPlaybackPolicy(input: $input) {
       __typename
       ... on Stream { id playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } } }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);

@@ -1,9 +1,10 @@
 /** Push targets (restreaming) of a stream: status, bitrate, last error; add, enable/disable, delete. */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiError, request } from '../../api/client';
+import { type FormEvent, useEffect, useRef } from 'react';
+import { request } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
-import { errorFor, Field, type FieldFailure, formError } from '../../ui/field';
+import { errorFor, Field, formError } from '../../ui/field';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
 
 const PushTargetsDocument = graphql(`
@@ -20,9 +21,7 @@ const CreatePushTargetDocument = graphql(`
     createPushTarget(streamId: $streamId, input: $input) {
       __typename
       ... on PushTarget { id }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -32,9 +31,7 @@ const UpdatePushTargetDocument = graphql(`
     updatePushTarget(id: $id, input: $input) {
       __typename
       ... on PushTarget { id isEnabled }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -44,9 +41,7 @@ const DeletePushTargetDocument = graphql(`
     deletePushTarget(id: $id) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -59,27 +54,8 @@ const PLATFORMS = ['custom', 'youtube', 'twitch', 'facebook', 'kick', 'x'] as co
 /** The panel; push status has no subscription (spec §6), so it polls while shown. */
 export function PushTargetsPanel({ streamId }: { streamId: string }) {
   const targets = useQuery(PushTargetsDocument, { id: streamId });
-  const [failure, setFailure] = useState<FieldFailure>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useAction(targets.reload);
   useInterval(targets.reload, POLL_MS);
-
-  const run = async (action: () => Promise<{ __typename: string; message?: string; field?: string | null }>) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const result = await action();
-      if ('message' in result && result.message !== undefined) {
-        setFailure({ message: result.message, field: result.field ?? null });
-      }
-      targets.reload();
-      return result;
-    } catch (error) {
-      setFailure({ message: error instanceof ApiError ? error.message : String(error) });
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

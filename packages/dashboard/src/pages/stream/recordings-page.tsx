@@ -3,11 +3,12 @@
  * a player, "create clip from here" at the player's position, and clip deletion.
  */
 import { type FormEvent, lazy, Suspense, useState } from 'react';
-import { ApiError, request } from '../../api/client';
+import { request } from '../../api/client';
+import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
 import { Link } from '../../router';
-import { errorFor, Field, type FieldFailure, formError } from '../../ui/field';
+import { errorFor, Field, formError } from '../../ui/field';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
 import { formatTime } from '../streams';
 
@@ -28,9 +29,7 @@ const StartDvrDocument = graphql(`
     startDVR(streamId: $streamId) {
       __typename
       ... on DVRRequest { dvrHash status }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -40,9 +39,7 @@ const StopDvrDocument = graphql(`
     stopDVR(dvrHash: $dvrHash) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -52,9 +49,7 @@ const CreateClipDocument = graphql(`
     createClip(input: $input) {
       __typename
       ... on Clip { id playbackId title status }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -64,9 +59,7 @@ const DeleteClipDocument = graphql(`
     deleteClip(id: $id) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on ValidationError { message field }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
@@ -84,24 +77,7 @@ export function RecordingsPage({ id }: { id: string }) {
   const artifacts = useQuery(ArtifactsDocument, { id, input: { streamId: id, first: 100 } });
   const [playing, setPlaying] = useState<{ playbackId: string; kind: string; title: string }>();
   const [position, setPosition] = useState(0);
-  const [failure, setFailure] = useState<FieldFailure>();
-  const [busy, setBusy] = useState(false);
-
-  const run = async (action: () => Promise<{ __typename: string; message?: string; field?: string | null }>) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const result = await action();
-      if ('message' in result && result.message !== undefined) {
-        setFailure({ message: result.message, field: result.field ?? null });
-      }
-      artifacts.reload();
-    } catch (error) {
-      setFailure({ message: error instanceof ApiError ? error.message : String(error) });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, failure, run } = useAction(artifacts.reload);
 
   const clip = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

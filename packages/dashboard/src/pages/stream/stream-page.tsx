@@ -39,9 +39,7 @@ const DeleteStreamDocument = graphql(`
     deleteStream(id: $id) {
       __typename
       ... on DeleteSuccess { deletedId }
-      ... on ValidationError { message }
-      ... on NotFoundError { message }
-      ... on AuthError { message }
+      ...Failure
     }
   }
 `);
