@@ -14,6 +14,7 @@ import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -169,6 +170,11 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.policy.webhook.secret': { unreadable: 'a write-only HMAC key: the API shows it masked only' },
     },
   },
+  'Mutation.setStreamSrtPassphrase': {
+    signedIn: true,
+    args: (f) => ({ streamId: f.streamId, passphrase: 'an SRT passphrase' }),
+    readBack: { passphrase: { unreadable: 'a write-only SRT passphrase: the API shows only passphraseSet' } },
+  },
   'Mutation.createPushTarget': {
     signedIn: true,
     args: (f) => ({ streamId: f.streamId, input: { platform: 'custom', name: 'Restream', targetUri: PUSH_URI } }),
@@ -185,6 +191,13 @@ const TABLE: Readonly<Record<string, Entry>> = {
       'input.name': 'name',
       'input.targetUri': { unreadable: 'holds a stream key: read back masked only' },
     },
+  },
+  'Mutation.createClip': {
+    signedIn: true,
+    args: (f) => ({
+      input: { streamId: f.streamId, title: 'Clip', description: 'About', mode: 'CLIP_NOW', duration: 2 },
+    }),
+    readBack: { 'input.title': 'title', 'input.description': 'description' },
   },
   'Mutation.testPlaybackAccess': {
     signedIn: true,
@@ -298,6 +311,7 @@ async function fixture(server: TestServer): Promise<Fixture> {
   const token = registered.data?.register.token;
   assert.ok(token, JSON.stringify(registered));
   const stream = await createStream(server, token, 'target');
+  await seedRecording(server, stream.streamId);
   const key = await createSigningKey(server, token, 'kid source');
   const pull = await server.graphql<{ createStream: { id?: string } }>(
     'mutation ($input: CreateStreamInput!) { createStream(input: $input) { ... on Stream { id } } }',

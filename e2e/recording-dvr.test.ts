@@ -7,10 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jpegSize } from '@airwave/server/jobs/thumbnails/sprite-sheet';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { registerAccount } from './support/accounts.js';
 import { byType, ffmpegMissing, ffprobeJson, probePackets, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
+import { record, subscribed, wsUrl } from './support/subscriptions.js';
 
 const PATTERN = { width: 320, height: 180, fps: 15, gop: 30 } as const;
 const GOP_SECONDS = 2;
@@ -99,6 +101,32 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
   it('records every publish of a record: true stream; the chapter plays as HLS (CMAF, TS), DASH and MP4', async () => {
     const stream = await newStream(true);
     const seconds = 8;
+    const url = wsUrl(server);
+    const dvrEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveDvrLifecycle(streamId: $id) { status dvrHash segmentCount } }',
+      {
+        id: stream.id,
+      },
+    );
+    const storageEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveStorageEvents(streamId: $id) { action assetType assetHash } }',
+      {
+        id: stream.id,
+      },
+    );
+    const processingEvents = record(
+      url,
+      token,
+      'subscription ($id: ID!) { liveProcessingEvents(streamId: $id) { stage processType } }',
+      {
+        id: stream.id,
+      },
+    );
+    await subscribed(server, 3);
     const encoder = publishPattern(rtmpUrl(stream.streamKey), { ...PATTERN, seconds });
     assert.equal(await encoder.exited, 0, encoder.stderr());
     const recording = await waitFor(
@@ -113,6 +141,21 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
       60_000,
     );
     assert.notEqual(chapter.playbackId, recording.playbackId);
+    const status = (name: string) => (result: { data?: Record<string, Record<string, unknown>> | null }) =>
+      result.data?.liveDvrLifecycle?.status === name;
+    await dvrEvents.waitFor(status('STARTED'), 'dvr STARTED');
+    await dvrEvents.waitFor(status('RECORDING'), 'dvr RECORDING (a segment written)');
+    await dvrEvents.waitFor(status('STOPPED'), 'dvr STOPPED');
+    await storageEvents.waitFor(
+      (result) => result.data?.liveStorageEvents?.action === 'ARTIFACT_CREATED',
+      'chapter created',
+    );
+    await storageEvents.waitFor((result) => result.data?.liveStorageEvents?.action === 'SYNCED', 'renditions stored');
+    await processingEvents.waitFor(
+      (result) => result.data?.liveProcessingEvents?.stage === 'COMPLETED',
+      'rendition processing completed',
+    );
+    await Promise.all([dvrEvents.close(), storageEvents.close(), processingEvents.close()]);
     assert.ok(chapter.sizeBytes > 0);
     const base = `${server.baseUrl}/play/${chapter.playbackId}`;
     await assertPlays(`${base}/cmaf/index.m3u8`, seconds, 'HLS over CMAF');
@@ -128,6 +171,33 @@ describe('recording (DVR) with ffmpeg', { skip: ffmpegMissing || false }, () => 
     assert.equal(ranged.status, 206);
     assert.equal((await ranged.arrayBuffer()).byteLength, 100);
     await assertPlays(`${server.baseUrl}/play/${recording.playbackId}/cmaf/index.m3u8`, seconds, 'whole recording');
+    const vtt = await waitFor(
+      'the sprite cues',
+      async () => {
+        const response = await fetch(`${base}/thumbnails/sprite.vtt`);
+        return response.status === 200 ? response.text() : undefined;
+      },
+      30_000,
+      250,
+    );
+    const sprite = new Uint8Array(await (await fetch(`${base}/thumbnails/sprite.jpg`)).arrayBuffer());
+    const size = jpegSize(sprite);
+    assert.ok(size, 'the sprite sheet is a JPEG');
+    const cues = [...vtt.matchAll(/(\S+) --> (\S+)\n(\S+)#xywh=(\d+),(\d+),(\d+),(\d+)/g)];
+    assert.equal(cues.length, 100);
+    const seconds_ = (stamp: string) => stamp.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+    assert.equal(seconds_(cues[0]?.[1] as string), 0);
+    assert.ok(
+      Math.abs(seconds_(cues[99]?.[2] as string) - chapter.durationMs / 1000) < 0.01,
+      'cues cover the duration',
+    );
+    for (const cue of cues) {
+      const [x, y, w, h] = cue.slice(4, 8).map(Number) as [number, number, number, number];
+      assert.ok(w > 0 && h > 0 && x + w <= size.width && y + h <= size.height, `${cue[0]} inside the sheet`);
+    }
+    const poster = await fetch(`${base}/thumbnails/poster.jpg`);
+    assert.equal(poster.headers.get('content-type'), 'image/jpeg');
+    assert.ok(jpegSize(new Uint8Array(await poster.arrayBuffer())));
   });
 
   it('startDVR records a live stream that was not recording; stopDVR finalizes it; deleteDVR removes it', async () => {

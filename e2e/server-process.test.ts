@@ -14,7 +14,7 @@ import pg from 'pg';
 import { migrationNames } from '../packages/server/src/db/migrate.js';
 import { createScratchDatabase, postgresMissing } from '../packages/server/src/testing/databases.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
-import type { Tracked } from './support/processes.js';
+import { type Tracked, waitFor } from './support/processes.js';
 
 const START_TIMEOUT_MS = 120_000;
 const dirs: string[] = [];
@@ -32,7 +32,7 @@ function tempDir(): string {
 }
 
 /** Starts `airwave start` on ephemeral ports. */
-function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
+function startCli(options: { dataDir: string; databaseUrl?: string; embedded?: 'pglite' | 'default' }): Tracked {
   const args = ['--host', '127.0.0.1'];
   for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
     args.push(flag, '0');
@@ -46,6 +46,9 @@ function startCli(options: { dataDir: string; databaseUrl?: string }): Tracked {
     if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
       delete env[name];
     }
+  }
+  if (options.embedded !== 'default') {
+    env.AIRWAVE_EMBEDDED_DATABASE = 'pglite';
   }
   return spawnAirwave(args, env);
 }
@@ -109,6 +112,57 @@ describe('the CLI refuses bad configuration', () => {
       const cli = spawnAirwave(flags);
       assert.equal(await cli.exited, 2, flags.join(' '));
       assert.match(cli.stderr(), message);
+    }
+  });
+});
+
+/** Pids of the processes named `comm` among the children of `pid`. */
+function childrenNamed(pid: number, comm: string): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  return children
+    .filter((child) => child !== '' && readFileSync(`/proc/${child}/comm`, 'utf8').trim() === comm)
+    .map(Number);
+}
+
+/** Whether `pid` is gone (or a zombie nobody reaped yet). */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return true;
+  }
+}
+
+describe('the CLI on the embedded PostgreSQL (the default)', () => {
+  test('runs real PostgreSQL as its child, and kill -9 of the service leaves no server behind; a restart finds the data', async () => {
+    const dataDir = tempDir();
+    const first = startCli({ dataDir, embedded: 'default' });
+    const url = await ready(first);
+    const pid = first.child.pid ?? assert.fail('no pid');
+    const [postmaster] = childrenNamed(pid, 'postgres');
+    assert.ok(postmaster, 'a postgres child runs');
+    assert.match(first.stdout(), /database: embedded PostgreSQL/);
+    const input = { email: 'embedded@example.com', password: 'survives kill -9', name: 'Embedded' };
+    assert.equal(
+      (await graphql<{ register: AuthResult }>(url, REGISTER, { input })).register.__typename,
+      'AuthPayload',
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await waitFor('the embedded PostgreSQL to exit with the service', () => gone(postmaster), 30_000);
+    const second = startCli({ dataDir, embedded: 'default' });
+    try {
+      const again = await ready(second);
+      const login = (
+        await graphql<{ login: AuthResult }>(again, LOGIN, { input: { email: input.email, password: input.password } })
+      ).login;
+      assert.equal(login.__typename, 'AuthPayload', 'what was confirmed before kill -9 is there');
+      const [restarted] = childrenNamed(second.child.pid ?? 0, 'postgres');
+      assert.ok(restarted);
+      await second.stop(15_000);
+      assert.ok(gone(restarted), 'a clean stop stops the server too');
+    } finally {
+      await second.stop();
     }
   });
 });

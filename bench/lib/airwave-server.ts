@@ -45,6 +45,8 @@ export interface AirwaveProcess {
   readonly rootPid: number;
   readonly httpPort: number;
   readonly rtmpPort: number;
+  /** SRT listener port (0 when the build reports none). */
+  readonly srtPort: number;
   /** Base URL, `http://127.0.0.1:<port>`. */
   readonly baseUrl: string;
   /** Stops the process (SIGTERM, then SIGKILL) and removes its data directory. */
@@ -91,6 +93,7 @@ export async function startAirwave(
       rootPid: child.pid ?? 0,
       httpPort: ports.http,
       rtmpPort: ports.rtmp,
+      srtPort: ports.srt ?? 0,
       baseUrl: `http://127.0.0.1:${ports.http}`,
       stop: async () => {
         await stopChild(child);
@@ -106,7 +109,7 @@ export async function startAirwave(
 
 /** What the AIRWAVE_READY line carries that the benchmark uses. */
 interface ReadyLine {
-  readonly ports: { readonly http: number; readonly rtmp: number };
+  readonly ports: { readonly http: number; readonly rtmp: number; readonly srt?: number };
   /** The service process (absent from older builds). */
   readonly pid?: number;
 }

@@ -5,7 +5,7 @@
  * and nginx as a static file server (bench/peers/nginx-static.conf) for the fan-out burst floor.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort, stopChild, waitForPort } from './child-process.js';
 import { WORK_DIR } from './media-file.js';
@@ -81,6 +81,33 @@ export async function startNginxRtmp(): Promise<PeerStart> {
   };
   return started({
     name: 'nginx-rtmp',
+    child,
+    port,
+    rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
+    verify,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  });
+}
+
+/** Starts nginx-rtmp recording every stream (`record all`, FLV files under bench/.work/nginx-rec-<port>/rec). */
+export async function startNginxRtmpRecord(): Promise<PeerStart> {
+  if (!existsSync(NGINX) || !existsSync(NGINX_RTMP_MODULE)) {
+    return { ok: false, reason: `nginx-rtmp is not installed (${NGINX}, ${NGINX_RTMP_MODULE})` };
+  }
+  const port = await freePort();
+  const dir = `${WORK_DIR}nginx-rec-${port}`;
+  mkdirSync(`${dir}/rec`, { recursive: true });
+  mkdirSync(`${dir}/logs`, { recursive: true });
+  const child = spawnNginx(
+    dir,
+    'nginx-rtmp-record.conf',
+    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port) },
+    'pipe',
+  );
+  const verify = async (): Promise<string | undefined> =>
+    readdirSync(`${dir}/rec`).length > 0 ? undefined : 'nginx-rtmp recorded no file';
+  return started({
+    name: 'nginx-rtmp record all',
     child,
     port,
     rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,

@@ -192,7 +192,11 @@ async function loadGenerator(plan: Plan): Promise<void> {
   const peers: RTCPeerConnection[] = [];
   const timers: NodeJS.Timeout[] = [];
   const join = async (index: number) => {
-    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], codecs: peerCodecs() });
+    const pc = new RTCPeerConnection({
+      iceAdditionalHostAddresses: ['127.0.0.1'],
+      codecs: peerCodecs(),
+      iceServers: [],
+    });
     peers.push(pc);
     frames[index] = 0;
     pc.addTransceiver('video', { direction: 'recvonly' });

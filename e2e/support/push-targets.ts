@@ -35,7 +35,7 @@ const RESULT = `__typename ... on PushTarget { ${PUSH_TARGET_FIELDS} } ... on Va
 
 /** Calls createPushTarget and answers its result member. */
 export async function createPushTarget(
-  server: TestServer,
+  server: Pick<TestServer, 'graphql'>,
   token: string,
   streamId: string,
   input: Record<string, unknown>,
@@ -51,7 +51,7 @@ export async function createPushTarget(
 
 /** Calls updatePushTarget and answers its result member. */
 export async function updatePushTarget(
-  server: TestServer,
+  server: Pick<TestServer, 'graphql'>,
   token: string,
   id: string,
   input: Record<string, unknown>,
@@ -66,7 +66,11 @@ export async function updatePushTarget(
 }
 
 /** Calls deletePushTarget and answers its result's typename and code. */
-export async function deletePushTarget(server: TestServer, token: string, id: string): Promise<PushTargetResult> {
+export async function deletePushTarget(
+  server: Pick<TestServer, 'graphql'>,
+  token: string,
+  id: string,
+): Promise<PushTargetResult> {
   const response = await server.graphql<{ deletePushTarget: PushTargetResult }>(
     'mutation ($id: ID!) { deletePushTarget(id: $id) { __typename ... on DeleteSuccess { deletedId } ... on Error { code } } }',
     { id },
@@ -76,7 +80,11 @@ export async function deletePushTarget(server: TestServer, token: string, id: st
 }
 
 /** The stream's push targets as its owner polls them. */
-export async function readPushTargets(server: TestServer, token: string, streamId: string): Promise<PushTargetView[]> {
+export async function readPushTargets(
+  server: Pick<TestServer, 'graphql'>,
+  token: string,
+  streamId: string,
+): Promise<PushTargetView[]> {
   const response = await server.graphql<{ stream: { pushTargets: PushTargetView[] } | null }>(
     `query ($id: ID!) { stream(id: $id) { pushTargets { ${PUSH_TARGET_FIELDS} } } }`,
     { id: streamId },
@@ -84,4 +92,24 @@ export async function readPushTargets(server: TestServer, token: string, streamI
   );
   assert.equal(response.errors, undefined, JSON.stringify(response.errors));
   return response.data?.stream?.pushTargets ?? [];
+}
+
+/** A GraphQL client of a server running in another process (`airwave start`). */
+export function graphqlAt(baseUrl: string): Pick<TestServer, 'graphql'> {
+  return {
+    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data: T | null; errors?: { message: string }[] };
+      return {
+        status: response.status,
+        data: body.data,
+        ...(body.errors ? { errors: body.errors } : {}),
+        headers: response.headers,
+      };
+    },
+  };
 }

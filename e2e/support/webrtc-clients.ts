@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
+import { waitFor } from './processes.js';
 
 /** Makes a short Y4M test pattern and a WAV tone in `dir` (ffmpeg, faster than real time). */
 export async function makeFakeCapture(
@@ -279,6 +280,19 @@ export interface PlayerStats {
 /** Reads getStats() of the page's player. */
 export function playerStats(page: Page): Promise<PlayerStats> {
   return page.evaluate('window.playerStats()') as Promise<PlayerStats>;
+}
+
+/** Waits (up to `timeoutMs`) until the WHEP page decoded `frames` video frames and received a second of Opus audio. */
+export function decodesVideoAndAudio(page: Page, frames = 30, timeoutMs = 30_000): Promise<PlayerStats> {
+  return waitFor(
+    `${frames} frames decoded and Opus audio received`,
+    async () => {
+      const s = await playerStats(page);
+      return (s.video.framesDecoded ?? 0) >= frames && (s.audio.totalSamplesReceived ?? 0) > 48_000 ? s : undefined;
+    },
+    timeoutMs,
+    250,
+  );
 }
 
 /** Publishes a canvas showing the pixel clock over WHIP from a new page. */

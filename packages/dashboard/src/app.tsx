@@ -7,6 +7,7 @@ import { graphql } from './generated';
 import { AuthPage } from './pages/auth';
 import { CreateStreamPage } from './pages/create-stream';
 import { SigningKeysPage } from './pages/signing-keys';
+import { RecordingsPage } from './pages/stream/recordings-page';
 import { StreamPage } from './pages/stream/stream-page';
 import { StreamsPage } from './pages/streams';
 import { TokensPage } from './pages/tokens';
@@ -31,6 +32,10 @@ const PUBLIC_PATHS = new Set(['/signin', '/signup']);
 function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/streams/new') {
     return <CreateStreamPage />;
+  }
+  const recordings = /^\/streams\/([^/]+)\/recordings$/.exec(path);
+  if (recordings?.[1]) {
+    return <RecordingsPage id={decodeURIComponent(recordings[1])} />;
   }
   const stream = /^\/streams\/([^/]+)$/.exec(path);
   if (stream?.[1]) {

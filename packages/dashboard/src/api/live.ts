@@ -56,3 +56,23 @@ export function useSubscription<TResult, TVariables extends Record<string, unkno
     );
   }, [document, key, enabled]);
 }
+
+/**
+ * Calls `onConnected` each time the live connection is (re)established, so a page can re-read
+ * what may have changed before its subscriptions started (events are not backfilled).
+ */
+export function useLiveConnected(onConnected: () => void): void {
+  const handler = useRef(onConnected);
+  handler.current = onConnected;
+  useEffect(() => {
+    let timer: number | undefined;
+    const off = liveClient().on('connected', () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => handler.current(), 250);
+    });
+    return () => {
+      window.clearTimeout(timer);
+      off();
+    };
+  }, []);
+}

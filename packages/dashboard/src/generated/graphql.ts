@@ -4,6 +4,17 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 /** Page input: first (default 50, max 500) with after, or last with before. */
 export type ConnectionInput = {
   after?: string | null | undefined;
@@ -12,12 +23,36 @@ export type ConnectionInput = {
   last?: number | null | undefined;
 };
 
+export type CreateClipInput = {
+  description?: string | null | undefined;
+  duration?: number | null | undefined;
+  expiresAt?: string | null | undefined;
+  /** Default ABSOLUTE. */
+  mode?: ClipCreationMode | null | undefined;
+  startMedia?: number | null | undefined;
+  startUnix?: number | null | undefined;
+  stopMedia?: number | null | undefined;
+  stopUnix?: number | null | undefined;
+  streamId: string;
+  /** 1 to 255 characters. */
+  title: string;
+};
+
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
   expiresIn?: number | null | undefined;
   name: string;
   /** Comma-separated scopes: streams:read, streams:write, analytics:read, developer:read, developer:write, account:read, account:write, security:read, security:write. */
   permissions: string;
+};
+
+export type CreatePushTargetInput = {
+  /** 1 to 255 characters. */
+  name: string;
+  /** twitch, youtube, facebook, kick, x or custom (default). */
+  platform?: string | null | undefined;
+  /** rtmp://host[:port]/app/key, rtmps://… or srt://host:port?streamid=…&passphrase=… */
+  targetUri: string;
 };
 
 export type CreateSigningKeyInput = {
@@ -102,6 +137,22 @@ export type SigningKeyStatus =
   | 'ACTIVE'
   | 'REVOKED';
 
+/** What storageArtifactsConnection lists. */
+export type StorageArtifactKind =
+  | 'CHAPTER'
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
+export type StorageArtifactsInput = {
+  /** Page size, 0..500 (default 25). */
+  first?: number | null | undefined;
+  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  kinds?: Array<StorageArtifactKind> | null | undefined;
+  offset?: number | null | undefined;
+  streamId?: string | null | undefined;
+};
+
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
 export type StreamStatus =
   | 'ENDED'
@@ -114,6 +165,13 @@ export type StreamStatus =
 export type TimeRangeInput = {
   end: string;
   start: string;
+};
+
+export type UpdatePushTargetInput = {
+  /** false stops a running push within a second. */
+  isEnabled?: boolean | null | undefined;
+  name?: string | null | undefined;
+  targetUri?: string | null | undefined;
 };
 
 export type WebhookPlaybackPolicyInput = {
@@ -277,12 +335,113 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'ValidationError', message: string, field: string | null }
    };
 
+export type PushTargetsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PushTargetsQuery = { stream: { id: string, pushTargets: Array<{ id: string, name: string, platform: string, targetUri: string, isEnabled: boolean, status: string, lastError: string | null, bitrateKbps: number, bytesSent: number, lastPushedAt: string | null }> } | null };
+
+export type CreatePushTargetMutationVariables = Exact<{
+  streamId: string;
+  input: CreatePushTargetInput;
+}>;
+
+
+export type CreatePushTargetMutation = { createPushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'PushTarget', id: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type UpdatePushTargetMutationVariables = Exact<{
+  id: string;
+  input: UpdatePushTargetInput;
+}>;
+
+
+export type UpdatePushTargetMutation = { updatePushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'PushTarget', id: string, isEnabled: boolean }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type DeletePushTargetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeletePushTargetMutation = { deletePushTarget:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StreamArtifactsQueryVariables = Exact<{
+  id: string;
+  input?: StorageArtifactsInput | null | undefined;
+}>;
+
+
+export type StreamArtifactsQuery = { stream: { id: string, name: string, record: boolean, metrics: { status: StreamStatus } } | null, storageArtifactsConnection: { totalCount: number, nodes: Array<{ id: string, kind: StorageArtifactKind, hash: string, playbackId: string, title: string | null, status: string, durationSeconds: number, sizeBytes: number, createdAt: string, errorMessage: string | null }> } };
+
+export type StartDvrMutationVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type StartDvrMutation = { startDVR:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DVRRequest', dvrHash: string, status: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type StopDvrMutationVariables = Exact<{
+  dvrHash: string;
+}>;
+
+
+export type StopDvrMutation = { stopDVR:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type CreateClipMutationVariables = Exact<{
+  input: CreateClipInput;
+}>;
+
+
+export type CreateClipMutation = { createClip:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'Clip', id: string, playbackId: string, title: string, status: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
+export type DeleteClipMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteClipMutation = { deleteClip:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', message: string, field: string | null }
+   };
+
 export type StreamQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, pushTargets: Array<{ id: string, name: string, platform: string, status: string }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
+export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
 
 export type DeleteStreamMutationVariables = Exact<{
   id: string;
@@ -658,6 +817,197 @@ export const SetPlaybackPolicyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetPlaybackPolicyMutation, SetPlaybackPolicyMutationVariables>;
+export const PushTargetsDocument = new TypedDocumentString(`
+    query PushTargets($id: ID!) {
+  stream(id: $id) {
+    id
+    pushTargets {
+      id
+      name
+      platform
+      targetUri
+      isEnabled
+      status
+      lastError
+      bitrateKbps
+      bytesSent
+      lastPushedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PushTargetsQuery, PushTargetsQueryVariables>;
+export const CreatePushTargetDocument = new TypedDocumentString(`
+    mutation CreatePushTarget($streamId: ID!, $input: CreatePushTargetInput!) {
+  createPushTarget(streamId: $streamId, input: $input) {
+    __typename
+    ... on PushTarget {
+      id
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePushTargetMutation, CreatePushTargetMutationVariables>;
+export const UpdatePushTargetDocument = new TypedDocumentString(`
+    mutation UpdatePushTarget($id: ID!, $input: UpdatePushTargetInput!) {
+  updatePushTarget(id: $id, input: $input) {
+    __typename
+    ... on PushTarget {
+      id
+      isEnabled
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdatePushTargetMutation, UpdatePushTargetMutationVariables>;
+export const DeletePushTargetDocument = new TypedDocumentString(`
+    mutation DeletePushTarget($id: ID!) {
+  deletePushTarget(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeletePushTargetMutation, DeletePushTargetMutationVariables>;
+export const StreamArtifactsDocument = new TypedDocumentString(`
+    query StreamArtifacts($id: ID!, $input: StorageArtifactsInput) {
+  stream(id: $id) {
+    id
+    name
+    record
+    metrics {
+      status
+    }
+  }
+  storageArtifactsConnection(input: $input) {
+    totalCount
+    nodes {
+      id
+      kind
+      hash
+      playbackId
+      title
+      status
+      durationSeconds
+      sizeBytes
+      createdAt
+      errorMessage
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StreamArtifactsQuery, StreamArtifactsQueryVariables>;
+export const StartDvrDocument = new TypedDocumentString(`
+    mutation StartDvr($streamId: ID!) {
+  startDVR(streamId: $streamId) {
+    __typename
+    ... on DVRRequest {
+      dvrHash
+      status
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StartDvrMutation, StartDvrMutationVariables>;
+export const StopDvrDocument = new TypedDocumentString(`
+    mutation StopDvr($dvrHash: ID!) {
+  stopDVR(dvrHash: $dvrHash) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StopDvrMutation, StopDvrMutationVariables>;
+export const CreateClipDocument = new TypedDocumentString(`
+    mutation CreateClip($input: CreateClipInput!) {
+  createClip(input: $input) {
+    __typename
+    ... on Clip {
+      id
+      playbackId
+      title
+      status
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateClipMutation, CreateClipMutationVariables>;
+export const DeleteClipDocument = new TypedDocumentString(`
+    mutation DeleteClip($id: ID!) {
+  deleteClip(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ... on ValidationError {
+      message
+      field
+    }
+    ... on NotFoundError {
+      message
+    }
+    ... on AuthError {
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteClipMutation, DeleteClipMutationVariables>;
 export const StreamDocument = new TypedDocumentString(`
     query Stream($id: ID!) {
   stream(id: $id) {
@@ -698,12 +1048,6 @@ export const StreamDocument = new TypedDocumentString(`
       bitrateKbps
       channels
       sampleRate
-    }
-    pushTargets {
-      id
-      name
-      platform
-      status
     }
     playbackPolicy {
       type

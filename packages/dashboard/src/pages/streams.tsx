@@ -1,8 +1,10 @@
 /** The streams list: name, live status (liveStreamEvents), viewers, created; search and paging. */
 import { type FormEvent, useState } from 'react';
+import { useLiveConnected } from '../api/live';
 import { useQuery } from '../api/use-query';
 import { graphql } from '../generated';
 import { Link, navigate } from '../router';
+import { ScrollRegion } from '../ui/scroll-region';
 import { Empty, ErrorBox, Loading } from '../ui/states';
 import { LiveStatus } from '../ui/status';
 
@@ -30,6 +32,7 @@ export function StreamsPage({ query }: { query: URLSearchParams }) {
   const before = query.get('before');
   const page = before ? { last: PAGE_SIZE, before } : { first: PAGE_SIZE, ...(after ? { after } : {}) };
   const streams = useQuery(StreamsDocument, { page, search: search || null });
+  useLiveConnected(streams.reload);
   const [text, setText] = useState(search);
   const go = (params: Record<string, string>) => {
     const next = new URLSearchParams(params);
@@ -75,7 +78,7 @@ export function StreamsPage({ query }: { query: URLSearchParams }) {
       )}
       {connection && connection.nodes.length > 0 && (
         <>
-          <div className="table-wrap">
+          <ScrollRegion label="Streams table">
             <table className="streams">
               <caption className="visually-hidden">Your streams ({connection.totalCount})</caption>
               <thead>
@@ -102,7 +105,7 @@ export function StreamsPage({ query }: { query: URLSearchParams }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <nav className="pager" aria-label="Pages of streams">
             <span className="muted">{connection.totalCount} streams</span>
             <button

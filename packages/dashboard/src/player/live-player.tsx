@@ -11,6 +11,10 @@ import { useEffect, useRef, useState } from 'react';
 export interface LivePlayerProps {
   readonly playbackId: string;
   readonly protocol: 'llhls' | 'whep';
+  /** false for recordings and clips: no latency readout, starts at the beginning. */
+  readonly live?: boolean;
+  /** Called with the playback position (seconds) as it changes. */
+  readonly onTime?: (seconds: number) => void;
 }
 
 /** Seconds behind the live edge as text. */
@@ -19,13 +23,18 @@ function behind(seconds: number | undefined): string {
 }
 
 /** Plays the LL-HLS playlist with hls.js; reports latency and fatal errors. */
-function playHls(video: HTMLVideoElement, playbackId: string, report: (latency?: number, error?: string) => void) {
+function playHls(
+  video: HTMLVideoElement,
+  playbackId: string,
+  report: (latency?: number, error?: string) => void,
+  live: boolean,
+) {
   const src = `/play/${encodeURIComponent(playbackId)}/cmaf/index.m3u8`;
   if (!Hls.isSupported()) {
     video.src = src;
     return () => video.removeAttribute('src');
   }
-  const hls = new Hls({ lowLatencyMode: true, liveSyncDurationCount: 2 });
+  const hls = new Hls(live ? { lowLatencyMode: true, liveSyncDurationCount: 2 } : { startPosition: 0 });
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (data.fatal) {
       report(undefined, `${data.type}: ${data.details}`);
@@ -99,7 +108,7 @@ function playWhep(video: HTMLVideoElement, playbackId: string, report: (latency?
 }
 
 /** The preview player with its latency readout. */
-export default function LivePlayer({ playbackId, protocol }: LivePlayerProps) {
+export default function LivePlayer({ playbackId, protocol, live = true, onTime }: LivePlayerProps) {
   const video = useRef<HTMLVideoElement>(null);
   const [latency, setLatency] = useState<number>();
   const [error, setError] = useState<string>();
@@ -117,22 +126,34 @@ export default function LivePlayer({ playbackId, protocol }: LivePlayerProps) {
         setLatency(value);
       }
     };
-    const stop = protocol === 'whep' ? playWhep(element, playbackId, report) : playHls(element, playbackId, report);
+    const stop =
+      protocol === 'whep' ? playWhep(element, playbackId, report) : playHls(element, playbackId, report, live);
     void element.play().catch(() => {});
     return () => {
       stop();
       element.srcObject = null;
     };
-  }, [playbackId, protocol]);
+  }, [playbackId, protocol, live]);
   return (
     <div className="player">
-      <video ref={video} muted autoPlay playsInline controls data-testid="preview-video" aria-label="Live preview">
+      <video
+        ref={video}
+        muted
+        autoPlay
+        playsInline
+        controls
+        data-testid={live ? 'preview-video' : 'recording-video'}
+        aria-label={live ? 'Live preview' : 'Recording player'}
+        onTimeUpdate={(event) => onTime?.(event.currentTarget.currentTime)}
+      >
         <track kind="captions" />
       </video>
-      <p className="muted" aria-live="off">
-        {protocol === 'whep' ? 'WebRTC (WHEP)' : 'LL-HLS'} · behind live:{' '}
-        <span data-testid="latency">{behind(latency)}</span>
-      </p>
+      {live && (
+        <p className="muted" aria-live="off">
+          {protocol === 'whep' ? 'WebRTC (WHEP)' : 'LL-HLS'} · behind live:{' '}
+          <span data-testid="latency">{behind(latency)}</span>
+        </p>
+      )}
       {error && (
         <p className="field-error" role="alert">
           Preview: {error}

@@ -14,8 +14,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     window.setTimeout(() => setCopied('idle'), 2000);
   };
   return (
-    <button type="button" className="small" onClick={copy} aria-label={`Copy ${label}`}>
+    <button type="button" className="small" onClick={copy}>
       <span aria-live="polite">{copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}</span>
+      <span className="visually-hidden"> {label}</span>
     </button>
   );
 }

@@ -72,6 +72,17 @@ export class FfmpegProcess {
     return this.child.stdin.write(data);
   }
 
+  /** Resolves once stdin may take more (at once when its buffer is not full or the child is gone). */
+  drained(): Promise<void> {
+    if (this.exited || this.stopping || !this.child.stdin.writableNeedDrain) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.child.stdin.once('drain', resolve);
+      this.child.once('exit', resolve);
+    });
+  }
+
   /** Bytes waiting in the stdin pipe's buffer. */
   get pendingInput(): number {
     return this.child.stdin.writableLength;

@@ -25,6 +25,7 @@ const schema = z.object({
   AIRWAVE_TLS_CERT: z.string().optional(),
   AIRWAVE_TLS_KEY: z.string().optional(),
   AIRWAVE_DATA_DIR: z.string().min(1).default('./data'),
+  AIRWAVE_EMBEDDED_DATABASE: z.enum(['postgres', 'pglite']).optional(),
   AIRWAVE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z
     .string()
@@ -43,6 +44,7 @@ const schema = z.object({
   AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: bool,
   AIRWAVE_PUSH_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  AIRWAVE_PUSH_CA_FILE: z.string().optional(),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AIRWAVE_WEBRTC: z
@@ -62,6 +64,12 @@ const schema = z.object({
     .min(0)
     .max(7 * 86_400)
     .default(3600),
+  AIRWAVE_DVR_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(7200),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
   ...storageSettings,
@@ -86,6 +94,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   /** Base URL printed and used in absolute URLs; derived from host and port when unset. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /** Without DATABASE_URL: the embedded database asked for (undefined: PostgreSQL unless the data directory holds PGlite). */
+  readonly embeddedDatabase: 'postgres' | 'pglite' | undefined;
   readonly reconnectWindowMs: number;
   /** An HLS/DASH viewer stops counting after this long without a request. */
   readonly viewerIdleMs: number;
@@ -97,6 +107,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly storageDir: string;
   /** Recordings are cut into chapters of this many seconds of media (0: one chapter per recording). */
   readonly dvrChapterSeconds: number;
+  /** How far back live viewers can seek in a recorded stream (`/play/<id>/dvr/`), seconds. */
+  readonly dvrWindowSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -113,6 +125,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly allowPrivatePushTargets: boolean;
   /** Longest wait between push attempts (the backoff's cap). */
   readonly pushRetryMaxMs: number;
+  /** PEM file of extra CA certificates trusted for rtmps:// push destinations. */
+  readonly pushCaFile: string | undefined;
   readonly sessionSecret: string | undefined;
   /** GraphQL requests per minute per session, developer token or anonymous IP; 0 = no limit. */
   readonly apiRateLimitPerMinute: number;
@@ -230,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     dataDir: resolve(c.AIRWAVE_DATA_DIR),
     publicUrl: c.AIRWAVE_PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
+    embeddedDatabase: c.AIRWAVE_EMBEDDED_DATABASE,
     reconnectWindowMs: c.AIRWAVE_RECONNECT_WINDOW_SECONDS * 1000,
     viewerIdleMs: c.AIRWAVE_VIEWER_IDLE_SECONDS * 1000,
     packaging: c.AIRWAVE_PACKAGING,
@@ -243,11 +258,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     pullIdleMs: c.AIRWAVE_PULL_IDLE_SECONDS * 1000,
     allowPrivatePushTargets: c.AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS,
     pushRetryMaxMs: c.AIRWAVE_PUSH_RETRY_MAX_SECONDS * 1000,
+    pushCaFile: c.AIRWAVE_PUSH_CA_FILE,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,
     logLevel: c.AIRWAVE_LOG_LEVEL,
     storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
     dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
+    dvrWindowSeconds: c.AIRWAVE_DVR_WINDOW_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],

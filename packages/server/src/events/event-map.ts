@@ -37,6 +37,17 @@ export interface ViewerConnectionData extends StreamScoped {
   readonly sessionDurationSeconds?: number;
 }
 
+/** An ingest connection (SRT) of a stream opened or closed on some node, with its statistics. */
+export interface IngestConnectionData extends StreamScoped {
+  readonly sessionId: string;
+  readonly protocol: 'srt';
+  readonly nodeId: string;
+  /** On disconnect: seconds the connection lasted. */
+  readonly sessionDurationSeconds?: number;
+  /** The connection's statistics (packets, loss, retransmissions, RTT, bitrate, buffer). */
+  readonly stats: Readonly<Record<string, string | number | boolean>>;
+}
+
 /** Periodic viewer metrics of one live stream on one node. */
 export interface ViewerMetricsData extends StreamScoped {
   readonly nodeId: string;
@@ -63,7 +74,7 @@ export interface DvrData extends StreamScoped {
 /** Storage artifact movements (upload to object storage, local cache). */
 export interface StorageData extends StreamScoped {
   readonly assetHash: string;
-  readonly assetType: 'clip' | 'dvr' | 'vod' | 'thumbnail';
+  readonly assetType: 'clip' | 'dvr' | 'vod' | 'thumbnail' | 'chapter';
   readonly sizeBytes?: number;
   readonly s3Url?: string;
   readonly localPath?: string;
@@ -121,6 +132,8 @@ export interface EventMap {
   'viewer.connected': ViewerConnectionData;
   'viewer.disconnected': ViewerConnectionData;
   'viewer.metrics': ViewerMetricsData;
+  'ingest.connected': IngestConnectionData;
+  'ingest.disconnected': IngestConnectionData;
   'dvr.started': DvrData;
   'dvr.updated': DvrData;
   'dvr.stopped': DvrData;
@@ -132,6 +145,8 @@ export interface EventMap {
   'storage.cache_started': StorageData;
   'storage.cached': StorageData;
   'storage.cache_failed': StorageData;
+  'storage.artifact_created': StorageData;
+  'storage.artifact_deleted': StorageData;
   'vod.requested': VodData;
   'vod.upload_started': VodData;
   'vod.processing_started': VodData;
@@ -157,6 +172,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'viewer.connected',
   'viewer.disconnected',
   'viewer.metrics',
+  'ingest.connected',
+  'ingest.disconnected',
   'dvr.started',
   'dvr.updated',
   'dvr.stopped',
@@ -168,6 +185,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'storage.cache_started',
   'storage.cached',
   'storage.cache_failed',
+  'storage.artifact_created',
+  'storage.artifact_deleted',
   'vod.requested',
   'vod.upload_started',
   'vod.processing_started',

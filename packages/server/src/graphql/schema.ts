@@ -6,12 +6,14 @@ import type { GraphQLModule } from './module.js';
 import { accountsModule } from './modules/accounts.js';
 import { analyticsModule } from './modules/analytics.js';
 import { baseModule } from './modules/base.js';
+import { clipsModule } from './modules/clips.js';
 import { developerTokensModule } from './modules/developer-tokens.js';
 import { playbackAccessModule } from './modules/playback-access.js';
 import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
 import { pushTargetsModule } from './modules/push-targets.js';
 import { recordingsModule } from './modules/recordings.js';
+import { srtModule } from './modules/srt.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
@@ -32,8 +34,10 @@ export const modules: readonly GraphQLModule[] = [
   subscriptionsModule,
   analyticsModule,
   viewerRoutingModule,
+  srtModule,
   recordingsModule,
   pushTargetsModule,
+  clipsModule,
   vodModule,
 ];
 

@@ -5,6 +5,7 @@
 import type { SessionCookie } from '../auth/session-cookie.js';
 import type { AccountsService } from '../domain/accounts/accounts.service.js';
 import type { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
+import type { ClipsService } from '../domain/clips/clips.service.js';
 import type { NodeInfo } from '../domain/node-info.js';
 import type { PublicInfoService } from '../domain/node-status/public-info.service.js';
 import type { PlaybackAccessService } from '../domain/playback-access/playback-access.service.js';
@@ -14,6 +15,7 @@ import type { PushTargetsService } from '../domain/push-targets/push-targets.ser
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
+import type { SrtService } from '../domain/srt/srt.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
@@ -42,12 +44,16 @@ export interface Services {
   readonly streamAnalytics: StreamAnalyticsService;
   /** Where viewers play (resolveViewerEndpoint). */
   readonly viewerRouting: ViewerRoutingService;
-  /** VOD uploads and assets (issue 18). */
-  readonly vod: VodUploadsService;
+  /** SRT passphrases and connection statistics of streams. */
+  readonly srt: SrtService;
   /** DVR recordings, chapters, clips and storage artifacts. */
   readonly recordings: RecordingsService;
   /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */
   readonly recordingChapterSeconds: number;
   /** Push targets (restreaming) of streams. */
   readonly pushTargets: PushTargetsService;
+  /** GOP-aligned clips of recordings. */
+  readonly clips: ClipsService;
+  /** VOD uploads and assets (issue 18). */
+  readonly vod: VodUploadsService;
 }

@@ -9,7 +9,7 @@ import type { Hub, Logger } from '@airwave/media';
 import type { PullAddressGuard } from '@airwave/media/protocols/pull/address-guard';
 import type { PullInputFactory } from '@airwave/media/protocols/pull/pull-input';
 import { type PullEvent, PullSession, type PullState } from '@airwave/media/protocols/pull/pull-session';
-import type { RetryPolicy } from '@airwave/media/protocols/pull/retry-delay';
+import type { RetryPolicy } from '@airwave/media/protocols/shared/retry-delay';
 import type { PullCandidate } from '../domain/pull-sources/pull-source.js';
 import type { PullSourcesStore } from '../domain/pull-sources/pull-sources.store.js';
 

@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
   const running = await startAirwave(config);
   const lines = Object.entries(running.urls).map(([name, url]) => `  ${name.padEnd(14)} ${url}`);
   console.log(
-    `Airwave is running on Node ${process.version} (data: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir})\n${lines.join('\n')}`,
+    `Airwave is running on Node ${process.version} (data: ${config.dataDir}; database: ${running.database.label})\n${lines.join('\n')}`,
   );
   console.log(
     `AIRWAVE_READY ${JSON.stringify({ ports: running.ports, urls: running.urls, nodeId: running.node.nodeId, pid: process.pid })}`,

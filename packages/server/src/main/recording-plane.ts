@@ -1,28 +1,38 @@
 /**
- * Wires recording: over the node's object storage (local or S3), the recorders attached to the hub, the chapter
+ * Wires recording: over the node's object storage, the recorders attached to the hub, the chapter
  * rendition jobs, restart recovery of recordings a killed process left open, stored playback and
  * the API service.
  */
 import type { Hub, Logger } from '@airwave/media';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import { ClipsService } from '../domain/clips/clips.service.js';
+import { RecordingEvents } from '../domain/recordings/recording-events.js';
 import { RecordingLifecycle } from '../domain/recordings/recording-lifecycle.js';
 import { RecordingsService } from '../domain/recordings/recordings.service.js';
 import { RecordingsStore } from '../domain/recordings/recordings.store.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
+import type { EventPublisher } from '../events/event-bus.js';
 import { StoredPlayback } from '../http/play/stored/stored-playback.js';
 import { Recorders } from '../jobs/recorder/recorders.js';
 import { recoverRecordings } from '../jobs/recorder/recovery.js';
 import { RenditionJobs } from '../jobs/renditions/artifact-renditions.js';
+import { ThumbnailJobs } from '../jobs/thumbnails/thumbnail-jobs.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
+
+/** A live recording's poster is refreshed every this many video segments (2 s each). */
+const LIVE_POSTER_SEGMENTS = 3;
 
 /** The recording side of a running node. */
 export interface RecordingPlane {
   readonly stored: StoredPlayback;
   readonly recorders: Recorders;
   readonly renditions: RenditionJobs;
+  readonly thumbnails: ThumbnailJobs;
   /** The API service, once the streams service exists. */
   service(streams: StreamsService): RecordingsService;
+  /** The clips service, once the streams service exists. */
+  clips(streams: StreamsService): ClipsService;
   /** Finalizes what a killed process left open. */
   recover(): Promise<number>;
   /** Stops every recording and waits for the rendition jobs. */
@@ -36,29 +46,67 @@ export async function startRecordingPlane(deps: {
   readonly config: Config;
   readonly log: Logger;
   readonly nodeId: string;
-  /** The node's object storage (openObjectStorage). */
+  /** The node's object storage (local directory or S3), shared with VOD. */
   readonly storage: ObjectStorage;
+  readonly bus?: EventPublisher;
 }): Promise<RecordingPlane> {
+  const events = new RecordingEvents(deps.bus, deps.nodeId);
   const { storage } = deps;
   const store = new RecordingsStore(deps.database.db);
-  const renditions = new RenditionJobs({ storage, store, log: deps.log });
+  const thumbnails = new ThumbnailJobs({ storage, log: deps.log, events });
+  const renditions = new RenditionJobs({
+    storage,
+    store,
+    log: deps.log,
+    events,
+    onDone: (artifact, recording) => {
+      if (artifact.status === 'ready') {
+        thumbnails.artifact(artifact, recording);
+      }
+    },
+  });
   const lifecycle = new RecordingLifecycle({
     store,
     nodeId: deps.nodeId,
     renditions,
     log: deps.log,
     chapterIntervalMs: deps.config.dvrChapterSeconds * 1000,
+    events,
   });
-  const recorders = new Recorders({ hub: deps.hub, storage, lifecycle, log: deps.log });
+  const recorders = new Recorders({
+    hub: deps.hub,
+    storage,
+    lifecycle,
+    log: deps.log,
+    events: {
+      started: (recording) => events.dvr('dvr.started', recording),
+      segmentWritten: (recording, segment, totals) => {
+        events.dvr('dvr.updated', { ...recording, ...totals });
+        if (segment.track === 'video' && segment.msn % LIVE_POSTER_SEGMENTS === 0) {
+          thumbnails.livePoster(recording, segment);
+        }
+      },
+      finished: (recording) => thumbnails.recording(recording),
+      failed: (recording, reason) => events.dvr('dvr.failed', recording, reason),
+    },
+  });
   return {
-    stored: new StoredPlayback(storage, (playbackId) => store.contentByPlaybackId(playbackId)),
+    stored: new StoredPlayback(
+      storage,
+      (playbackId) => store.contentByPlaybackId(playbackId),
+      (playbackId) => store.latestOfStreamPlayback(playbackId),
+      deps.config.dvrWindowSeconds,
+    ),
     recorders,
     renditions,
-    service: (streams) => new RecordingsService({ store, streams, recorders, storage }),
+    thumbnails,
+    service: (streams) => new RecordingsService({ store, streams, recorders, storage, events }),
+    clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {
       await recorders.close();
       await renditions.settled();
+      await thumbnails.settled();
     },
   };
 }

@@ -4,9 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Hub, type LiveStream, ReplayClock } from '@airwave/media';
 import { DashService } from '@airwave/media/protocols/dash/dash-service';
 import { LlHlsService } from '@airwave/media/protocols/hls/llhls/llhls-service';
+import { SegmentSpool } from '@airwave/media/protocols/hls/ts/segment-spool';
 import { TsHlsService } from '@airwave/media/protocols/hls/ts/ts-hls-service';
 import { ProgressiveMp4Service } from '@airwave/media/protocols/mp4/progressive-mp4-service';
 import { ffmpegInputs } from '@airwave/media/protocols/pull/ffmpeg-input';
@@ -30,7 +32,7 @@ import { RequestRateLimiter } from '../auth/request-rate-limiter.js';
 import { SessionCookie } from '../auth/session-cookie.js';
 import { generateSessionSecret, SessionTokens } from '../auth/session-tokens.js';
 import type { Config } from '../config/config.js';
-import { type Database, openDatabase } from '../db/database.js';
+import { type Database, embeddedDatabase, openDatabase } from '../db/database.js';
 import { AccountsService } from '../domain/accounts/accounts.service.js';
 import { AccountsStore } from '../domain/accounts/accounts.store.js';
 import { LoginLimiter } from '../domain/accounts/login-limiter.js';
@@ -56,6 +58,8 @@ import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.j
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
+import { SrtService } from '../domain/srt/srt.service.js';
+import { SrtStore } from '../domain/srt/srt.store.js';
 import { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import { StreamKeysStore } from '../domain/streams/stream-keys.store.js';
 import { StreamStatusStore } from '../domain/streams/stream-status.store.js';
@@ -84,10 +88,13 @@ import { StreamKeyPublishAuthorizer } from '../ingest/publish-authorizer.js';
 import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
+import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
+import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
+import { PushRunner } from '../push/push-runner.js';
 import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
@@ -121,6 +128,8 @@ export interface RunningAirwave {
     /** The pull sources this node pulls. */
     readonly pulls: PullScheduler;
   };
+  /** The push targets this node pushes. */
+  readonly pushes: PushRunner;
   /** WHIP/WHEP sessions, when WebRTC is enabled. */
   readonly webrtc: WebRtcService | undefined;
   close(): Promise<void>;
@@ -131,20 +140,32 @@ export const VERSION = '0.1.0';
 
 /**
  * Schedules one full garbage collection 2 s after start-up when the process exposes it (`airwave
- * start` does): opening a new embedded database leaves PGlite's dead initdb WASM instance (~250 MiB)
- * that V8, with the service's larger initial old generation, would otherwise keep until much later.
+ * start` does), of the "last resort" flavour (V8's CollectAllAvailableGarbage: it also shrinks the
+ * young generation and releases freed pages). Start-up — loading modules, opening the database
+ * (PGlite leaves its dead initdb WASM instance, ~250 MiB, on a new data directory) — grows the
+ * young generation to its maximum (2 × --max-semi-space-size) and the old one past what the
+ * service keeps, and with the memory reducer off V8 would keep both committed while idle: measured
+ * on embedded PostgreSQL, the service's idle RSS fell from ~305 MiB with a plain full collection.
  */
 function collectStartupGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = (globalThis as { gc?: (options?: object) => unknown }).gc;
   if (gc) {
-    setTimeout(gc, 2_000).unref();
+    setTimeout(() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }), 2_000).unref();
   }
 }
 
 /** Starts every part of the service; rejects with a clear error when something cannot start. */
 export async function startAirwave(config: Config): Promise<RunningAirwave> {
   const log = pino({ level: config.logLevel, base: { service: 'airwave' } });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const embedded = embeddedDatabase(config.dataDir, config.embeddedDatabase);
+  if (!config.databaseUrl && embedded.why) {
+    log.info({ database: embedded.kind }, `embedded database: PGlite, since ${embedded.why}`);
+  }
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embedded: embedded.kind,
+  });
   const closers: (() => Promise<void> | void)[] = [() => database.close()];
   try {
     const nodeId = config.nodeId ?? loadNodeId(config.dataDir);
@@ -192,10 +213,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
     }
-    // Object storage (issue 18): the S3 bucket when configured, else the local directory.
-    const opened = await openObjectStorage(config.storage, config.storageDir, log);
-    closers.push(() => opened.close());
-    const recording = await startRecordingPlane({ hub, database, config, log, nodeId, storage: opened.storage });
+    // One object storage for everything stored (S3 when configured, else the local directory).
+    const storage = await openObjectStorage(config.storage, config.storageDir, log);
+    closers.push(() => storage.close());
+    const recording = await startRecordingPlane({
+      hub,
+      database,
+      config,
+      log,
+      nodeId,
+      storage: storage.storage,
+      bus: events,
+    });
     closers.splice(1, 0, () => recording.close());
     const metrics = new NodeMetrics({
       hub,
@@ -212,7 +241,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
-    const tsHls = new TsHlsService(hub, packaging);
+    // Finished TS segments live in files under the data directory, as nginx-rtmp keeps its
+    // fragments, not in the heap: the TS window costs no memory beside the CMAF one (issue 13 §4).
+    const tsHls = new TsHlsService(hub, {
+      ...packaging,
+      spool: new SegmentSpool(join(config.dataDir, 'spool', 'hls')),
+    });
     const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
     const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
     const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
@@ -246,10 +280,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
     // VOD uploads (issue 18): object storage, multipart sessions, processing.
-    const vod = startVodPlane({
+    const vod = await startVodPlane({
       config,
       database,
-      opened,
+      opened: storage,
       events,
       log,
       uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
@@ -304,7 +338,21 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       streams: streamsStore,
       sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
       allowPrivate: config.allowPrivatePushTargets,
+      onChanged: (streamId) => pushRunner.changed(streamId),
     });
+    const pushRunner = new PushRunner({
+      hub,
+      targets: pushTargets,
+      nodeId,
+      connect: pushConnector(config.pushCaFile ? { ca: readFileSync(config.pushCaFile, 'utf8') } : {}),
+      resolve: pushDestinationResolver(config.allowPrivatePushTargets),
+      log: log.child({ component: 'push' }),
+      retry: { baseMs: 1000, maxMs: config.pushRetryMaxMs },
+      isRelayed: (streamId) => relayed.has(streamId),
+    });
+    pushTargets.showLive((id) => pushRunner.live(id));
+    await pushRunner.start();
+    closers.unshift(() => pushRunner.close());
     let currentNode = node;
     const load = new NodeLoadSampler(hub, totals);
     const nodeStatus = new NodeStatusService(new MediaNodesStore(database.db), log, {
@@ -334,6 +382,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivateWebhooks: config.allowPrivateWebhooks,
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
+    const srtStore = new SrtStore(database.db);
     const services: Services = {
       node,
       accounts,
@@ -362,10 +411,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             sessionId: `resolve:${viewerIp}`,
           }),
       }),
-      vod: vod.service,
+      srt: new SrtService(srtStore, streams),
       recordings: recording.service(streams),
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
+      clips: recording.clips(streams),
+      vod: vod.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);
@@ -430,6 +481,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
               { hub, remote: relayPull, wake: (playbackId) => pulls.wake(playbackId) },
               instance.log,
             ),
+            ...(recorder ? { sessions: recorder } : {}),
+            clientIp: clientIpReader(config),
           }),
         ...(config.role === 'all'
           ? [
@@ -469,9 +522,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.unshift(() => rtmps.close());
       rtmpsPort = await rtmps.listen(config.rtmpsPort, config.host);
     }
+    const srtConnections = new DatabaseIngestConnectionSink({
+      store: srtStore,
+      nodeId,
+      log,
+      events,
+      tenantOf: (streamId) => srtStore.tenantOf(streamId),
+    });
+    closers.unshift(() => srtConnections.flush());
     const srt = new SrtServer({
       hub,
-      authorizer,
+      authorizer: withSrtPassphrases(authorizer, srtStore),
+      connections: srtConnections,
       log,
       latencyMs: config.srtLatencyMs,
       ...(config.srtPassphrase ? { passphrase: config.srtPassphrase } : {}),
@@ -507,6 +569,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       services,
       metrics,
       ingest: { authorizer, lifecycle, pulls },
+      pushes: pushRunner,
       webrtc,
       close: async () => {
         for (const close of closers) {

@@ -57,6 +57,8 @@ export async function startTestServer(
     ...localServerEnv(dataDir),
     AIRWAVE_LOG_LEVEL: process.env.AIRWAVE_TEST_LOG_LEVEL ?? 'silent',
     AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    // In-process test servers keep PGlite (fast to start, nothing to stop); the CLI e2e tests run the default.
+    AIRWAVE_EMBEDDED_DATABASE: 'pglite',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });

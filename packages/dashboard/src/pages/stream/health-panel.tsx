@@ -1,5 +1,6 @@
 /** Tracks and health of the running stream: codecs, size, fps, bitrate, uptime, pull state. */
 import type { StreamQuery } from '../../generated/graphql';
+import { ScrollRegion } from '../../ui/scroll-region';
 import { Empty } from '../../ui/states';
 import { formatTime } from '../streams';
 
@@ -31,7 +32,7 @@ export function HealthPanel({ stream }: { stream: StreamView }) {
           <p className="muted">Tracks appear when an encoder publishes.</p>
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <ScrollRegion label="Tracks table">
           <table>
             <caption className="visually-hidden">Tracks</caption>
             <thead>
@@ -59,7 +60,7 @@ export function HealthPanel({ stream }: { stream: StreamView }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

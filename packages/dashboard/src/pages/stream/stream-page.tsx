@@ -1,6 +1,7 @@
 /** One stream: status, live preview, ingest, keys, health, viewers, access, push targets, analytics. */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ApiError, request } from '../../api/client';
+import { useLiveConnected } from '../../api/live';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
 import type { StreamQuery } from '../../generated/graphql';
@@ -13,6 +14,7 @@ import { HealthPanel } from './health-panel';
 import { IngestPanel } from './ingest-panel';
 import { KeysPanel } from './keys-panel';
 import { PolicyPanel } from './policy-panel';
+import { PushTargetsPanel } from './push-targets-panel';
 import { ViewersPanel } from './viewers-panel';
 
 const LivePlayer = lazy(() => import('../../player/live-player'));
@@ -27,7 +29,6 @@ const StreamDocument = graphql(`
         pull { state attempt failures lastError }
       }
       tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }
-      pushTargets { id name platform status }
       playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }
     }
   }
@@ -48,6 +49,7 @@ const DeleteStreamDocument = graphql(`
 /** The page for the stream with global ID `id`. */
 export function StreamPage({ id }: { id: string }) {
   const query = useQuery(StreamDocument, { id });
+  useLiveConnected(query.reload);
   const stream = query.data?.stream;
   if (query.error && !stream) {
     return (
@@ -107,7 +109,8 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
       <p className="muted">
         Created {formatTime(stream.createdAt)} · playback ID <code>{stream.playbackId}</code>
         {stream.record ? ' · recording on' : ''}
-        {stream.pullSource ? ` · pulls ${stream.pullSource.sourceUriRedacted}` : ''}
+        {stream.pullSource ? ` · pulls ${stream.pullSource.sourceUriRedacted}` : ''} ·{' '}
+        <Link href={`/streams/${encodeURIComponent(stream.id)}/recordings`}>Recordings and clips</Link>
       </p>
       <section aria-labelledby="preview-heading" className="card">
         <div className="page-head">
@@ -136,25 +139,7 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
         <HealthPanel stream={stream} />
         {stream.ingestMode === 'PUSH' && <KeysPanel streamId={stream.id} onPrimaryChanged={reload} />}
         <PolicyPanel stream={stream} onSaved={reload} />
-        <section aria-labelledby="push-heading" className="card">
-          <h2 id="push-heading">Push targets</h2>
-          {stream.pushTargets.length === 0 ? (
-            <Empty title="No push targets">
-              <p className="muted">Restream destinations of this stream appear here with their status.</p>
-            </Empty>
-          ) : (
-            <ul className="list">
-              {stream.pushTargets.map((target) => (
-                <li key={target.id}>
-                  <span>
-                    <strong>{target.name}</strong> <span className="muted">{target.platform}</span>
-                  </span>
-                  <span className="badge">{target.status}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <PushTargetsPanel streamId={stream.id} />
       </div>
       <AnalyticsPanel streamId={stream.id} />
       <section aria-labelledby="danger-heading" className="card danger-zone">

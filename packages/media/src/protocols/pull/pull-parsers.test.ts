@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtocolError } from '../../errors.js';
+import { retryDelayMs } from '../shared/retry-delay.js';
 import { PullRefusedError } from './address-guard.js';
 import { udpInputUrl } from './ffmpeg-args.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
 import { redactText, redactUri } from './redact.js';
-import { retryDelayMs } from './retry-delay.js';
 import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
 
 describe('pull URIs', () => {

@@ -9,10 +9,10 @@ import type { Hub, Publisher } from '../../hub/hub.js';
 import type { Logger, PublishGrant } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from '../shared/retry-delay.js';
 import type { PullAddressGuard } from './address-guard.js';
 import type { PullEnd, PullEndKind, PullInput, PullInputFactory } from './pull-input.js';
 import { classifyPullUri, isPullTarget, type PullTarget } from './pull-target.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from './retry-delay.js';
 
 /** Kinds of pull event: `connected` (media flowing) or how an attempt ended. */
 export type PullEventKind = 'connected' | Exclude<PullEndKind, 'stopped'>;

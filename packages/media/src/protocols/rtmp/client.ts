@@ -8,7 +8,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { ProtocolError } from '../../errors.js';
 import { decodeAmf0 } from '../../formats/amf0/amf0-decode.js';
-import { type Amf0Value, amf0Object, amf0Properties } from '../../formats/amf0/amf0-value.js';
+import { type Amf0Object, type Amf0Value, amf0Object, amf0Properties } from '../../formats/amf0/amf0-value.js';
 import { type AudioTagInput, buildAudioTag, buildVideoTag, type VideoTagInput } from '../../formats/flv/flv-build.js';
 import { type FlvTag, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { ChunkReader } from './chunk-reader.js';
@@ -31,6 +31,8 @@ export interface RtmpPublisherConnectOptions {
   readonly tls?: { readonly rejectUnauthorized?: boolean; readonly ca?: string | Buffer; readonly servername?: string };
   /** Give up when publish has not started within this time (default 10 s). */
   readonly timeoutMs?: number;
+  /** Dial this address instead of resolving the URL's host (a checked address); tcUrl and TLS SNI keep the host name. */
+  readonly address?: string;
 }
 
 /** The parts of an RTMP URL. */
@@ -72,6 +74,14 @@ export function parseRtmpUrl(url: string): RtmpUrl {
 
 const OUT_CHUNK_SIZE = 4096;
 
+/** The FourCCs an E-RTMP server lists in its connect answer's properties. */
+function announcedFourCcs(properties: Amf0Object | undefined): string[] {
+  const list = properties?.fourCcList;
+  const fromList = Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
+  const map = amf0Properties(properties?.videoFourCcInfoMap);
+  return [...new Set([...fromList, ...Object.keys(map ?? {})])];
+}
+
 /** Publishes one stream to an RTMP server. */
 export class RtmpPublisher {
   private socket: Socket | undefined;
@@ -93,6 +103,10 @@ export class RtmpPublisher {
   readonly closed: Promise<string>;
   /** Status codes received (`NetStream.Publish.Start`, ...). */
   readonly statuses: string[] = [];
+  /** The FourCCs the server announced in its connect answer (E-RTMP v2 `fourCcList`, `videoFourCcInfoMap`); empty for a legacy server. */
+  serverFourCcs: readonly string[] = [];
+  /** Bytes written to the connection (handshake excluded). */
+  bytesWritten = 0;
 
   constructor() {
     this.closed = new Promise((resolve) => {
@@ -104,12 +118,13 @@ export class RtmpPublisher {
   async connect(url: string, options: RtmpPublisherConnectOptions = {}): Promise<void> {
     const target = parseRtmpUrl(url);
     const timeoutMs = options.timeoutMs ?? 10_000;
+    const dialHost = options.address ?? target.host;
     const socket = await new Promise<Socket>((resolve, reject) => {
       const onError = (error: Error) => reject(error);
       const s = target.secure
         ? connectTls(
             {
-              host: target.host,
+              host: dialHost,
               port: target.port,
               rejectUnauthorized: options.tls?.rejectUnauthorized ?? true,
               ...(options.tls?.ca ? { ca: options.tls.ca } : {}),
@@ -117,7 +132,7 @@ export class RtmpPublisher {
             },
             () => resolve(s),
           )
-        : connectTcp({ host: target.host, port: target.port }, () => resolve(s));
+        : connectTcp({ host: dialHost, port: target.port }, () => resolve(s));
       s.once('error', onError);
     });
     this.socket = socket;
@@ -143,6 +158,7 @@ export class RtmpPublisher {
       if (info?.code !== 'NetConnection.Connect.Success') {
         throw new ProtocolError(`connect refused: ${String(info?.code)} ${String(info?.description ?? '')}`);
       }
+      this.serverFourCcs = announcedFourCcs(amf0Properties(result[0]));
       this.send(setChunkSizeMessage(OUT_CHUNK_SIZE));
       this.writer.chunkSize = OUT_CHUNK_SIZE;
       this.send(commandMessage(0, 'releaseStream', this.transactionId++, null, target.name));
@@ -213,6 +229,11 @@ export class RtmpPublisher {
     await this.closed;
   }
 
+  /** Closes the connection at once, without unpublishing. */
+  abort(reason: string): void {
+    this.finish(reason);
+  }
+
   private call(name: string, object: Amf0Value, ...args: Amf0Value[]): Promise<Amf0Value[]> {
     const id = this.transactionId++;
     return new Promise((resolve, reject) => {
@@ -234,6 +255,7 @@ export class RtmpPublisher {
       this.queued.push(bytes);
       return Promise.resolve();
     }
+    this.bytesWritten += bytes.byteLength;
     if (socket.write(bytes)) {
       return Promise.resolve();
     }

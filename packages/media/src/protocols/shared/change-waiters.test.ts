@@ -88,7 +88,7 @@ describe('ChangeWaiters', () => {
     let holds = false;
     const order: string[] = [];
     const long = waiters
-      .waitFor(() => holds, 60, undefined)
+      .waitFor(() => holds, 2_000, undefined)
       .then((value) => {
         order.push('long');
         return value;

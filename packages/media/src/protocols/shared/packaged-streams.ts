@@ -22,6 +22,8 @@ export interface EndingPackager extends StreamSink {
   onEnd(reason: string): void;
   /** Bytes of media output the packager holds (its window), for the memory metrics. */
   readonly heldBytes?: number;
+  /** Called once the registry forgets the packager: release what it holds outside the heap (files). */
+  dispose?(): void;
 }
 
 /** A packaged stream. */
@@ -140,6 +142,7 @@ export class PackagedStreams<P extends EndingPackager> {
       if (this.mode === 'on-demand' && packagesLive(entry) && now - entry.lastRequest > this.idleMs) {
         entry.detach?.();
         entry.detach = undefined;
+        entry.current?.packager.dispose?.();
         entry.current = undefined;
         dropped++;
       }
@@ -161,6 +164,7 @@ export class PackagedStreams<P extends EndingPackager> {
     for (const entry of this.entries.values()) {
       clearTimeout(entry.timer);
       entry.detach?.();
+      entry.current?.packager.dispose?.();
     }
     this.entries.clear();
     this.sweeper.stop();
@@ -188,7 +192,9 @@ export class PackagedStreams<P extends EndingPackager> {
   }
 
   private open(stream: LiveStream): StreamOutput {
-    clearTimeout(this.entries.get(stream.playbackId)?.timer);
+    const previous = this.entries.get(stream.playbackId);
+    clearTimeout(previous?.timer);
+    previous?.current?.packager.dispose?.();
     const entry: Held<P> = {
       stream,
       current: undefined,
@@ -213,6 +219,7 @@ export class PackagedStreams<P extends EndingPackager> {
         entry.timer = setTimeout(() => {
           if (this.entries.get(stream.playbackId) === entry) {
             this.entries.delete(stream.playbackId);
+            entry.current?.packager.dispose?.();
           }
         }, this.endedGraceMs);
         entry.timer.unref();

@@ -71,6 +71,8 @@ export class SrtConnection {
   /** Stream key and salt per KK slot (1 even, 2 odd). */
   private readonly keys: ({ key: Buffer; salt: Buffer } | undefined)[] = [undefined, undefined, undefined];
   private drops = 0;
+  /** When the peer sent SHUTDOWN (µs), undefined before. */
+  private shutdownAt: number | undefined;
 
   constructor(readonly options: SrtConnectionOptions) {
     this.lastHeard = this.now();
@@ -151,8 +153,9 @@ export class SrtConnection {
         this.sendControl(ControlType.keepalive, 0, 0);
         return;
       case ControlType.shutdown:
-        this.receiver.flush();
-        this.close('peer sent SHUTDOWN', false);
+        // Data sent before the SHUTDOWN may still be on its way (reordered): wait for the
+        // missing packets up to the latency, then deliver what is here and close.
+        this.shutdownAt ??= now;
         return;
       case ControlType.dropRequest:
         this.guard(() => this.receiver.dropRange(parseDropRequest(packet.cif)));
@@ -179,6 +182,14 @@ export class SrtConnection {
       return;
     }
     const now = this.now();
+    if (
+      this.shutdownAt !== undefined &&
+      (this.receiver.lossCount === 0 || now - this.shutdownAt > this.options.latencyMs * 1000)
+    ) {
+      this.receiver.flush();
+      this.close('peer sent SHUTDOWN', false);
+      return;
+    }
     if (now - this.lastHeard > this.options.idleTimeoutMs * 1000) {
       this.close(`no packet for ${this.options.idleTimeoutMs} ms`, true);
       return;

@@ -341,7 +341,7 @@ export class SrtReceiver {
     if (this.losses.size === 0) {
       return;
     }
-    const interval = Math.max(MIN_NAK_INTERVAL_US, (this.stats.rttUs + 4 * this.stats.rttVarianceUs) / 2);
+    const interval = Math.max(MIN_NAK_INTERVAL_US, this.stats.rttUs / 2);
     if (now - this.lastPeriodicNak < interval) {
       return;
     }

@@ -26,7 +26,17 @@ function publish(
   return new Promise((resolve) => {
     const child = spawn(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-re', ...testSourceArgs({ seconds }), ...extra, '-f', 'mpegts', url],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        ...testSourceArgs({ seconds }),
+        ...extra,
+        '-f',
+        'mpegts',
+        `${url}&linger=5`,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';

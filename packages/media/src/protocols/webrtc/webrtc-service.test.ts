@@ -77,13 +77,13 @@ describe('WebRtcService (werift client on loopback)', () => {
     assert.equal(refused.status, 406);
     assert.match(refused.body, /unsupported_codec.*vp8/);
     assert.equal(
-      (await service.play('play-1', sdp, SDP, 'v', '/whep/sessions')).status,
+      (await service.play('play-1', sdp, SDP, { sessionId: 'v' }, '/whep/sessions')).status,
       400,
       'a sendonly offer to WHEP',
     );
     const viewer = await clientOffer('play');
     peers.push(viewer.pc);
-    assert.equal((await service.play('play-1', viewer.sdp, SDP, 'v', '/whep/sessions')).status, 404);
+    assert.equal((await service.play('play-1', viewer.sdp, SDP, { sessionId: 'v' }, '/whep/sessions')).status, 404);
     assert.equal(hub.streams().length, 0);
     assert.equal(service.publishSessions.length, 0);
   });
@@ -175,7 +175,13 @@ describe('WebRtcService (werift client on loopback)', () => {
       track.onReceiveRtp.subscribe((rtp) => firstNals.push([...rtp.payload.subarray(0, 4)])),
     );
     await viewer.setLocalDescription(await viewer.createOffer());
-    const answer = await service.play('play-1', viewer.localDescription?.sdp ?? '', SDP, 'viewer', '/whep/sessions');
+    const answer = await service.play(
+      'play-1',
+      viewer.localDescription?.sdp ?? '',
+      SDP,
+      { sessionId: 'viewer' },
+      '/whep/sessions',
+    );
     assert.equal(answer.status, 201, answer.body);
     await viewer.setRemoteDescription({ type: 'answer', sdp: answer.body });
     await until(() => firstNals.length >= 3, 'the cached GOP to arrive', 15_000);

@@ -13,8 +13,12 @@ import { videoTrackOf } from '../../stream/track.js';
 import { iceServerLinks, type WebRtcNetworkOptions } from './peer-options.js';
 import { type OfferSummary, summarizeOffer } from './sdp/offer-summary.js';
 import { parseTrickleFragment } from './sdp/trickle-fragment.js';
-import type { OpusSource } from './whep/whep-session.js';
+import type { OpusSource, WhepViewer } from './whep/whep-session.js';
 import { WhepSession } from './whep/whep-session.js';
+
+/** Who a WHEP session plays to (its viewer session, where its bytes are reported). */
+export type { WhepViewer } from './whep/whep-session.js';
+
 import { WhipSession } from './whip/whip-session.js';
 
 /** An answer for the HTTP layer. */
@@ -165,12 +169,12 @@ export class WebRtcService {
     return this.created(answer, `${sessionBase}/${id}`);
   }
 
-  /** WHEP: plays the live stream `playbackId` to a viewer counted as `viewerSessionId`. */
+  /** WHEP: plays the live stream `playbackId` to `viewer`. */
   async play(
     playbackId: string,
     offer: string,
     contentType: string | undefined,
-    viewerSessionId: string,
+    viewer: WhepViewer,
     sessionBase: string,
   ): Promise<WebRtcResponse> {
     const checked = this.checkOffer(offer, contentType, 'receive');
@@ -208,7 +212,7 @@ export class WebRtcService {
     const session = new WhepSession(
       id,
       stream,
-      viewerSessionId,
+      viewer,
       { requestKeyframe: (streamId) => this.requestKeyframe(streamId), ...(opus ? { opus: opus.source } : {}) },
       {
         network: this.options.network,

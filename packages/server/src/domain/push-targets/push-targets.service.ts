@@ -159,6 +159,16 @@ export class PushTargetsService {
     }));
   }
 
+  /** Records the state of a target `nodeId` pushes (nothing when the target is gone). */
+  report(id: string, nodeId: string, state: PushStateReport): Promise<void> {
+    return this.deps.store.report(id, nodeId, state, new Date());
+  }
+
+  /** Sets the targets a previous run of `nodeId` left non-idle back to idle. */
+  resetNode(nodeId: string): Promise<void> {
+    return this.deps.store.resetNode(nodeId, new Date());
+  }
+
   private withLive(target: PushTargetRecord): PushTargetRecord {
     const live = this.live?.(target.id);
     return live ? { ...target, ...live } : target;

@@ -158,14 +158,4 @@ export class PushTargetsStore {
       .set({ status: 'idle', bitrateBps: 0, updatedAt: at })
       .where(and(eq(pushTargetsTable.nodeId, nodeId), ne(pushTargetsTable.status, 'idle')));
   }
-
-  /** Idles the given targets (their stream ended on this node). */
-  async idle(ids: readonly string[], at: Date): Promise<void> {
-    if (ids.length > 0) {
-      await this.db
-        .update(pushTargetsTable)
-        .set({ status: 'idle', bitrateBps: 0, updatedAt: at })
-        .where(inArray(pushTargetsTable.id, [...ids]));
-    }
-  }
 }

@@ -11,6 +11,7 @@ import { newPlaybackId } from '../streams/random-ids.js';
 import { newArtifactHash } from './artifact-ids.js';
 import { type ChapterRange, rangeDurationMs } from './chapter-cutter.js';
 import type { ArtifactKind, ArtifactRecord, RecordingRecord } from './recording.js';
+import type { RecordingEvents } from './recording-events.js';
 import { recordingPrefix } from './recording-keys.js';
 import type { RecordingsStore } from './recordings.store.js';
 import type { IndexedSegment } from './segment-index.js';
@@ -35,6 +36,7 @@ export interface RecordingLifecycleOptions {
   readonly log: Logger;
   /** Chapter length for long recordings, ms (0: one chapter per recording). */
   readonly chapterIntervalMs: number;
+  readonly events?: RecordingEvents;
   readonly now?: () => Date;
 }
 
@@ -132,6 +134,7 @@ export class RecordingLifecycle {
       title: `Chapter at ${new Date(range[0]?.wallMs ?? at.getTime()).toISOString()}`,
     });
     await this.options.store.insertArtifact(chapter);
+    this.options.events?.artifact('storage.artifact_created', chapter);
     this.options.renditions.enqueue(chapter, recording);
     return chapter;
   }
@@ -139,7 +142,7 @@ export class RecordingLifecycle {
   /** Ends a recording: totals, end time and the final status; a storage failure makes it partial. */
   async finish(recordingId: string, totals: RecordingProgress, failure: string | undefined): Promise<void> {
     const status = totals.segmentCount === 0 ? 'failed' : failure ? 'completed_partial' : 'completed';
-    await this.options.store.updateRecording(recordingId, {
+    const finished = await this.options.store.updateRecording(recordingId, {
       ...totals,
       status,
       endedAt: this.now(),
@@ -147,5 +150,8 @@ export class RecordingLifecycle {
       errorMessage: failure ?? (totals.segmentCount === 0 ? 'no media was recorded' : null),
     });
     this.options.log.info({ recordingId, status, ...totals }, 'recording finished');
+    if (finished) {
+      this.options.events?.dvr(status === 'failed' ? 'dvr.failed' : 'dvr.stopped', finished, failure);
+    }
   }
 }

@@ -10,6 +10,7 @@ import { fromGlobalId, isUuid } from '../ids.js';
 import type { StreamsService } from '../streams/streams.service.js';
 import { isArtifactHash } from './artifact-ids.js';
 import type { ArtifactKind, ArtifactRecord, RecordingRecord } from './recording.js';
+import type { RecordingEvents } from './recording-events.js';
 import { artifactPrefix } from './recording-keys.js';
 import { OPEN_STATUSES, type RecordingsStore } from './recordings.store.js';
 
@@ -50,6 +51,7 @@ export class RecordingsService {
       readonly streams: StreamsService;
       readonly recorders: RecorderControl;
       readonly storage: ObjectStorage;
+      readonly events?: RecordingEvents;
     },
   ) {}
 
@@ -97,10 +99,12 @@ export class RecordingsService {
     for (const kind of ['CHAPTER', 'CLIP'] as const) {
       for (const artifact of await this.deps.store.artifactsOf(recording.id, kind)) {
         await this.deps.storage.deletePrefix(artifactPrefix(artifact.id));
+        this.deps.events?.artifact('storage.artifact_deleted', artifact);
       }
     }
     await this.deps.storage.deletePrefix(recording.storagePrefix);
     await this.deps.store.deleteRecording(recording.id);
+    this.deps.events?.dvr('dvr.deleted', recording);
     return recording;
   }
 

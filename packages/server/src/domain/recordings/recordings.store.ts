@@ -83,6 +83,17 @@ export class RecordingsStore {
     return rows.map(toRecording);
   }
 
+  /** The newest recordings of a stream (newest first). */
+  async recordingsOfStream(streamId: string, limit: number): Promise<RecordingRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(recordingsTable)
+      .where(eq(recordingsTable.streamId, streamId))
+      .orderBy(desc(recordingsTable.createdAt), desc(recordingsTable.id))
+      .limit(limit);
+    return rows.map(toRecording);
+  }
+
   /** Inserts an artifact. */
   async insertArtifact(row: ArtifactRecord): Promise<void> {
     await this.db.insert(mediaArtifactsTable).values({ ...row, params: { ...row.params } });
@@ -164,6 +175,27 @@ export class RecordingsStore {
       .where(eq(recordingsTable.playbackId, playbackId))
       .limit(1);
     const recording = recordings[0];
+    return recording
+      ? {
+          playbackId,
+          tenantId: recording.tenantId,
+          streamId: recording.streamId,
+          recording: toRecording(recording),
+          artifact: undefined,
+        }
+      : undefined;
+  }
+
+  /** The newest recording of the stream with this (live) playback ID: what its live DVR window plays. */
+  async latestOfStreamPlayback(playbackId: string): Promise<StoredContent | undefined> {
+    const rows = await this.db
+      .select({ recording: recordingsTable })
+      .from(recordingsTable)
+      .innerJoin(streamsTable, eq(streamsTable.id, recordingsTable.streamId))
+      .where(eq(streamsTable.playbackId, playbackId))
+      .orderBy(desc(recordingsTable.createdAt), desc(recordingsTable.id))
+      .limit(1);
+    const recording = rows[0]?.recording;
     return recording
       ? {
           playbackId,

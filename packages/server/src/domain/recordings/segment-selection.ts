@@ -32,3 +32,11 @@ export function selectSegments(index: RecordingIndex, first: number, last: numbe
   }
   return out;
 }
+
+/** The segments of the leading track (video when recorded, else audio), in order: what chapters and clips are cut on. */
+export function leaderSegments(index: RecordingIndex): IndexedSegment[] {
+  const video = index.segments.some((segment) => segment.track === 'video');
+  return index.segments
+    .filter((segment) => segment.track === (video ? 'video' : 'audio'))
+    .sort((a, b) => a.msn - b.msn);
+}

@@ -53,6 +53,50 @@ export type AuthPayload = {
   readonly user: User;
 };
 
+/** A GOP-aligned cut of a stream's recording with its own playback ID (HLS over CMAF and TS, DASH, MP4). */
+export type Clip = {
+  readonly __typename?: 'Clip';
+  readonly clipHash: Scalars['String']['output'];
+  readonly clipMode: ClipCreationMode;
+  readonly createdAt: Scalars['Time']['output'];
+  readonly description?: Maybe<Scalars['String']['output']>;
+  /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
+  readonly duration: Scalars['Float']['output'];
+  readonly endUnixMs: Scalars['Float']['output'];
+  readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
+  readonly id: Scalars['ID']['output'];
+  readonly playbackId: Scalars['String']['output'];
+  readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
+  /** Snapped start, seconds from the recording's first frame. */
+  readonly startMediaSeconds: Scalars['Float']['output'];
+  /** Snapped start, epoch seconds (the keyframe at or before the requested start). */
+  readonly startTime: Scalars['Float']['output'];
+  readonly startUnixMs: Scalars['Float']['output'];
+  /** processing (HLS over CMAF and DASH already play), ready (MP4 and TS too) or failed. */
+  readonly status: Scalars['String']['output'];
+  readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
+  readonly title: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
+};
+
+/** How createClip's range is given (seconds). */
+export type ClipCreationMode =
+  /** startUnix and stopUnix (epoch seconds). */
+  | 'ABSOLUTE'
+  /** The last duration seconds before the live edge. */
+  | 'CLIP_NOW'
+  /** startUnix or startMedia, plus duration. */
+  | 'DURATION'
+  /** startMedia and stopMedia: seconds from the recording's first frame. */
+  | 'RELATIVE';
+
 export type ClusterStatus = {
   readonly __typename?: 'ClusterStatus';
   readonly clusterId: Scalars['String']['output'];
@@ -90,6 +134,8 @@ export type ConnectionEvent = {
   readonly eventId: Scalars['ID']['output'];
   /** connect or disconnect. */
   readonly eventType: Scalars['String']['output'];
+  /** SRT ingest connections (connector srt): the publisher's connection statistics; null for viewers. */
+  readonly ingest?: Maybe<Scalars['JSON']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   /** Playback protocol: hls, llhls, dash, mp4 or webrtc. */
   readonly protocol: Scalars['String']['output'];
@@ -108,6 +154,23 @@ export type ConnectionInput = {
   readonly first?: InputMaybe<Scalars['Int']['input']>;
   readonly last?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type CreateClipInput = {
+  readonly description?: InputMaybe<Scalars['String']['input']>;
+  readonly duration?: InputMaybe<Scalars['Float']['input']>;
+  readonly expiresAt?: InputMaybe<Scalars['Time']['input']>;
+  /** Default ABSOLUTE. */
+  readonly mode?: InputMaybe<ClipCreationMode>;
+  readonly startMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly startUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopMedia?: InputMaybe<Scalars['Float']['input']>;
+  readonly stopUnix?: InputMaybe<Scalars['Float']['input']>;
+  readonly streamId: Scalars['ID']['input'];
+  /** 1 to 255 characters. */
+  readonly title: Scalars['String']['input'];
+};
+
+export type CreateClipResult = AuthError | Clip | NotFoundError | ValidationError;
 
 export type CreateDeveloperTokenInput = {
   /** Lifetime in days (1 to 3650); null never expires. */
@@ -192,7 +255,13 @@ export type DvrChapter = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly wallClockEndUnixMs: Scalars['Float']['output'];
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
@@ -222,8 +291,14 @@ export type DvrChapterRef = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startMs: Scalars['Float']['output'];
   readonly state: DvrChapterState;
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
 };
 
 /** Where a chapter is in its life; it plays at FINALIZED (HLS over CMAF and DASH play from FINALIZING on). */
@@ -253,14 +328,22 @@ export type DvrRequest = {
   readonly playbackId: Scalars['String']['output'];
   readonly segmentCount: Scalars['Int']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
+  /** 10 × 10 sprite sheet path. */
+  readonly spriteUrl: Scalars['String']['output'];
+  /** WebVTT cues (#xywh) of the sprite sheet. */
+  readonly spriteVttUrl: Scalars['String']['output'];
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   /** requested, starting, recording, finalizing, completed, completed_partial, failed or deleted. */
   readonly status: Scalars['String']['output'];
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path (refreshed every few seconds while recording). */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly updatedAt: Scalars['Time']['output'];
 };
+
+export type DeleteClipResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type DeleteDvrResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
@@ -344,6 +427,38 @@ export type DvrLifecycleStatus =
 export type Error = {
   readonly code: Scalars['String']['output'];
   readonly message: Scalars['String']['output'];
+};
+
+/** Statistics of an ingest connection (SRT) as its node last reported them (every 5 s and at the end). */
+export type IngestConnection = {
+  readonly __typename?: 'IngestConnection';
+  /** Receive rate over the last second, bits per second. */
+  readonly bitrateBps: Scalars['Float']['output'];
+  readonly bytesReceived: Scalars['Float']['output'];
+  /** False once the connection ended (the numbers are its totals). */
+  readonly connected: Scalars['Boolean']['output'];
+  readonly connectedAt: Scalars['Time']['output'];
+  readonly encrypted: Scalars['Boolean']['output'];
+  /** Negotiated TSBPD latency. */
+  readonly latencyMs: Scalars['Int']['output'];
+  readonly nodeId: Scalars['String']['output'];
+  /** Packets given up at their delivery time (too late). */
+  readonly packetsDropped: Scalars['Float']['output'];
+  /** Packets found missing before retransmission. */
+  readonly packetsLost: Scalars['Float']['output'];
+  readonly packetsReceived: Scalars['Float']['output'];
+  /** Packets that arrived retransmitted. */
+  readonly packetsRetransmitted: Scalars['Float']['output'];
+  /** srt. */
+  readonly protocol: Scalars['String']['output'];
+  /** Packets waiting in the receive buffer. */
+  readonly receiveBufferPackets: Scalars['Int']['output'];
+  /** The publisher's address and port. */
+  readonly remote: Scalars['String']['output'];
+  /** Smoothed round-trip time (ACK to ACKACK). */
+  readonly rttMs: Scalars['Float']['output'];
+  readonly sessionId: Scalars['String']['output'];
+  readonly updatedAt: Scalars['Time']['output'];
 };
 
 /** Where an encoder pushes: RTMP(S), SRT and WHIP URLs of one node, each carrying the stream key. */
@@ -433,6 +548,8 @@ export type Mutation = {
   readonly abortVodUpload: AbortVodUploadResult;
   /** Joins the uploaded parts and starts processing. */
   readonly completeVodUpload: CompleteVodUploadResult;
+  /** Cuts a GOP-aligned clip of a stream's recording (live or finished) without re-encoding. */
+  readonly createClip: CreateClipResult;
   /** Creates a developer token; its value is returned this once (developer tokens need developer:write). */
   readonly createDeveloperToken: CreateDeveloperTokenResult;
   /** Adds a push target to one of the caller's streams (enabled; pushed while the stream is live). */
@@ -444,6 +561,8 @@ export type Mutation = {
   readonly createStreamKey: CreateStreamKeyResult;
   /** Starts a multipart upload: a presigned URL for every part. */
   readonly createVodUpload: CreateVodUploadResult;
+  /** Deletes a clip and its renditions (the recording stays). */
+  readonly deleteClip: DeleteClipResult;
   /** Deletes a recording with its chapters, clips and stored bytes. */
   readonly deleteDVR: DeleteDvrResult;
   /** Deletes a push target; a running push stops within a second. */
@@ -470,6 +589,8 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets who may play a stream; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
+  readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
   /** Starts recording a live stream that is not recording. */
   readonly startDVR: StartDvrResult;
   /** Stops a recording; its last chapter is cut and it is finalized. */
@@ -489,6 +610,11 @@ export type MutationAbortVodUploadArgs = {
 
 export type MutationCompleteVodUploadArgs = {
   input: CompleteVodUploadInput;
+};
+
+
+export type MutationCreateClipArgs = {
+  input: CreateClipInput;
 };
 
 
@@ -521,6 +647,11 @@ export type MutationCreateStreamKeyArgs = {
 
 export type MutationCreateVodUploadArgs = {
   input: CreateVodUploadInput;
+};
+
+
+export type MutationDeleteClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -577,6 +708,12 @@ export type MutationRevokeSigningKeyArgs = {
 
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationSetStreamSrtPassphraseArgs = {
+  passphrase?: InputMaybe<Scalars['String']['input']>;
+  streamId: Scalars['ID']['input'];
 };
 
 
@@ -859,6 +996,8 @@ export type Query = {
   readonly __typename?: 'Query';
   /** Analytics of the caller's tenant; needs analytics:read. */
   readonly analytics: Analytics;
+  /** A clip of the caller's tenant by ID or clip hash. */
+  readonly clip?: Maybe<Clip>;
   /** The tenant's developer tokens, oldest first (developer tokens need developer:read). */
   readonly developerTokensConnection: DeveloperTokenConnection;
   /** The chapter of a recording covering a wall-clock range (epoch ms), or null. */
@@ -893,6 +1032,11 @@ export type Query = {
   readonly vodAsset?: Maybe<VodAsset>;
   /** An upload's state and the parts the store holds. */
   readonly vodUploadStatus: VodUploadStatusResult;
+};
+
+
+export type QueryClipArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1029,6 +1173,8 @@ export type SetPlaybackPolicyInput = {
 
 export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
 
+export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
+
 /** An ES256 (ECDSA P-256) key that signs playback tokens. Only its public half is stored. */
 export type SigningKey = {
   readonly __typename?: 'SigningKey';
@@ -1085,6 +1231,8 @@ export type StorageArtifact = {
   /** Recordings: their status; chapters and clips: processing, ready or failed. */
   readonly status: Scalars['String']['output'];
   readonly streamId: Scalars['ID']['output'];
+  /** Poster JPEG path. */
+  readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1119,7 +1267,7 @@ export type StorageEvent = {
   readonly __typename?: 'StorageEvent';
   readonly action: StorageEventAction;
   readonly assetHash: Scalars['String']['output'];
-  /** clip, dvr, vod or thumbnail. */
+  /** clip, chapter, dvr, vod or thumbnail. */
   readonly assetType: Scalars['String']['output'];
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
   readonly error?: Maybe<Scalars['String']['output']>;
@@ -1134,6 +1282,10 @@ export type StorageEvent = {
 
 /** What happened to a stored artifact. */
 export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
   | 'CACHED'
   | 'CACHE_FAILED'
   | 'CACHE_STARTED'
@@ -1148,6 +1300,8 @@ export type Stream = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
+  /** The current or last SRT connection of the stream; null before any. */
+  readonly ingestConnection?: Maybe<IngestConnection>;
   readonly ingestMode: IngestMode;
   readonly metrics: StreamMetrics;
   readonly name: Scalars['String']['output'];
@@ -1162,6 +1316,8 @@ export type Stream = {
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
+  /** Whether SRT publishers need the stream's own passphrase. */
+  readonly srtPassphraseSet: Scalars['Boolean']['output'];
   /** Public UUID, used outside GraphQL. */
   readonly streamId: Scalars['ID']['output'];
   /** Secret primary ingest key (shown to the owner only). */
@@ -1308,6 +1464,15 @@ export type StreamMetrics = {
   readonly trackCount: Scalars['Int']['output'];
   /** When the media plane last reported on this stream. */
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A stream's SRT settings after a change. */
+export type StreamSrtSettings = {
+  readonly __typename?: 'StreamSrtSettings';
+  /** True when SRT publishers must use the stream's own passphrase (write-only: never shown). */
+  readonly passphraseSet: Scalars['Boolean']['output'];
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
 };
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
@@ -1757,6 +1922,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( ValidationError & { __typename: 'ValidationError' } )
     | ( VodAsset & { __typename: 'VodAsset' } )
   ;
+  CreateClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( Clip & { __typename: 'Clip' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   CreateDeveloperTokenResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DeveloperTokenViewModel & { __typename: 'DeveloperToken' } )
@@ -1790,6 +1961,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
     | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+  ;
+  DeleteClipResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( DeleteSuccess & { __typename: 'DeleteSuccess' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   DeleteDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -1859,6 +2036,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetStreamSrtPassphraseResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamSrtSettings & { __typename: 'StreamSrtSettings' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   StartDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( DvrRequest & { __typename: 'DVRRequest' } )
@@ -1915,11 +2098,15 @@ export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Clip: ResolverTypeWrapper<Clip>;
+  ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   CompleteVodUploadInput: CompleteVodUploadInput;
   CompleteVodUploadResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CompleteVodUploadResult']>;
   ConnectionEvent: ResolverTypeWrapper<ConnectionEvent>;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateClipResult']>;
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['CreateDeveloperTokenResult']>;
   CreatePushTargetInput: CreatePushTargetInput;
@@ -1939,6 +2126,7 @@ export type ResolversTypes = {
   DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
   DVRChapterState: DvrChapterState;
   DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
   DeleteStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteStreamKeyResult']>;
@@ -1953,6 +2141,7 @@ export type ResolversTypes = {
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IngestConnection: ResolverTypeWrapper<IngestConnection>;
   IngestEndpoint: ResolverTypeWrapper<IngestEndpoint>;
   IngestEndpointKind: IngestEndpointKind;
   IngestEndpointResponse: ResolverTypeWrapper<IngestEndpointResponse>;
@@ -1998,6 +2187,7 @@ export type ResolversTypes = {
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
   SigningKeyStatus: SigningKeyStatus;
@@ -2022,6 +2212,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetrics>;
+  StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
   StreamingUsage: ResolverTypeWrapper<AnalyticsGroupModel>;
@@ -2063,11 +2254,14 @@ export type ResolversParentTypes = {
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
+  Clip: Clip;
   ClusterStatus: ClusterStatus;
   CompleteVodUploadInput: CompleteVodUploadInput;
   CompleteVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CompleteVodUploadResult'];
   ConnectionEvent: ConnectionEvent;
   ConnectionInput: ConnectionInput;
+  CreateClipInput: CreateClipInput;
+  CreateClipResult: ResolversUnionTypes<ResolversParentTypes>['CreateClipResult'];
   CreateDeveloperTokenInput: CreateDeveloperTokenInput;
   CreateDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['CreateDeveloperTokenResult'];
   CreatePushTargetInput: CreatePushTargetInput;
@@ -2085,6 +2279,7 @@ export type ResolversParentTypes = {
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
   DVRRequest: DvrRequest;
+  DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
   DeleteStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['DeleteStreamKeyResult'];
@@ -2098,6 +2293,7 @@ export type ResolversParentTypes = {
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IngestConnection: IngestConnection;
   IngestEndpoint: IngestEndpoint;
   IngestEndpointResponse: IngestEndpointResponse;
   IngestMetadata: IngestMetadata;
@@ -2136,6 +2332,7 @@ export type ResolversParentTypes = {
   ServiceInstance: ServiceInstanceViewModel;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
   SigningKeysConnection: Omit<SigningKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['SigningKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['SigningKey']> };
@@ -2155,6 +2352,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetrics;
+  StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
   StreamsConnection: Omit<StreamsConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamEdge']>, nodes: ReadonlyArray<ResolversParentTypes['Stream']> };
@@ -2210,6 +2408,31 @@ export type AuthPayloadResolvers<ContextType = GraphQLContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ClipResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Clip'] = ResolversParentTypes['Clip']> = {
+  clipHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clipMode?: Resolver<ResolversTypes['ClipCreationMode'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startMediaSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  startUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ClusterStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterStatus'] = ResolversParentTypes['ClusterStatus']> = {
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2238,12 +2461,17 @@ export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType ex
   connector?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ingest?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sessionDurationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
+export type CreateClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateClipResult'] = ResolversParentTypes['CreateClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type CreateDeveloperTokenResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateDeveloperTokenResult'] = ResolversParentTypes['CreateDeveloperTokenResult']> = {
@@ -2286,7 +2514,10 @@ export type DvrChapterResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   wallClockEndUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   wallClockStartUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
@@ -2306,8 +2537,11 @@ export type DvrChapterRefResolvers<ContextType = GraphQLContext, ParentType exte
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['DVRChapterState'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DVRRequest'] = ResolversParentTypes['DVRRequest']> = {
@@ -2322,12 +2556,19 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   segmentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   storageLocation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type DeleteClipResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteClipResult'] = ResolversParentTypes['DeleteClipResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'DeleteSuccess' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type DeleteDvrResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteDVRResult'] = ResolversParentTypes['DeleteDVRResult']> = {
@@ -2402,6 +2643,26 @@ export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends Reso
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type IngestConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestConnection'] = ResolversParentTypes['IngestConnection']> = {
+  bitrateBps?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  bytesReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connectedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+  encrypted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodeId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  packetsDropped?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsLost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsReceived?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  packetsRetransmitted?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receiveBufferPackets?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remote?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rttMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  sessionId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
+};
+
 export type IngestEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['IngestEndpoint'] = ResolversParentTypes['IngestEndpoint']> = {
   baseUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clusterId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2451,12 +2712,14 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   abortVodUpload?: Resolver<ResolversTypes['AbortVodUploadResult'], ParentType, ContextType, RequireFields<MutationAbortVodUploadArgs, 'uploadId'>>;
   completeVodUpload?: Resolver<ResolversTypes['CompleteVodUploadResult'], ParentType, ContextType, RequireFields<MutationCompleteVodUploadArgs, 'input'>>;
+  createClip?: Resolver<ResolversTypes['CreateClipResult'], ParentType, ContextType, RequireFields<MutationCreateClipArgs, 'input'>>;
   createDeveloperToken?: Resolver<ResolversTypes['CreateDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationCreateDeveloperTokenArgs, 'input'>>;
   createPushTarget?: Resolver<ResolversTypes['CreatePushTargetResult'], ParentType, ContextType, RequireFields<MutationCreatePushTargetArgs, 'input' | 'streamId'>>;
   createSigningKey?: Resolver<ResolversTypes['CreateSigningKeyResult'], ParentType, ContextType, RequireFields<MutationCreateSigningKeyArgs, 'input'>>;
   createStream?: Resolver<ResolversTypes['CreateStreamResult'], ParentType, ContextType, RequireFields<MutationCreateStreamArgs, 'input'>>;
   createStreamKey?: Resolver<ResolversTypes['CreateStreamKeyResult'], ParentType, ContextType, RequireFields<MutationCreateStreamKeyArgs, 'input' | 'streamId'>>;
   createVodUpload?: Resolver<ResolversTypes['CreateVodUploadResult'], ParentType, ContextType, RequireFields<MutationCreateVodUploadArgs, 'input'>>;
+  deleteClip?: Resolver<ResolversTypes['DeleteClipResult'], ParentType, ContextType, RequireFields<MutationDeleteClipArgs, 'id'>>;
   deleteDVR?: Resolver<ResolversTypes['DeleteDVRResult'], ParentType, ContextType, RequireFields<MutationDeleteDvrArgs, 'dvrHash'>>;
   deletePushTarget?: Resolver<ResolversTypes['DeletePushTargetResult'], ParentType, ContextType, RequireFields<MutationDeletePushTargetArgs, 'id'>>;
   deleteStream?: Resolver<ResolversTypes['DeleteStreamResult'], ParentType, ContextType, RequireFields<MutationDeleteStreamArgs, 'id'>>;
@@ -2470,6 +2733,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
@@ -2630,6 +2894,7 @@ export type PushTargetResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType>;
+  clip?: Resolver<Maybe<ResolversTypes['Clip']>, ParentType, ContextType, RequireFields<QueryClipArgs, 'id'>>;
   developerTokensConnection?: Resolver<ResolversTypes['DeveloperTokenConnection'], ParentType, ContextType, Partial<QueryDeveloperTokensConnectionArgs>>;
   dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
   dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
@@ -2689,6 +2954,10 @@ export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, Paren
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
 
+export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamSrtSettings' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type SigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SigningKey'] = ResolversParentTypes['SigningKey']> = {
   algorithm?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
@@ -2734,6 +3003,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -2764,6 +3034,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
   metrics?: Resolver<ResolversTypes['StreamMetrics'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2774,6 +3045,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   streamKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tracks?: Resolver<ReadonlyArray<ResolversTypes['StreamTrack']>, ParentType, ContextType>;
@@ -2856,6 +3128,12 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+};
+
+export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
+  passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamTrack'] = ResolversParentTypes['StreamTrack']> = {
@@ -3050,9 +3328,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AnalyticsUsage?: AnalyticsUsageResolvers<ContextType>;
   AuthError?: AuthErrorResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  Clip?: ClipResolvers<ContextType>;
   ClusterStatus?: ClusterStatusResolvers<ContextType>;
   CompleteVodUploadResult?: CompleteVodUploadResultResolvers<ContextType>;
   ConnectionEvent?: ConnectionEventResolvers<ContextType>;
+  CreateClipResult?: CreateClipResultResolvers<ContextType>;
   CreateDeveloperTokenResult?: CreateDeveloperTokenResultResolvers<ContextType>;
   CreatePushTargetResult?: CreatePushTargetResultResolvers<ContextType>;
   CreateSigningKeyResult?: CreateSigningKeyResultResolvers<ContextType>;
@@ -3064,6 +3344,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DVRChapterPage?: DvrChapterPageResolvers<ContextType>;
   DVRChapterRef?: DvrChapterRefResolvers<ContextType>;
   DVRRequest?: DvrRequestResolvers<ContextType>;
+  DeleteClipResult?: DeleteClipResultResolvers<ContextType>;
   DeleteDVRResult?: DeleteDvrResultResolvers<ContextType>;
   DeletePushTargetResult?: DeletePushTargetResultResolvers<ContextType>;
   DeleteStreamKeyResult?: DeleteStreamKeyResultResolvers<ContextType>;
@@ -3075,6 +3356,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
+  IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
   IngestEndpointResponse?: IngestEndpointResponseResolvers<ContextType>;
   IngestMetadata?: IngestMetadataResolvers<ContextType>;
@@ -3106,6 +3388,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
   SigningKeysConnection?: SigningKeysConnectionResolvers<ContextType>;
@@ -3124,6 +3407,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
   StreamsConnection?: StreamsConnectionResolvers<ContextType>;

@@ -17,6 +17,12 @@ import type {
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 
+/** Poster, sprite sheet and cue-file paths of a playback ID (not an auth boundary: no token needed). */
+export function thumbnailUrls(playbackId: string) {
+  const base = `/play/${playbackId}/thumbnails`;
+  return { thumbnailUrl: `${base}/poster.jpg`, spriteUrl: `${base}/sprite.jpg`, spriteVttUrl: `${base}/sprite.vtt` };
+}
+
 /** A recording as a DVRRequest. */
 export function recordingToGraphQL(recording: RecordingRecord): DvrRequest {
   return {
@@ -34,6 +40,7 @@ export function recordingToGraphQL(recording: RecordingRecord): DvrRequest {
     manifestPath: `/play/${recording.playbackId}/cmaf/index.m3u8`,
     errorMessage: recording.errorMessage,
     storageLocation: 'local',
+    ...thumbnailUrls(recording.playbackId),
     createdAt: recording.createdAt.toISOString(),
     updatedAt: recording.updatedAt.toISOString(),
   };
@@ -48,6 +55,7 @@ function chapterCommon(chapter: ArtifactRecord) {
     chapterId: chapter.id,
     state: chapterState(chapter),
     playbackId: chapter.playbackId,
+    ...thumbnailUrls(chapter.playbackId),
     hasGaps: chapter.hasGaps,
     segmentCount: chapter.lastSegment - chapter.firstSegment + 1,
     durationMs: chapter.durationMs,
@@ -92,6 +100,7 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
       sizeBytes: recording.sizeBytes,
       durationSeconds: recording.durationMs / 1000,
       errorMessage: recording.errorMessage,
+      thumbnailUrl: thumbnailUrls(recording.playbackId).thumbnailUrl,
       createdAt: recording.createdAt.toISOString(),
       expiresAt: null,
     };
@@ -109,6 +118,7 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
     sizeBytes: artifact.sizeBytes,
     durationSeconds: artifact.durationMs / 1000,
     errorMessage: artifact.errorMessage,
+    thumbnailUrl: thumbnailUrls(artifact.playbackId).thumbnailUrl,
     createdAt: artifact.createdAt.toISOString(),
     expiresAt: artifact.expiresAt?.toISOString() ?? null,
   };
@@ -164,6 +174,12 @@ export const recordingsModule: GraphQLModule = {
       errorMessage: String
       "local or s3."
       storageLocation: String!
+      "Poster JPEG path (refreshed every few seconds while recording)."
+      thumbnailUrl: String!
+      "10 × 10 sprite sheet path."
+      spriteUrl: String!
+      "WebVTT cues (#xywh) of the sprite sheet."
+      spriteVttUrl: String!
       createdAt: Time!
       updatedAt: Time!
     }
@@ -173,6 +189,12 @@ export const recordingsModule: GraphQLModule = {
       chapterId: ID!
       state: DVRChapterState!
       playbackId: String!
+      "Poster JPEG path (refreshed every few seconds while recording)."
+      thumbnailUrl: String!
+      "10 × 10 sprite sheet path."
+      spriteUrl: String!
+      "WebVTT cues (#xywh) of the sprite sheet."
+      spriteVttUrl: String!
       isCurrent: Boolean!
       "A publisher reconnect lies inside the chapter."
       hasGaps: Boolean!
@@ -190,6 +212,12 @@ export const recordingsModule: GraphQLModule = {
       chapterId: ID!
       state: DVRChapterState!
       playbackId: String!
+      "Poster JPEG path (refreshed every few seconds while recording)."
+      thumbnailUrl: String!
+      "10 × 10 sprite sheet path."
+      spriteUrl: String!
+      "WebVTT cues (#xywh) of the sprite sheet."
+      spriteVttUrl: String!
       mode: DVRChapterMode!
       intervalSeconds: Int
       startMs: Float!
@@ -220,6 +248,8 @@ export const recordingsModule: GraphQLModule = {
       sizeBytes: Float!
       durationSeconds: Float!
       errorMessage: String
+      "Poster JPEG path."
+      thumbnailUrl: String!
       createdAt: Time!
       expiresAt: Time
     }

@@ -61,8 +61,10 @@ const streamFields = {
   tracks: (stream: StreamRecord): readonly StreamTrack[] => stream.tracks.map(trackToGraphQL),
 } satisfies StreamResolvers;
 
-/** A stream record as the whole GraphQL object (every field but playbackPolicy and recentPullSourceEvents); the API bench's bare route answers it. */
-export function streamToGraphQL(stream: StreamRecord): Omit<Stream, 'playbackPolicy' | 'recentPullSourceEvents'> {
+/** A stream record as the whole GraphQL object (every field but those resolved by lookups: playbackPolicy, recentPullSourceEvents, the SRT fields); the API bench's bare route answers it. */
+export function streamToGraphQL(
+  stream: StreamRecord,
+): Omit<Stream, 'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection'> {
   return {
     id: streamFields.id(stream),
     streamId: streamFields.streamId(stream),

@@ -146,6 +146,10 @@ export const subscriptionsModule: GraphQLModule = {
       CACHE_STARTED
       CACHED
       CACHE_FAILED
+      "A recording's chapter or a clip was created (its playback ID plays)."
+      ARTIFACT_CREATED
+      "A chapter or clip was deleted (deleteClip, deleteDVR, retention)."
+      ARTIFACT_DELETED
     }
 
     "A storage artifact moved to or from object storage."
@@ -154,7 +158,7 @@ export const subscriptionsModule: GraphQLModule = {
       streamId: ID!
       action: StorageEventAction!
       assetHash: String!
-      "clip, dvr, vod or thumbnail."
+      "clip, chapter, dvr, vod or thumbnail."
       assetType: String!
       sizeBytes: Float
       s3Url: String
@@ -328,6 +332,8 @@ const STORAGE_ACTION = {
   'storage.cache_started': 'CACHE_STARTED',
   'storage.cached': 'CACHED',
   'storage.cache_failed': 'CACHE_FAILED',
+  'storage.artifact_created': 'ARTIFACT_CREATED',
+  'storage.artifact_deleted': 'ARTIFACT_DELETED',
 } as const satisfies Partial<Record<EventName, StorageEventAction>>;
 
 const VOD_STATUS = {
@@ -362,13 +368,17 @@ export const subscriptionResolvers: {
     source: 'LIVE' as const,
   })),
   liveViewerMetrics: field(['viewer.metrics'], (event) => ({ ...base(event), ...event.data })),
-  liveConnectionEvents: field(['viewer.connected', 'viewer.disconnected'], (event) => ({
-    ...base(event),
-    ...event.data,
-    eventType: event.name === 'viewer.connected' ? 'connect' : 'disconnect',
-    connector: event.data.protocol,
-    sessionDurationSeconds: event.data.sessionDurationSeconds ?? null,
-  })),
+  liveConnectionEvents: field(
+    ['viewer.connected', 'viewer.disconnected', 'ingest.connected', 'ingest.disconnected'],
+    (event) => ({
+      ...base(event),
+      ...event.data,
+      eventType: event.name === 'viewer.connected' || event.name === 'ingest.connected' ? 'connect' : 'disconnect',
+      connector: event.data.protocol,
+      sessionDurationSeconds: event.data.sessionDurationSeconds ?? null,
+      ingest: 'stats' in event.data ? event.data.stats : null,
+    }),
+  ),
   liveDvrLifecycle: field(namesOf(DVR_STATUS), (event) => ({
     ...base(event),
     ...event.data,

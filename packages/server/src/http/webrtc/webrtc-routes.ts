@@ -9,6 +9,7 @@ import type { SessionKind, WebRtcResponse, WebRtcService } from '@airwave/media/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../../auth/authenticator.js';
 import type { PlaybackGate } from '../play/playback-gate.js';
+import type { PlaybackSessionSink } from '../play/session-sink.js';
 
 /** Largest SDP or trickle fragment accepted. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -35,6 +36,10 @@ export interface WebRtcRoutesDeps {
   readonly iceServerLinks?: readonly string[];
   /** Makes a playback id not live here live (on-demand pull, edge relay) before a WHEP offer is answered. */
   readonly bringHere?: (playbackId: string) => Promise<void>;
+  /** Told the bytes sent to every WHEP viewer (viewer analytics, as the `/play` routes tell theirs). */
+  readonly sessions?: PlaybackSessionSink;
+  /** The viewer's address (behind trusted proxies); default Fastify's `request.ip`. */
+  readonly clientIp?: (req: FastifyRequest['raw']) => string | undefined;
 }
 
 /** Registers the WHIP and WHEP routes. */
@@ -90,6 +95,7 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
 
   async function play(request: FastifyRequest, reply: FastifyReply, playbackId: string): Promise<void> {
     const query = request.query as Record<string, string | undefined>;
+    let gateSession: string | undefined;
     if (deps.gate) {
       const token = query.jwt ?? bearerToken(request.headers.authorization);
       let decision: Awaited<ReturnType<PlaybackGate['authorize']>>;
@@ -122,13 +128,21 @@ export function registerWebRtcRoutes(app: FastifyInstance, deps: WebRtcRoutesDep
         });
         return;
       }
+      gateSession = decision.sessionId;
     }
     await deps.bringHere?.(playbackId);
+    // The viewer session the gate names (IP, user agent, `?session=`), as `/play` counts HLS.
+    const sessionId = gateSession ?? `whep-${request.id}`;
+    const sink = deps.sessions;
+    const client = { ip: deps.clientIp?.(request.raw) ?? request.ip, userAgent: request.headers['user-agent'] };
     const response = await deps.service.play(
       playbackId,
       body(request),
       request.headers['content-type'],
-      `whep-${request.id}`,
+      {
+        sessionId,
+        ...(sink ? { served: (bytes: number) => sink.served(playbackId, sessionId, 'webrtc', bytes, client) } : {}),
+      },
       '/whep/sessions',
     );
     answer(reply, response);

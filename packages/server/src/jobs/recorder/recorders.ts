@@ -10,13 +10,14 @@ import type { Hub, LiveStream, Logger } from '@airwave/media';
 import { ChapterCutter } from '../../domain/recordings/chapter-cutter.js';
 import type { RecordingRecord } from '../../domain/recordings/recording.js';
 import type { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
+import type { IndexedSegment } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
-import { LiveRecorder } from './live-recorder.js';
+import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
 
 /** What the recorders tell the rest of the service (events). */
 export interface RecorderEvents {
   started?(recording: RecordingRecord): void;
-  segmentWritten?(recording: RecordingRecord, segmentCount: number, sizeBytes: number): void;
+  segmentWritten?(recording: RecordingRecord, segment: IndexedSegment, totals: RecordingTotals): void;
   failed?(recording: RecordingRecord, reason: string): void;
   finished?(recording: RecordingRecord): void;
 }
@@ -125,7 +126,7 @@ export class Recorders {
             if (closed) {
               await lifecycle.chapter(recording, closed);
             }
-            events?.segmentWritten?.(recording, totals.segmentCount, totals.sizeBytes);
+            events?.segmentWritten?.(recording, segment, totals);
           });
           this.track(current.chain);
         },
@@ -159,6 +160,6 @@ export class Recorders {
     if (this.active.get(streamId) === active) {
       this.active.delete(streamId);
     }
-    this.options.events?.finished?.(recording);
+    this.options.events?.finished?.({ ...recording, ...recorder.written });
   }
 }

@@ -9,6 +9,7 @@ import { ChapterCutter } from '../../domain/recordings/chapter-cutter.js';
 import type { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
 import type { RecordingsStore } from '../../domain/recordings/recordings.store.js';
 import { readRecordingIndex } from '../../domain/recordings/segment-index.js';
+import { leaderSegments } from '../../domain/recordings/segment-selection.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
 
 /** Finalizes every open recording of `nodeId`; returns how many. */
@@ -22,8 +23,7 @@ export async function recoverRecordings(deps: {
   const open = await deps.store.openOnNode(deps.nodeId);
   for (const recording of open) {
     const index = await readRecordingIndex(deps.storage, recording.storagePrefix);
-    const video = index.segments.some((segment) => segment.track === 'video');
-    const leader = index.segments.filter((segment) => segment.track === (video ? 'video' : 'audio'));
+    const leader = leaderSegments(index);
     const existing = await deps.store.artifactsOf(recording.id, 'CHAPTER');
     const chaptered = existing.reduce((last, chapter) => Math.max(last, chapter.lastSegment), -1);
     const cutter = new ChapterCutter(deps.lifecycle.chapterIntervalMs);

@@ -15,6 +15,7 @@ import {
   type PlayResponse,
 } from '../../shared/http-types.js';
 import { noSegmentYet, PackagedStreams, type PackagingOptions } from '../../shared/packaged-streams.js';
+import type { SegmentSpool } from './segment-spool.js';
 import { renderMediaPlaylist, renderMultivariantPlaylist } from './ts-playlists.js';
 import { type TsMeasurements, TsSegmenter, type TsSegmenterOptions } from './ts-segmenter.js';
 
@@ -49,6 +50,7 @@ const SEGMENT_PATH = /^seg-(\d{1,15})\.ts$/;
 export class TsHlsService {
   private readonly streams: PackagedStreams<TsSegmenter>;
   private readonly firstSegmentWaitMs: number;
+  private readonly spool: SegmentSpool | undefined;
 
   constructor(hub: Hub, options: TsHlsOptions = {}) {
     // The history fills every retained segment, so the measurements match an always-on packager's too.
@@ -64,6 +66,7 @@ export class TsHlsService {
       { seconds: (kept + 1) * targetSeconds, gops: kept + 1 },
       options,
     );
+    this.spool = options.spool;
     this.firstSegmentWaitMs = options.firstSegmentWaitMs ?? 3_000 * (options.targetDurationSeconds ?? 2);
   }
 
@@ -106,9 +109,9 @@ export class TsHlsService {
       headers: {
         'content-type': MPEG_TS_TYPE,
         'cache-control': CACHE_IMMUTABLE,
-        'content-length': String(segment.data.byteLength),
+        'content-length': String(segment.byteLength),
       },
-      body: segment.data,
+      body: segment.spooled ? segment.spooled.body() : segment.data,
     };
   }
 
@@ -142,9 +145,10 @@ export class TsHlsService {
     return this.streams.sweep(now);
   }
 
-  /** Forgets every stream and stops the grace timers (shutdown). */
+  /** Forgets every stream and stops the grace timers (shutdown); removes the spool's files. */
   close(): void {
     this.streams.close();
+    this.spool?.close();
   }
 
   private multivariant(segmenter: TsSegmenter, uriQuery: string | undefined): string {

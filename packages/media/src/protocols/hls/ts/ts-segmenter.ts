@@ -9,6 +9,7 @@ import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../../stream/track.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 import { bufferBytes } from '../../shared/held-bytes.js';
+import type { SegmentSpool, SpooledSegment } from './segment-spool.js';
 
 /** Options of one segmenter. */
 export interface TsSegmenterOptions {
@@ -22,7 +23,11 @@ export interface TsSegmenterOptions {
   readonly maxSegmentBytes?: number;
   /** Clock for program date times (tests). */
   readonly now?: () => number;
+  /** Where finished segments are written, leaving memory (default: kept in memory). */
+  readonly spool?: SegmentSpool;
 }
+
+const SPOOLED = new Uint8Array(0);
 
 /** One finished segment. */
 export interface TsSegment {
@@ -36,8 +41,12 @@ export interface TsSegment {
   readonly discontinuity: boolean;
   /** EXT-X-DISCONTINUITY-SEQUENCE while this segment is the first listed: discontinuities before it. */
   readonly discontinuitySequence: number;
-  /** The MPEG-TS bytes. */
+  /** The MPEG-TS bytes; empty when the segment was spooled to a file (`spooled` then has them). */
   readonly data: Uint8Array;
+  /** The segment's file, when a spool holds it. */
+  readonly spooled?: SpooledSegment;
+  /** Size of the MPEG-TS bytes. */
+  readonly byteLength: number;
   /** Payload bytes per track id (for per-track bitrates). */
   readonly trackBytes: ReadonlyMap<number, number>;
   /** Video frames in the segment. */
@@ -81,6 +90,7 @@ export class TsSegmenter implements StreamSink {
   private readonly retainSegments: number;
   private readonly maxSegmentBytes: number;
   private readonly now: () => number;
+  private readonly spool: SegmentSpool | undefined;
   private readonly finished: TsSegment[] = [];
   private readonly waiters = new ChangeWaiters(() => this.endReason !== undefined);
   private readonly keyIntervals: number[] = [];
@@ -109,6 +119,7 @@ export class TsSegmenter implements StreamSink {
     this.retainSegments = Math.max(0, options.retainSegments ?? this.windowSegments);
     this.maxSegmentBytes = options.maxSegmentBytes ?? 32 * 1024 * 1024;
     this.now = options.now ?? Date.now;
+    this.spool = options.spool;
   }
 
   /** The tracks being muxed. */
@@ -128,7 +139,18 @@ export class TsSegmenter implements StreamSink {
 
   /** Bytes of the finished segments kept (their backing blocks). */
   get heldBytes(): number {
-    return bufferBytes(this.finished.map((segment) => segment.data));
+    let spooled = 0;
+    for (const segment of this.finished) {
+      spooled += segment.spooled?.heldBytes ?? 0;
+    }
+    return spooled + bufferBytes(this.finished.map((segment) => segment.data));
+  }
+
+  /** Drops every segment (and its file): the packager is gone. */
+  dispose(): void {
+    for (const segment of this.finished.splice(0)) {
+      segment.spooled?.drop();
+    }
   }
 
   /** The segments listed in the media playlist, oldest first. */
@@ -167,9 +189,9 @@ export class TsSegmenter implements StreamSink {
       if (segment.duration <= 0) {
         continue;
       }
-      const bps = (segment.data.byteLength * 8) / segment.duration;
+      const bps = (segment.byteLength * 8) / segment.duration;
       peak = peak === undefined ? bps : Math.max(peak, bps);
-      bytes += segment.data.byteLength;
+      bytes += segment.byteLength;
       seconds += segment.duration;
       frames += segment.videoFrames;
       for (const [trackId, trackBytes] of segment.trackBytes) {
@@ -324,7 +346,7 @@ export class TsSegmenter implements StreamSink {
   private expectedSegmentBytes(): number {
     let largest = 0;
     for (const segment of this.finished.slice(-SIZE_HISTORY)) {
-      largest = Math.max(largest, segment.data.byteLength);
+      largest = Math.max(largest, segment.byteLength);
     }
     return Math.min(this.maxSegmentBytes, Math.ceil(largest * 1.125));
   }
@@ -348,19 +370,22 @@ export class TsSegmenter implements StreamSink {
     if (open.discontinuity) {
       this.discontinuities++;
     }
+    const spooled = this.spool?.store(data);
     this.finished.push({
       sequence: this.nextSequence++,
       duration,
       programDateTime: open.programDateTime,
       discontinuity: open.discontinuity,
       discontinuitySequence,
-      data,
+      data: spooled ? SPOOLED : data,
+      ...(spooled ? { spooled } : {}),
+      byteLength: data.byteLength,
       trackBytes: open.trackBytes,
       videoFrames: open.videoFrames,
     });
     this.longestSegment = Math.max(this.longestSegment, duration);
     while (this.finished.length > this.windowSegments + this.retainSegments) {
-      this.finished.shift();
+      this.finished.shift()?.spooled?.drop();
     }
     this.waiters.notify();
   }

@@ -21,14 +21,17 @@ const NTP_EPOCH_OFFSET_S = 2_208_988_800;
 
 /** Counters of one send path. */
 export interface RtpSendStats {
+  /** Packets sent, by either path (retransmissions not counted). */
   packets: number;
+  /** Their bytes as sent (header, payload and SRTP tag; werift's path: header and payload). */
   bytes: number;
-  /** Packets sent through werift's own path (before DTLS completed, or over TCP). */
+  /** Packets sent through werift's own path (before DTLS completed, over TCP, or without a nominated UDP pair). */
   viaWerift: number;
   /** Packets the receiver asked for again (NACK) and that were sent again from the history. */
   retransmitted: number;
   /** NACKed packets no longer in the history. */
   missed: number;
+  /** Packets werift's path failed to send. */
   sendErrors: number;
 }
 
@@ -48,11 +51,6 @@ export class RtpSendPath {
   private template: Buffer | undefined;
   private readonly history: ((Buffer | Uint8Array)[] | undefined)[] = new Array(SEND_HISTORY);
   private readonly historySequence = new Int32Array(SEND_HISTORY).fill(-1);
-  private readonly onSent = (error: Error | null) => {
-    if (error) {
-      this.stats.sendErrors++;
-    }
-  };
 
   constructor(
     private readonly sender: RTCRtpSender,
@@ -64,17 +62,16 @@ export class RtpSendPath {
   /** Sends one packet; `timestamp` is the RTP timestamp. */
   send(payload: Uint8Array, marker: boolean, sequence: number, timestamp: number): void {
     const fields = this.sender as unknown as SenderFields;
-    if (!this.ready()) {
+    const transport = this.sender.dtlsTransport;
+    const route = this.ready() ? udpRoute(transport) : undefined;
+    const roc = route ? rolloverCounter(transport, this.sender.ssrc, sequence) : undefined;
+    if (!route || roc === undefined || !this.template || !this.protector) {
       this.stats.viaWerift++;
+      this.stats.packets++;
+      this.stats.bytes += 12 + payload.byteLength;
       const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: sequence, timestamp, marker });
       const packet = new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
       this.sender.sendRtp(packet).catch(() => this.stats.sendErrors++);
-      return;
-    }
-    const route = udpRoute(this.sender.dtlsTransport);
-    const roc = rolloverCounter(this.sender.dtlsTransport, this.sender.ssrc, sequence);
-    if (!route || roc === undefined || !this.template || !this.protector) {
-      this.stats.sendErrors++;
       return;
     }
     const header = Buffer.allocUnsafe(this.template.length);
@@ -83,7 +80,9 @@ export class RtpSendPath {
     header.writeUInt16BE(sequence, 2);
     header.writeUInt32BE(timestamp >>> 0, 4);
     const pieces = this.protector.protect(header, payload, roc);
-    route.socket.send(pieces, route.port, route.address, this.onSent);
+    // No callback: UDP send errors are losses like any other (NACK recovers them), and a
+    // callback would cost a tick per packet.
+    route.socket.send(pieces, route.port, route.address);
     const slot = sequence % SEND_HISTORY;
     this.history[slot] = pieces;
     this.historySequence[slot] = sequence;
@@ -139,7 +138,7 @@ export class RtpSendPath {
         continue;
       }
       this.stats.retransmitted++;
-      route.socket.send(pieces, route.port, route.address, this.onSent);
+      route.socket.send(pieces, route.port, route.address);
     }
   }
 }

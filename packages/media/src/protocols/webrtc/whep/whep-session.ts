@@ -26,6 +26,14 @@ export interface OpusSource {
   subscribe(onUnit: (unit: MediaUnit) => void): () => void;
 }
 
+/** Who a WHEP session plays to. */
+export interface WhepViewer {
+  /** The viewer session it is counted under (`currentViewers`, connection events, analytics). */
+  readonly sessionId: string;
+  /** Told the bytes sent to this viewer, about once a second and when it ends (viewer analytics). */
+  readonly served?: (bytes: number) => void;
+}
+
 /** What a WHEP session needs from the rest of the WebRTC service. */
 export interface WhepContext {
   /** Asks the stream's publisher for a keyframe; false when it cannot be asked (not WHIP). */
@@ -68,13 +76,14 @@ export class WhepSession {
   private ended: string | undefined;
   private videoStarted = false;
   private lastHeard = performance.now();
+  private reportedBytes = 0;
   private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
     readonly id: string,
     private readonly stream: LiveStream,
-    /** Viewer session id under which the stream counts this viewer. */
-    private readonly viewerSessionId: string,
+    /** The viewer session the stream counts this viewer under, and where its bytes go. */
+    private readonly viewer: WhepViewer,
     private readonly context: WhepContext,
     private readonly options: WhepSessionOptions,
     private readonly log: Logger,
@@ -158,12 +167,25 @@ export class WhepSession {
     }
     this.ended = reason;
     clearInterval(this.watchdog);
+    this.reportBytes();
     this.reader?.close();
     this.unsubscribeOpus?.();
     this.closeViewer?.();
     this.peer.close();
     this.log.info({ sessionId: this.id, reason, ...this.stats }, 'WHEP session ended');
     this.onEnded(this, reason);
+  }
+
+  /** Tells the stream's counters and the viewer's analytics the bytes sent since the last report. */
+  private reportBytes(): void {
+    const sent = (this.video?.path.stats.bytes ?? 0) + (this.audio?.path.stats.bytes ?? 0);
+    const bytes = sent - this.reportedBytes;
+    if (bytes <= 0) {
+      return;
+    }
+    this.reportedBytes = sent;
+    this.stream.stats.bytesOut += bytes;
+    this.viewer.served?.(bytes);
   }
 
   private onViewerPli(): void {
@@ -175,10 +197,13 @@ export class WhepSession {
     if (this.ended) {
       return;
     }
-    this.closeViewer = this.stream.viewers.open(this.viewerSessionId, 'webrtc');
+    this.closeViewer = this.stream.viewers.open(this.viewer.sessionId, 'webrtc');
+    // At once, before any bytes: analytics learns who the viewer is before its first flush.
+    this.viewer.served?.(0);
     const timeout = this.options.viewerTimeoutMs ?? 6000;
     this.lastHeard = performance.now();
     this.watchdog = setInterval(() => {
+      this.reportBytes();
       if (performance.now() - this.lastHeard > timeout) {
         this.close(`the viewer sent no RTCP for ${Math.round(timeout / 1000)} s`);
       }

@@ -13,6 +13,23 @@ import type { TrackSelection } from '../../../domain/recordings/segment-selectio
 
 const AUDIO_GROUP = 'aud';
 
+/** How a playlist or MPD of stored content is presented. */
+export interface ManifestView {
+  /** Nothing more will be added (VOD, static MPD). */
+  readonly finished: boolean;
+  readonly uriQuery: string | undefined;
+  readonly nowMs: number;
+  /**
+   * The live DVR window, seconds: media playlists slide (no EXT-X-PLAYLIST-TYPE, with
+   * EXT-X-DISCONTINUITY-SEQUENCE) and the MPD's timeShiftBufferDepth is the window.
+   */
+  readonly windowSeconds?: number;
+  /** Where the whole recording starts (a dynamic MPD's clock): wall-clock ms and each track's first presentation time. */
+  readonly origin?: { readonly wallMs: number; readonly ept: Partial<Record<CmafTrackName, number>> };
+  /** Discontinuities before the listed segments, per track (a sliding playlist). */
+  readonly discontinuitiesBefore?: Partial<Record<CmafTrackName, number>>;
+}
+
 function seconds(segment: IndexedSegment): number {
   return segment.duration / segment.timescale;
 }
@@ -56,8 +73,8 @@ export function storedMultivariant(tracks: readonly TrackSelection[], uriQuery: 
   return `${lines.join('\n')}\n`;
 }
 
-/** One track's media playlist; `finished` ends it (VOD), else it is an EVENT playlist that grows. */
-export function storedMediaPlaylist(track: TrackSelection, finished: boolean, uriQuery: string | undefined): string {
+/** One track's media playlist: VOD once finished, EVENT while the recording grows, sliding in a live DVR window. */
+export function storedMediaPlaylist(track: TrackSelection, view: ManifestView): string {
   const target = Math.max(1, ...track.segments.map((segment) => Math.ceil(seconds(segment))));
   const first = track.segments[0];
   const lines = [
@@ -65,9 +82,13 @@ export function storedMediaPlaylist(track: TrackSelection, finished: boolean, ur
     '#EXT-X-VERSION:7',
     `#EXT-X-TARGETDURATION:${target}`,
     `#EXT-X-MEDIA-SEQUENCE:${first?.msn ?? 0}`,
-    `#EXT-X-PLAYLIST-TYPE:${finished ? 'VOD' : 'EVENT'}`,
-    '#EXT-X-INDEPENDENT-SEGMENTS',
   ];
+  if (view.windowSeconds === undefined) {
+    lines.push(`#EXT-X-PLAYLIST-TYPE:${view.finished ? 'VOD' : 'EVENT'}`);
+  } else {
+    lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${view.discontinuitiesBefore?.[track.track] ?? 0}`);
+  }
+  lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
   let version = -1;
   track.segments.forEach((segment, i) => {
     if (i > 0 && segment.discontinuity) {
@@ -75,15 +96,15 @@ export function storedMediaPlaylist(track: TrackSelection, finished: boolean, ur
     }
     if (segment.init !== version) {
       version = segment.init;
-      lines.push(`#EXT-X-MAP:URI="${withUriQuery(initName(track.track, version), uriQuery)}"`);
+      lines.push(`#EXT-X-MAP:URI="${withUriQuery(initName(track.track, version), view.uriQuery)}"`);
     }
     lines.push(
       `#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.wallMs).toISOString()}`,
       `#EXTINF:${seconds(segment).toFixed(5)},`,
-      withUriQuery(segmentName(track.track, segment.msn), uriQuery),
+      withUriQuery(segmentName(track.track, segment.msn), view.uriQuery),
     );
   });
-  if (finished) {
+  if (view.finished) {
     lines.push('#EXT-X-ENDLIST');
   }
   return `${lines.join('\n')}\n`;
@@ -94,12 +115,8 @@ function isoDuration(value: number): string {
 }
 
 /** The DASH MPD of stored content: static once finished, dynamic (growing, seekable from its start) while recording. */
-export function storedMpd(
-  tracks: readonly TrackSelection[],
-  finished: boolean,
-  uriQuery: string | undefined,
-  nowMs: number,
-): string {
+export function storedMpd(tracks: readonly TrackSelection[], view: ManifestView): string {
+  const { finished, uriQuery, nowMs } = view;
   const leader = tracks[0];
   const totalSeconds = leader ? leader.segments.reduce((sum, segment) => sum + seconds(segment), 0) : 0;
   const maxSegment = Math.max(1, ...tracks.flatMap((track) => track.segments.map(seconds)));
@@ -112,13 +129,14 @@ export function storedMpd(
   if (finished) {
     attributes.push('type="static"', `mediaPresentationDuration="${isoDuration(totalSeconds)}"`);
   } else {
-    const start = leader?.segments[0]?.wallMs ?? nowMs;
+    const start = view.origin?.wallMs ?? leader?.segments[0]?.wallMs ?? nowMs;
+    const depth = view.windowSeconds ?? totalSeconds + maxSegment;
     attributes.push(
       'type="dynamic"',
       `availabilityStartTime="${new Date(start).toISOString()}"`,
       `publishTime="${new Date(nowMs).toISOString()}"`,
       `minimumUpdatePeriod="${isoDuration(2)}"`,
-      `timeShiftBufferDepth="${isoDuration(totalSeconds + maxSegment)}"`,
+      `timeShiftBufferDepth="${isoDuration(depth)}"`,
       `suggestedPresentationDelay="${isoDuration(3 * maxSegment)}"`,
     );
   }
@@ -136,7 +154,7 @@ export function storedMpd(
     const contentType = track.track === 'video' ? 'video' : 'audio';
     lines.push(
       `    <AdaptationSet id="${id}" contentType="${contentType}" mimeType="${contentType}/mp4" segmentAlignment="true" startWithSAP="1">`,
-      `      <SegmentTemplate timescale="${first.timescale}" presentationTimeOffset="${first.ept}" ` +
+      `      <SegmentTemplate timescale="${first.timescale}" presentationTimeOffset="${view.origin?.ept[track.track] ?? first.ept}" ` +
         `initialization="${withUriQuery(initName(track.track, first.init), uriQuery)}" ` +
         `media="${withUriQuery(`${track.track}-$Number$.m4s`, uriQuery)}" startNumber="${first.msn}">`,
       '        <SegmentTimeline>',

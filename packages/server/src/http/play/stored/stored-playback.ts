@@ -6,6 +6,7 @@
  * artifact's stored renditions, 503 until they are made.
  */
 import { parseCmafResource } from '@airwave/media/protocols/shared/cmaf/cmaf-names';
+import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 import {
   CACHE_IMMUTABLE,
   CACHE_LIVE_PLAYLIST,
@@ -15,15 +16,21 @@ import {
   withUriQuery,
 } from '@airwave/media/protocols/shared/http-types';
 import type { StoredContent } from '../../../domain/recordings/recording.js';
-import { artifactHlsKey, artifactMp4Key, initKey, segmentKey } from '../../../domain/recordings/recording-keys.js';
+import {
+  artifactHlsKey,
+  artifactMp4Key,
+  artifactPrefix,
+  initKey,
+  segmentKey,
+} from '../../../domain/recordings/recording-keys.js';
 import { OPEN_STATUSES } from '../../../domain/recordings/recordings.store.js';
 import { type RecordingIndex, readRecordingIndex } from '../../../domain/recordings/segment-index.js';
 import { selectSegments, type TrackSelection } from '../../../domain/recordings/segment-selection.js';
 import { type ObjectStorage, StorageNotFoundError } from '../../../storage/object-storage.js';
-import { storedMediaPlaylist, storedMpd, storedMultivariant } from './stored-manifests.js';
+import { type ManifestView, storedMediaPlaylist, storedMpd, storedMultivariant } from './stored-manifests.js';
 
 /** Which output a stored request asks for. */
-export type StoredOutput = 'cmaf' | 'hls' | 'mp4';
+export type StoredOutput = 'cmaf' | 'hls' | 'mp4' | 'thumbnail';
 
 /** One request for stored content. */
 export interface StoredRequest {
@@ -33,7 +40,12 @@ export interface StoredRequest {
   /** The Range header, when sent. */
   readonly range: string | undefined;
   readonly uriQuery: string | undefined;
+  /** A live DVR window of this many seconds (the stream's newest recording, sliding). */
+  readonly windowSeconds?: number;
 }
+
+/** Image and cue files of stored content. */
+const THUMBNAILS = new Set(['poster.jpg', 'sprite.jpg', 'sprite.vtt']);
 
 /** How long a lookup (hit or miss) and a growing recording's index are reused, ms. */
 const CACHE_MS = 1000;
@@ -48,10 +60,25 @@ export class StoredPlayback {
   constructor(
     private readonly storage: ObjectStorage,
     private readonly lookup: (playbackId: string) => Promise<StoredContent | undefined>,
+    private readonly lookupLive: (playbackId: string) => Promise<StoredContent | undefined>,
+    /** The live DVR window, seconds. */
+    readonly windowSeconds: number,
   ) {}
 
   /** The stored content a playback ID names, if any (cached briefly). */
   find(playbackId: string): Promise<StoredContent | undefined> {
+    return this.cached(playbackId, () => this.lookup(playbackId));
+  }
+
+  /** The newest recording of a live stream's playback ID, if any (cached briefly). */
+  findLive(playbackId: string): Promise<StoredContent | undefined> {
+    return this.cached(`live:${playbackId}`, () => this.lookupLive(playbackId));
+  }
+
+  private cached(
+    playbackId: string,
+    lookup: () => Promise<StoredContent | undefined>,
+  ): Promise<StoredContent | undefined> {
     const now = Date.now();
     const cached = this.lookups.get(playbackId);
     if (cached && now - cached.at < CACHE_MS) {
@@ -60,7 +87,7 @@ export class StoredPlayback {
     if (this.lookups.size > 1000) {
       this.lookups.clear();
     }
-    const value = this.lookup(playbackId);
+    const value = lookup();
     this.lookups.set(playbackId, { at: now, value });
     value.catch(() => this.lookups.delete(playbackId));
     return value;
@@ -72,11 +99,22 @@ export class StoredPlayback {
     if (output === 'mp4' || output === 'hls') {
       return this.rendition(request);
     }
+    if (output === 'thumbnail') {
+      return this.thumbnail(content, path);
+    }
     const finished = isFinished(content);
-    const tracks = await this.tracks(content);
+    const all = await this.tracks(content);
+    const windowed = request.windowSeconds === undefined ? undefined : slide(all, request.windowSeconds);
+    const tracks = windowed?.tracks ?? all;
     if (tracks.length === 0) {
       return finished ? errorResponse(404, 'no_media', 'nothing was recorded') : notReady('no segment recorded yet');
     }
+    const view: ManifestView = {
+      finished,
+      uriQuery: request.uriQuery,
+      nowMs: Date.now(),
+      ...(windowed ? { windowSeconds: request.windowSeconds, ...windowed.view } : {}),
+    };
     const playlistHeaders = (type: string) => ({
       'content-type': type,
       'cache-control': finished ? 'public, max-age=60' : CACHE_LIVE_PLAYLIST,
@@ -89,11 +127,7 @@ export class StoredPlayback {
       };
     }
     if (path === 'index.mpd') {
-      return {
-        status: 200,
-        headers: playlistHeaders('application/dash+xml'),
-        body: storedMpd(tracks, finished, request.uriQuery, Date.now()),
-      };
+      return { status: 200, headers: playlistHeaders('application/dash+xml'), body: storedMpd(tracks, view) };
     }
     const playlist = /^(video|audio)\.m3u8$/.exec(path);
     if (playlist) {
@@ -102,25 +136,37 @@ export class StoredPlayback {
         ? {
             status: 200,
             headers: playlistHeaders('application/vnd.apple.mpegurl'),
-            body: storedMediaPlaylist(track, finished, request.uriQuery),
+            body: storedMediaPlaylist(track, view),
           }
         : notFound(path);
     }
     const resource = parseCmafResource(path);
     const prefix = content.recording.storagePrefix;
     if (resource?.type === 'init') {
-      const track = tracks.find((entry) => entry.track === resource.track);
+      const track = all.find((entry) => entry.track === resource.track);
       return track?.segments.some((segment) => segment.init === resource.version)
         ? this.object(initKey(prefix, resource.track, resource.version), undefined, 'video/mp4')
         : notFound(path);
     }
     if (resource?.type === 'segment') {
-      const track = tracks.find((entry) => entry.track === resource.track);
+      const track = all.find((entry) => entry.track === resource.track);
       return track?.segments.some((segment) => segment.msn === resource.msn)
         ? this.object(segmentKey(prefix, resource.track, resource.msn), undefined, 'video/iso.segment')
         : notFound(path);
     }
     return notFound(path);
+  }
+
+  /** A poster, sprite sheet or cue file (not an auth boundary: served without the gate). */
+  private thumbnail(content: StoredContent, name: string): Promise<PlayResponse> {
+    const artifact = content.artifact;
+    if (!THUMBNAILS.has(name)) {
+      return Promise.resolve(notFound(name));
+    }
+    const live = !artifact && name === 'poster.jpg' && OPEN_STATUSES.includes(content.recording.status);
+    const prefix = artifact ? artifactPrefix(artifact.id) : content.recording.storagePrefix;
+    const type = name.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'image/jpeg';
+    return this.object(`${prefix}${live ? 'live-poster.jpg' : name}`, undefined, type, live ? 'no-cache' : undefined);
   }
 
   private async rendition(request: StoredRequest): Promise<PlayResponse> {
@@ -166,7 +212,12 @@ export class StoredPlayback {
   }
 
   /** A stored object, whole or (with a satisfiable bytes range) partial. */
-  private async object(key: string, rangeHeader: string | undefined, type: string): Promise<PlayResponse> {
+  private async object(
+    key: string,
+    rangeHeader: string | undefined,
+    type: string,
+    cacheControl = CACHE_IMMUTABLE,
+  ): Promise<PlayResponse> {
     const info = await this.storage.head(key);
     if (!info) {
       return notFound(key.slice(key.lastIndexOf('/') + 1));
@@ -182,7 +233,7 @@ export class StoredPlayback {
       const read = await this.storage.get(key, range);
       const headers: Record<string, string> = {
         'content-type': type,
-        'cache-control': CACHE_IMMUTABLE,
+        'cache-control': cacheControl,
         'accept-ranges': 'bytes',
         'content-length': String(read.length),
       };
@@ -224,6 +275,32 @@ export class StoredPlayback {
     value.catch(() => this.indexes.delete(recording.id));
     return value;
   }
+}
+
+/** The segments of the last `windowSeconds` (cut on the leading track), with what a sliding view needs of the rest. */
+function slide(
+  tracks: readonly TrackSelection[],
+  windowSeconds: number,
+): { tracks: TrackSelection[]; view: Pick<ManifestView, 'origin' | 'discontinuitiesBefore'> } {
+  const leader = tracks[0]?.segments ?? [];
+  const last = leader[leader.length - 1];
+  const first = leader[0];
+  if (!last || !first) {
+    return { tracks: [...tracks], view: {} };
+  }
+  const cutoff = last.wallMs + (last.duration * 1000) / last.timescale - windowSeconds * 1000;
+  const from = leader.find((segment) => segment.wallMs + (segment.duration * 1000) / segment.timescale > cutoff);
+  const firstMsn = from?.msn ?? last.msn;
+  const origin: { wallMs: number; ept: Partial<Record<CmafTrackName, number>> } = { wallMs: first.wallMs, ept: {} };
+  const discontinuitiesBefore: Partial<Record<CmafTrackName, number>> = {};
+  const windowed = tracks.map((track) => {
+    origin.ept[track.track] = track.segments[0]?.ept ?? 0;
+    discontinuitiesBefore[track.track] = track.segments.filter(
+      (segment, i) => i > 0 && segment.msn < firstMsn && segment.discontinuity,
+    ).length;
+    return { ...track, segments: track.segments.filter((segment) => segment.msn >= firstMsn) };
+  });
+  return { tracks: windowed, view: { origin, discontinuitiesBefore } };
 }
 
 /** Whether stored content no longer grows: an artifact, or a recording no longer recording. */

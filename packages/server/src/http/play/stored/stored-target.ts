@@ -14,6 +14,8 @@ export interface StoredTarget {
   readonly output: StoredOutput | 'info';
   readonly protocol: PlaybackGateProtocol;
   readonly path: string;
+  /** The live DVR window of a stream's playback ID (`dvr/...`): served from its newest recording. */
+  readonly live?: boolean;
 }
 
 /** The stored target of a request path, or undefined when the path is not one stored content has. */
@@ -25,6 +27,14 @@ export function storedTarget(rawId: string, path: string | undefined): StoredTar
   }
   if (path.startsWith('hls/')) {
     return { playbackId: rawId, output: 'hls', protocol: 'hls', path: path.slice(4) };
+  }
+  if (path.startsWith('thumbnails/')) {
+    return { playbackId: rawId, output: 'thumbnail', protocol: 'info', path: path.slice('thumbnails/'.length) };
+  }
+  if (path.startsWith('dvr/')) {
+    const rest = path.slice(4);
+    const protocol: PlaybackProtocol = rest.endsWith('.mpd') ? 'dash' : 'llhls';
+    return { playbackId: rawId, output: 'cmaf', protocol, path: rest, live: true };
   }
   if (path.startsWith('cmaf/')) {
     const rest = path.slice(5);
@@ -46,6 +56,9 @@ export function storedInfo(content: StoredContent, baseUrl: string, uriQuery: st
     urls.hls = withUriQuery(`${base}/hls/index.m3u8`, uriQuery);
     urls.mp4 = withUriQuery(`${base}.mp4`, uriQuery);
   }
+  urls.poster = `${base}/thumbnails/poster.jpg`;
+  urls.sprite = `${base}/thumbnails/sprite.jpg`;
+  urls.spriteVtt = `${base}/thumbnails/sprite.vtt`;
   const body = {
     playbackId: content.playbackId,
     status: artifact ? artifact.status : content.recording.status,

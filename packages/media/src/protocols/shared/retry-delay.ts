@@ -1,5 +1,5 @@
 /**
- * Capped exponential backoff with jitter for pull retries: the n-th consecutive failure waits
+ * Capped exponential backoff with jitter for pull and push retries: the n-th consecutive failure waits
  * between half and all of min(max, base × 2ⁿ), so many sources failing together spread out.
  */
 

@@ -1,0 +1,256 @@
+/**
+ * The dashboard in Debian's Chromium against the real server and a real ffmpeg publish: register,
+ * create a stream, copy its RTMP URL from the page, publish to it, see the status turn LIVE without
+ * a reload and the LL-HLS preview play, rotate the key, protect the stream with a JWT policy and
+ * still preview it (owner preview, ADR 0055) while an anonymous viewer is refused, create and
+ * revoke a developer token; axe-core on every page; sign out. With AIRWAVE_SCREENSHOTS=<dir> it
+ * also saves every page at desktop and phone width.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
+import { chromiumMissing, launchChromium } from './support/browser.js';
+import {
+  ensureDashboardBuilt,
+  overflowing,
+  SCREENSHOT_SIZES,
+  screenshots,
+  seriousAxeViolations,
+} from './support/dashboard.js';
+import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { sleep, type Tracked, waitFor } from './support/processes.js';
+
+describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let ffmpeg: Tracked | undefined;
+  let streamUrl = '';
+  let playbackId = '';
+
+  /** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, and that the page fits 360 px. */
+  async function checkPage(name: string): Promise<void> {
+    for (const size of Object.values(SCREENSHOT_SIZES)) {
+      await page.setViewportSize(size);
+      assert.deepEqual(await seriousAxeViolations(page), [], `${name} at ${size.width} px: axe violations`);
+    }
+    assert.deepEqual(await overflowing(page), [], `${name} fits 360 px without sideways scrolling`);
+    await page.setViewportSize(SCREENSHOT_SIZES.desktop);
+    await screenshots(page, name);
+  }
+
+  /** Waits until the video with `testId` plays: its currentTime advances by more than 1 s. */
+  async function videoAdvances(testId: string): Promise<void> {
+    const video = page.getByTestId(testId);
+    await video.waitFor({ timeout: 30_000 });
+    const time = () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
+    const start = await waitFor('the video to start', async () => Math.max(await time(), 0), 30_000, 250);
+    await waitFor('the video to advance', async () => (await time()) > start + 1, 20_000, 250);
+  }
+
+  /** Waits until the live preview plays. */
+  const previewPlays = () => videoAdvances('preview-video');
+
+  before(async () => {
+    ensureDashboardBuilt();
+    // Push targets dial loopback here (a closed port), never the internet.
+    server = await startTestServer(undefined, { AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: 'true' });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: SCREENSHOT_SIZES.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+  });
+
+  after(async () => {
+    await ffmpeg?.stop();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('redirects to sign-in, registers, and shows the empty streams list', async () => {
+    await page.goto(`${server.baseUrl}/`);
+    await page.waitForURL(/\/signin$/);
+    await checkPage('signin');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Email').fill('short');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const emailError = page.locator('.field-error');
+    await emailError.waitFor();
+    assert.match((await emailError.textContent()) ?? '', /email/i, 'the ValidationError sits next to the email field');
+    await checkPage('signup');
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/streams$/);
+    await page.getByText('No streams yet').waitFor();
+    const cookies = await context.cookies(server.baseUrl);
+    const session = cookies.find((cookie) => cookie.name === 'airwave_session');
+    assert.ok(session?.httpOnly, 'signed in by an httpOnly cookie');
+    assert.equal(session?.sameSite, 'Lax');
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    assert.equal(stored, '{}{}', 'nothing is kept in web storage');
+    await checkPage('streams-empty');
+  });
+
+  it('creates a stream, shows a field error, and copies its RTMP URL', async () => {
+    await page.getByRole('link', { name: 'Create stream' }).click();
+    await page.waitForURL(/\/streams\/new$/);
+    await page.getByRole('button', { name: 'Create stream' }).click();
+    await page.locator('.field-error').waitFor();
+    await checkPage('create-stream');
+    await page.getByLabel('Name').fill('Studio A');
+    await page.getByRole('button', { name: 'Create stream' }).click();
+    await page.waitForURL(/\/streams\/[^/]+$/);
+    streamUrl = page.url();
+    assert.equal(await page.getByTestId('stream-status').textContent(), 'OFFLINE');
+    await page.getByRole('button', { name: 'Copy RTMP URL' }).click();
+    await page.getByText('Copied').first().waitFor();
+    const rtmpUrl = await page.evaluate<string>('navigator.clipboard.readText()');
+    assert.match(rtmpUrl, new RegExp(`^rtmp://127\\.0\\.0\\.1:${server.running.ports.rtmp}/live/\\S+$`));
+    assert.ok(!page.url().includes(rtmpUrl.split('/').pop() ?? '-'), 'the key is not in the URL');
+    playbackId = (await page.locator('code').first().textContent()) ?? '';
+    assert.ok(playbackId.length > 0);
+    await checkPage('stream-offline');
+    ffmpeg = publishPattern(rtmpUrl, { width: 640, height: 360, fps: 30, gop: 30, bframes: false });
+  });
+
+  it('turns LIVE without a reload and the LL-HLS preview plays', async () => {
+    await page.getByTestId('stream-status').filter({ hasText: 'LIVE' }).waitFor({ timeout: 30_000 });
+    assert.equal(page.url(), streamUrl);
+    await previewPlays();
+    await page.getByTestId('latency').filter({ hasText: / s$/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('cell', { name: /avc1|h264/i })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await checkPage('stream-live');
+  });
+
+  it('the streams list shows the stream live, and search filters it', async () => {
+    await page.getByRole('link', { name: '← Streams' }).click();
+    await page.getByRole('link', { name: 'Studio A' }).waitFor();
+    await page.getByTestId('stream-status').filter({ hasText: 'LIVE' }).waitFor();
+    await checkPage('streams');
+    await page.getByLabel('Search streams by name').fill('nothing-like-this');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No stream matches').waitFor();
+    await page.goto(streamUrl);
+  });
+
+  it('rotates the primary key (shown once) and the new key publishes', async () => {
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    const secret = page.getByTestId('secret-value');
+    await secret.waitFor();
+    const newKey = ((await secret.textContent()) ?? '').trim();
+    assert.ok(newKey.length > 8);
+    await page.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await page.getByTestId('secret-value').count(), 0, 'the key is gone once dismissed');
+    await ffmpeg?.stop();
+    ffmpeg = publishPattern(`rtmp://127.0.0.1:${server.running.ports.rtmp}/live/${newKey}`, {
+      width: 640,
+      height: 360,
+      fps: 30,
+      gop: 30,
+      bframes: false,
+    });
+    await page.reload();
+    await page
+      .getByTestId('stream-status')
+      .filter({ hasText: 'LIVE' })
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: Error) => {
+        const status = await page.getByTestId('stream-status').textContent();
+        throw new Error(`${error.message}; status ${status}; ffmpeg said: ${ffmpeg?.stderr()}`);
+      });
+    await previewPlays();
+  });
+
+  it('records, plays the recording, creates a clip from the player position and plays the clip', async () => {
+    await page.getByRole('link', { name: 'Recordings and clips' }).click();
+    await page.getByText('No recordings yet').waitFor();
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await page.getByTestId('artifact-dvr').waitFor();
+    await sleep(8000);
+    await page.getByRole('button', { name: /^Play dvr / }).click();
+    await videoAdvances('recording-video');
+    await page.getByLabel('Clip title').fill('Highlight');
+    await page.getByLabel('Length (s)').fill('4');
+    await page.getByRole('button', { name: /^Create clip from here/ }).click();
+    await page.getByTestId('artifact-clip').waitFor({ timeout: 30_000 });
+    await checkPage('recordings');
+    await page.getByRole('button', { name: 'Play clip Highlight' }).click();
+    await videoAdvances('recording-video');
+    await page.goto(streamUrl);
+  });
+
+  it('with a JWT policy the owner still previews while an anonymous viewer is refused', async () => {
+    await page.getByRole('link', { name: 'Signing keys' }).click();
+    await page.getByText('No signing keys yet').waitFor();
+    await checkPage('signing-keys-empty');
+    await page.getByLabel('Key name').fill('web player');
+    await page.getByRole('button', { name: 'Create signing key' }).click();
+    const pem = page.getByTestId('secret-value');
+    await pem.waitFor();
+    assert.match((await pem.textContent()) ?? '', /-----BEGIN PRIVATE KEY-----/);
+    await page.getByRole('button', { name: /^Download airwave-.*\.pem$/ }).waitFor();
+    await checkPage('signing-key-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.goto(streamUrl);
+    await page.getByLabel('Policy').selectOption('JWT');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByTestId('policy-type').filter({ hasText: 'JWT' }).waitFor();
+    const anonymous = await fetch(`${server.baseUrl}/play/${playbackId}/cmaf/index.m3u8`);
+    assert.equal(anonymous.status, 401, 'a viewer without a token is refused');
+    await page.reload();
+    await previewPlays();
+  });
+
+  it('adds a push target: a bad URL is refused next to its field, a good one is listed masked', async () => {
+    await page.getByLabel('Target name').fill('YouTube');
+    await page.getByLabel('Destination URL').fill('ftp://example.com/x');
+    await page.getByRole('button', { name: 'Add push target' }).click();
+    const fieldError = page.locator('#push-heading ~ form .field-error');
+    await fieldError.waitFor();
+    await page.getByLabel('Platform').selectOption('youtube');
+    await page.getByLabel('Destination URL').fill('rtmp://127.0.0.1:9/live2/secret-stream-key-123');
+    await page.getByRole('button', { name: 'Add push target' }).click();
+    const target = page.getByTestId('push-target');
+    await target.waitFor();
+    assert.doesNotMatch((await target.textContent()) ?? '', /secret-stream-key-123/, 'the destination key is masked');
+    await checkPage('stream-push-target');
+  });
+
+  it('creates a developer token (shown once, works), then revokes it', async () => {
+    await page.getByRole('link', { name: 'Developer tokens' }).click();
+    await page.getByText('No developer tokens yet').waitFor();
+    await page.getByLabel('Token name').fill('ci');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = page.getByTestId('secret-value');
+    await secret.waitFor();
+    const token = ((await secret.textContent()) ?? '').trim();
+    const listed = await server.graphql<{ streamsConnection: { totalCount: number } }>(
+      '{ streamsConnection { totalCount } }',
+      undefined,
+      token,
+    );
+    assert.equal(listed.data?.streamsConnection.totalCount, 1, 'the new token reads streams');
+    await checkPage('tokens');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke token ci' }).click();
+    await page.getByTestId('token-row').getByText('revoked').waitFor();
+    const refused = await server.graphql('{ streamsConnection { totalCount } }', undefined, token);
+    assert.equal(refused.errors?.[0]?.extensions?.code, 'UNAUTHORIZED', 'the revoked token is refused');
+  });
+
+  it('signs out and the cookie no longer works', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.goto(streamUrl);
+    await page.waitForURL(/\/signin$/);
+  });
+});

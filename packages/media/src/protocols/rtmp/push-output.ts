@@ -1,0 +1,133 @@
+/**
+ * Pushes a live stream to an RTMP/RTMPS destination (Adobe RTMP 1.0; FLV v10.1 Annex E for
+ * H.264/AAC; E-RTMP v2 for H.265, AV1, VP9 and Opus when the destination announces the codec in
+ * its connect answer): sequence headers from the description, then every unit as an FLV tag with
+ * millisecond timestamps counted from the first unit sent.
+ */
+import { UnsupportedError } from '../../errors.js';
+import type { MediaUnit } from '../../stream/media-unit.js';
+import type { StreamDescription, Track } from '../../stream/track.js';
+import type { DestinationResolver, PushOutput } from '../shared/push-output.js';
+import { parseRtmpUrl, RtmpPublisher } from './client.js';
+
+/** FourCCs of the codecs legacy FLV cannot carry (E-RTMP v2). */
+const ENHANCED_FOURCC: Readonly<Record<string, string>> = { h265: 'hvc1', av1: 'av01', vp9: 'vp09', opus: 'Opus' };
+
+/** Options of an RTMP push connection. */
+export interface RtmpPushOptions {
+  /** Give up when publishing has not started within this time (default 10 s). */
+  readonly timeoutMs?: number;
+  /** TLS options for rtmps:// (tests with self-signed receivers). */
+  readonly tls?: { readonly rejectUnauthorized?: boolean; readonly ca?: string | Buffer };
+}
+
+/** The codecs of `description` the destination did not announce, as FourCCs. */
+function unannounced(description: StreamDescription, announced: readonly string[]): string[] {
+  return description.tracks
+    .map((track) => ENHANCED_FOURCC[track.codec])
+    .filter((fourCc): fourCc is string => fourCc !== undefined && !announced.includes(fourCc));
+}
+
+function toMs(track: Track, ticks: number): number {
+  return (ticks * 1000) / track.timescale;
+}
+
+class RtmpPushOutput implements PushOutput {
+  private tracks = new Map<number, Track>();
+  private baseMs: number | undefined;
+  private lastMs = 0;
+
+  readonly ready = Promise.resolve();
+
+  constructor(private readonly publisher: RtmpPublisher) {}
+
+  get bytesSent(): number {
+    return this.publisher.bytesWritten;
+  }
+
+  get closed(): Promise<string> {
+    return this.publisher.closed;
+  }
+
+  async describe(description: StreamDescription): Promise<void> {
+    this.tracks = new Map(description.tracks.map((track) => [track.id, track]));
+    const at = Math.max(0, Math.round(this.lastMs));
+    for (const track of description.tracks) {
+      if (track.kind === 'video') {
+        await this.publisher.sendVideo({
+          codec: track.codec,
+          packetType: 'config',
+          key: true,
+          data: track.config,
+          timestampMs: at,
+        });
+      } else {
+        await this.publisher.sendAudio({
+          codec: track.codec,
+          packetType: 'config',
+          data: track.config,
+          timestampMs: at,
+        });
+      }
+    }
+  }
+
+  async write(unit: MediaUnit): Promise<void> {
+    const track = this.tracks.get(unit.trackId);
+    if (!track) {
+      return;
+    }
+    const ms = toMs(track, unit.dts);
+    this.baseMs ??= ms;
+    const timestampMs = Math.max(0, Math.round(ms - this.baseMs));
+    this.lastMs = timestampMs;
+    if (track.kind === 'video') {
+      await this.publisher.sendVideo({
+        codec: track.codec,
+        packetType: 'frame',
+        key: unit.key,
+        compositionOffsetMs: toMs(track, unit.pts - unit.dts),
+        data: unit.data,
+        timestampMs,
+      });
+    } else {
+      await this.publisher.sendAudio({ codec: track.codec, packetType: 'frame', data: unit.data, timestampMs });
+    }
+  }
+
+  /** Unpublishes; a destination that does not take the goodbye within half a second is cut off. */
+  async close(): Promise<void> {
+    const timer = setTimeout(() => this.publisher.abort('closed by the push'), 500);
+    try {
+      await Promise.race([this.publisher.close(), this.publisher.closed]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Connects to an rtmp:// or rtmps:// destination and starts publishing; rejects with a readable reason. */
+export async function connectRtmpPush(
+  uri: string,
+  description: StreamDescription,
+  resolve: DestinationResolver,
+  options: RtmpPushOptions = {},
+): Promise<PushOutput> {
+  const target = parseRtmpUrl(uri);
+  const address = await resolve(target.host);
+  const publisher = new RtmpPublisher();
+  await publisher.connect(uri, {
+    address,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    ...(target.secure && options.tls ? { tls: options.tls } : {}),
+  });
+  const missing = unannounced(description, publisher.serverFourCcs);
+  if (missing.length > 0) {
+    await publisher.close();
+    throw new UnsupportedError(
+      `the destination does not announce E-RTMP support for ${missing.join(', ')} in its connect answer; ` +
+        'over legacy RTMP it takes H.264 and AAC only',
+    );
+  }
+  return new RtmpPushOutput(publisher);
+}

@@ -1,0 +1,36 @@
+/**
+ * The seam between a push session (protocols/push) and the transports that carry a stream to an
+ * external platform (RTMP/RTMPS in protocols/rtmp, SRT through ffmpeg in protocols/push): one
+ * connection that takes the stream's description and its units, with backpressure.
+ */
+import type { MediaUnit } from '../../stream/media-unit.js';
+import type { StreamDescription } from '../../stream/track.js';
+
+/** One open connection to a push destination. */
+export interface PushOutput {
+  /** Sends the tracks' configuration: first, and again whenever the description changes. */
+  describe(description: StreamDescription): Promise<void>;
+  /** Sends one unit; resolves once the transport took it (waits while the destination reads slowly). */
+  write(unit: MediaUnit): Promise<void>;
+  /** Resolves once media reaches the destination (at once for RTMP, whose publish was acknowledged). */
+  readonly ready: Promise<void>;
+  /** Bytes handed to the network so far. */
+  readonly bytesSent: number;
+  /** Resolves with the reason once the connection ended, by either side. */
+  readonly closed: Promise<string>;
+  /** Ends the connection (cleanly when it can: unpublish, end of stream). */
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves a destination host to the one address to dial, refusing what the node does not allow
+ * (the private-range guard, asked at every connect). Throws with a reason a user may read.
+ */
+export type DestinationResolver = (host: string) => Promise<string>;
+
+/** Opens a connection to `uri` for a stream of `description`; rejects with a reason a user may read. */
+export type PushConnector = (
+  uri: string,
+  description: StreamDescription,
+  resolve: DestinationResolver,
+) => Promise<PushOutput>;

@@ -1,0 +1,195 @@
+/**
+ * The push session against a real RTMP receiver (our RtmpServer feeding a second hub) with real
+ * H.264/AAC and H.265 units from ffmpeg: everything arrives starting at a keyframe; H.265 goes
+ * over E-RTMP because the receiver announces hvc1; a destination that is not there makes the
+ * session retry, then fail, then push once the receiver listens; a destination that reads slowly
+ * makes the reader drop to the next keyframe and count it; stop ends the push at once (idle).
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Hub, type LiveStream, type MediaUnit, silentLogger, type Track } from '@airwave/media';
+import { PushSession, type PushSessionState } from '@airwave/media/protocols/push/push-session';
+import { connectRtmpPush } from '@airwave/media/protocols/rtmp/push-output';
+import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
+import type { PushConnector } from '@airwave/media/protocols/shared/push-output';
+import { encodeTestMedia, ffmpegSkip } from '@airwave/media/testing/ffmpeg-media';
+import { suiteTempDir } from '@airwave/media/testing/temp-dir';
+import { until } from '@airwave/media/testing/until';
+
+const toAddress = async (host: string) => host;
+const rtmp: PushConnector = (uri, description, resolve) => connectRtmpPush(uri, description, resolve);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
+  const dir = suiteTempDir('airwave-push-session-');
+  let h264: { tracks: readonly Track[]; units: readonly MediaUnit[] };
+  let h265: { tracks: readonly Track[]; units: readonly MediaUnit[] };
+  const source = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
+  const sink = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
+  const receiver = new RtmpServer({
+    hub: sink,
+    authorizer: { authorize: async (key) => ({ streamId: `sink-${key}`, playbackId: `play-${key}` }) },
+    log: silentLogger,
+  });
+  let port = 0;
+  let n = 0;
+  /** Every unit each receiving stream got, from its first. */
+  const arrivals = new Map<string, MediaUnit[]>();
+  sink.addOutput((stream) => {
+    const units: MediaUnit[] = [];
+    arrivals.set(stream.streamId, units);
+    stream.attach({ onUnit: (unit) => units.push(unit) });
+    return { close: () => undefined };
+  });
+
+  before(async () => {
+    const lavfi = ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30', '-f', 'lavfi', '-i', 'sine=sample_rate=48000'];
+    h264 = encodeTestMedia(
+      dir.path,
+      [...lavfi, '-t', '4', '-c:v', 'libx264', '-g', '30', '-bf', '2', '-c:a', 'aac'],
+      'a.mp4',
+    );
+    h265 = encodeTestMedia(dir.path, [...lavfi, '-t', '2', '-c:v', 'libx265', '-g', '30', '-c:a', 'aac'], 'b.mp4');
+    port = await receiver.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    await receiver.close();
+    source.close();
+    sink.close();
+  });
+
+  /** A live source stream with `media`'s tracks declared and nothing written yet. */
+  function live(media: { tracks: readonly Track[] }): { stream: LiveStream; write(units: readonly MediaUnit[]): void } {
+    const publisher = source.publish({ streamId: `source-${++n}`, playbackId: `p-${n}` }, 'rtmp');
+    publisher.setDescription({ tracks: media.tracks });
+    const write = (units: readonly MediaUnit[]): void => {
+      for (const unit of units) {
+        publisher.write(unit);
+      }
+    };
+    return { stream: publisher.stream, write };
+  }
+
+  it('pushes H.264/AAC starting at a keyframe; the receiver gets every frame', async () => {
+    const { stream, write } = live(h264);
+    const states: PushSessionState[] = [];
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/k264`,
+      connect: rtmp,
+      resolve: toAddress,
+      log: silentLogger,
+      onChange: (state) => states.push(state),
+    });
+    const frames = h264.units.filter((unit) => unit.trackId === 1);
+    write(h264.units.slice(5));
+    await until(() => session.state.status === 'pushing', 'pushing');
+    const received = sink.getByStreamId('sink-k264');
+    assert.ok(received);
+    const seen = arrivals.get('sink-k264') ?? [];
+    const videoIn = () => seen.filter((unit) => unit.trackId === 1).length;
+    await until(() => videoIn() >= frames.length - 30, 'frames at the receiver');
+    const first = seen.find((unit) => unit.trackId === 1);
+    assert.equal(first?.key, true);
+    assert.deepEqual(
+      received.description?.tracks.map((track) => track.codec),
+      ['h264', 'aac'],
+    );
+    assert.ok(session.state.bytesSent > 10_000);
+    await session.stop();
+    assert.equal(session.state.status, 'idle');
+    assert.deepEqual(
+      states.map((state) => state.status),
+      ['connecting', 'pushing', 'idle'],
+    );
+  });
+
+  it('pushes H.265 over E-RTMP to a receiver that announces hvc1', async () => {
+    const { stream, write } = live(h265);
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/k265`,
+      connect: rtmp,
+      resolve: toAddress,
+      log: silentLogger,
+    });
+    write(h265.units);
+    await until(() => sink.getByStreamId('sink-k265')?.description !== undefined, 'the H.265 stream at the receiver');
+    assert.equal(sink.getByStreamId('sink-k265')?.description?.tracks[0]?.codec, 'h265');
+    await session.stop();
+  });
+
+  it('retries, fails after three attempts with the reason and no key, and pushes once the receiver listens', async () => {
+    const { stream, write } = live(h264);
+    const deadPort = await freePort();
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${deadPort}/live/secret_key_123`,
+      connect: rtmp,
+      resolve: toAddress,
+      log: silentLogger,
+      retry: { baseMs: 50, maxMs: 200 },
+    });
+    write(h264.units.slice(0, 30));
+    await until(() => session.state.status === 'retrying', 'retrying');
+    await until(() => session.state.status === 'failed', 'failed');
+    assert.match(session.state.lastError ?? '', /ECONNREFUSED/);
+    assert.ok(!(session.state.lastError ?? '').includes('secret_key_123'));
+    const late = new RtmpServer({
+      hub: sink,
+      authorizer: { authorize: async (key) => ({ streamId: `late-${key}`, playbackId: `late-${key}` }) },
+      log: silentLogger,
+    });
+    await late.listen(deadPort, '127.0.0.1');
+    try {
+      write(h264.units.slice(30, 60));
+      await until(() => session.state.status === 'pushing', 'pushing after the receiver came');
+      assert.equal(session.state.failures, 0);
+    } finally {
+      await session.stop();
+      await late.close();
+    }
+  });
+
+  it('drops to the next keyframe and counts it when the destination reads slowly', async () => {
+    const { stream, write } = live(h264);
+    const slow: PushConnector = async (uri, description, resolve) => {
+      const output = await connectRtmpPush(uri, description, resolve);
+      return {
+        ready: output.ready,
+        closed: output.closed,
+        get bytesSent() {
+          return output.bytesSent;
+        },
+        describe: (d) => output.describe(d),
+        write: async (unit) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await output.write(unit);
+        },
+        close: () => output.close(),
+      };
+    };
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/kslow`,
+      connect: slow,
+      resolve: toAddress,
+      log: silentLogger,
+      reader: { maxUnits: 40 },
+    });
+    write(h264.units.slice(0, 1));
+    await until(() => session.state.status === 'pushing', 'pushing');
+    write(h264.units.slice(1));
+    await until(() => session.state.droppedUnits > 0, 'drops counted');
+    await session.stop();
+    assert.equal(session.state.status, 'idle');
+  });
+});
