@@ -87,10 +87,10 @@ async function assertPlays(server: TestServer, playbackId: string): Promise<void
     }
   }
   assert.ok(boxes.includes('moov') && !boxes.slice(0, boxes.indexOf('moov')).includes('mdat'), boxes.join(','));
-  const poster = await fetch(`${base}/poster.jpg`);
+  const poster = await fetch(`${base}/thumbnails/poster.jpg`);
   assert.equal(poster.headers.get('content-type'), 'image/jpeg');
   assert.deepEqual([...Buffer.from(await poster.arrayBuffer()).subarray(0, 2)], [0xff, 0xd8]);
-  const vtt = await (await fetch(`${base}/sprite.vtt`)).text();
+  const vtt = await (await fetch(`${base}/thumbnails/sprite.vtt`)).text();
   assert.equal(vtt.match(/sprite\.jpg#xywh=/g)?.length, 100);
   const info = (await (await fetch(base)).json()) as { kind: string; urls: Record<string, string> };
   assert.equal(info.kind, 'vod');

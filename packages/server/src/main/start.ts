@@ -280,7 +280,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const tokenAuthenticator = authenticator;
     const relayKey = await accountsStore.secret('relay-signing-key', randomBytes(32).toString('base64url'));
     // VOD uploads (issue 18): object storage, multipart sessions, processing.
-    const vod = startVodPlane({
+    const vod = await startVodPlane({
       config,
       database,
       opened: storage,

@@ -22,20 +22,23 @@ const SWEEP_MS = 60_000;
 
 /** The VOD side of a node. */
 export interface VodPlane {
+  /** The node's object storage (S3 when configured, else `<dataDir>/storage`). */
+  readonly opened: OpenedStorage;
   readonly service: VodUploadsService;
   readonly processing: VodProcessing;
+  /** Route plugins (the local backend's part uploads). */
   /** Serves READY assets under their playback IDs. */
   readonly playback: VodPlayback;
-  /** Route plugins (the local backend's part uploads). */
   readonly routes: readonly ((app: FastifyInstance) => Promise<void> | void)[];
   /** Stops the sweep and waits for running jobs. */
   close(): Promise<void>;
 }
 
-/** Builds the VOD plane over the node's storage. */
-export function startVodPlane(deps: {
+/** Builds the VOD plane over the node's storage (opened once in start, shared with recording). */
+export async function startVodPlane(deps: {
   readonly config: Config;
   readonly database: Database;
+  /** The node's object storage, shared with recording. */
   readonly opened: OpenedStorage;
   readonly events: EventPublisher;
   readonly log: Logger;
@@ -43,8 +46,9 @@ export function startVodPlane(deps: {
   readonly uploadKey: string;
   /** This node's HTTP origin (known once it listens). */
   readonly baseUrl: () => string;
-}): VodPlane {
-  const { config, opened, log } = deps;
+}): Promise<VodPlane> {
+  const { config, log } = deps;
+  const { opened } = deps;
   const local = opened.s3
     ? undefined
     : new LocalMultipartUploads(join(config.dataDir, 'uploads'), opened.storage, deps.uploadKey, deps.baseUrl);
@@ -75,6 +79,7 @@ export function startVodPlane(deps: {
   }, SWEEP_MS);
   timer.unref();
   return {
+    opened,
     service,
     processing,
     playback: new VodPlayback(opened.storage, (playbackId) => store.byPlaybackId(playbackId)),

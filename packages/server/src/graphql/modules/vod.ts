@@ -36,7 +36,7 @@ export function vodAssetToGraphQL(asset: VodAssetRecord): VodAsset {
     storageLocation: asset.storageKind,
     isFinalized: ready || asset.status === 'FAILED',
     manifestPath: ready ? `/play/${asset.playbackId}/cmaf/index.m3u8` : null,
-    thumbnailUrl: ready ? `/assets/${asset.playbackId}/poster.jpg` : null,
+    thumbnailUrl: ready ? `/play/${asset.playbackId}/thumbnails/poster.jpg` : null,
     outputs: [...asset.outputs],
     createdAt: asset.createdAt.toISOString(),
     updatedAt: asset.updatedAt.toISOString(),

@@ -28,7 +28,7 @@ import type { PlaybackSessionSink } from './session-sink.js';
 import type { StoredPlayback } from './stored/stored-playback.js';
 import { storedInfo, storedTarget } from './stored/stored-target.js';
 import { viewerSessionId } from './viewer-session.js';
-import { type VodPlayback, vodImageTarget, vodInfo } from './vod/vod-playback.js';
+import { type VodOutput, type VodPlayback, vodInfo } from './vod/vod-playback.js';
 
 /** A protocol service: answers one playback request. */
 export interface PlayService {
@@ -150,7 +150,10 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   };
 
   async function route(request: Incoming, rawId: string, path: string | undefined): Promise<void> {
-    if ((deps.stored || deps.vod) && (await serveStored(request, rawId, path))) {
+    if (deps.stored && (await serveStored(request, deps.stored, rawId, path))) {
+      return;
+    }
+    if (deps.vod && (await serveVod(request, deps.vod, rawId, path))) {
       return;
     }
     if (path === undefined) {
@@ -178,13 +181,17 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
   }
 
   /** Serves stored content when the playback id names some (and is not live here); false otherwise. */
-  async function serveStored(request: Incoming, rawId: string, path: string | undefined): Promise<boolean> {
-    const stored = deps.stored;
-    const target = storedTarget(rawId, path) ?? vodImageTarget(rawId, path);
+  async function serveStored(
+    request: Incoming,
+    stored: StoredPlayback,
+    rawId: string,
+    path: string | undefined,
+  ): Promise<boolean> {
+    const target = storedTarget(rawId, path);
     if (!target || !PLAYBACK_ID.test(target.playbackId)) {
       return false;
     }
-    if (target.output === 'thumbnail' && stored) {
+    if (target.output === 'thumbnail') {
       const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
       const response = content
         ? await stored.handle({
@@ -202,45 +209,27 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       }
       return true;
     }
-    const live = 'live' in target && target.live === true;
-    if (!live && deps.hub.getByPlaybackId(target.playbackId)) {
+    if (!target.live && deps.hub.getByPlaybackId(target.playbackId)) {
       return false;
     }
-    const content =
-      !stored || target.output === 'asset'
-        ? undefined
-        : await (live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
-    const asset = content || live ? undefined : await deps.vod?.find(target.playbackId);
-    if (!content && !asset) {
+    const content = await (target.live ? stored.findLive(target.playbackId) : stored.find(target.playbackId));
+    if (!content) {
       return false;
     }
     const admitted = await admit(request, target.playbackId, target.protocol);
     if (!admitted) {
       return true;
     }
-    const range = typeof request.headers.range === 'string' ? request.headers.range : undefined;
-    const { uriQuery } = admitted;
-    const response = asset
-      ? target.output === 'info'
-        ? vodInfo(asset, deps.publicBaseUrl, uriQuery)
-        : target.output === 'thumbnail'
-          ? playbackIdNotFound(target.playbackId)
-          : await (deps.vod as VodPlayback).handle({
-              content: asset,
-              output: target.output,
-              path: target.path,
-              range,
-              uriQuery,
-            })
-      : target.output === 'info' || target.output === 'asset'
-        ? storedInfo(content as NonNullable<typeof content>, deps.publicBaseUrl, uriQuery)
-        : await (stored as StoredPlayback).handle({
-            content: content as NonNullable<typeof content>,
+    const response =
+      target.output === 'info'
+        ? storedInfo(content, deps.publicBaseUrl, admitted.uriQuery)
+        : await stored.handle({
+            content,
             output: target.output,
             path: target.path,
-            range,
-            uriQuery,
-            ...(live ? { windowSeconds: (stored as StoredPlayback).windowSeconds } : {}),
+            range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
+            uriQuery: admitted.uriQuery,
+            ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
           });
     const served = deps.sessions
       ? (bytes: number) =>
@@ -253,6 +242,45 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       served?.(send(request, response));
     } else {
       sendStream(request, response, response.body, undefined, served);
+    }
+    return true;
+  }
+
+  /** Serves a VOD asset when the playback id names one (and is not live here); false otherwise. */
+  async function serveVod(
+    request: Incoming,
+    vod: VodPlayback,
+    rawId: string,
+    path: string | undefined,
+  ): Promise<boolean> {
+    const target = storedTarget(rawId, path);
+    if (!target || target.live || !PLAYBACK_ID.test(target.playbackId) || deps.hub.getByPlaybackId(target.playbackId)) {
+      return false;
+    }
+    const asset = await vod.find(target.playbackId);
+    if (!asset) {
+      return false;
+    }
+    const admitted =
+      target.output === 'thumbnail' ? { sessionId: '' } : await admit(request, target.playbackId, target.protocol);
+    if (!admitted) {
+      return true;
+    }
+    const uriQuery = 'uriQuery' in admitted ? admitted.uriQuery : undefined;
+    const response =
+      target.output === 'info'
+        ? vodInfo(asset, deps.publicBaseUrl, uriQuery)
+        : await vod.handle({
+            content: asset,
+            output: (target.output === 'thumbnail' ? 'asset' : target.output) as VodOutput,
+            path: target.path,
+            range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
+            uriQuery,
+          });
+    if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+      send(request, response);
+    } else {
+      sendStream(request, response, response.body, undefined);
     }
     return true;
   }

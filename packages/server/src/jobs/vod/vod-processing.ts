@@ -233,53 +233,23 @@ export class VodProcessing implements VodProcessingQueue {
     await mkdir(join(out, 'cmaf'), { recursive: true });
     const maps = ['-map', '0:v:0', ...(probe.audio ? ['-map', '0:a:0'] : [])];
     const outputs = ['cmaf', 'dash', 'mp4', 'poster', 'sprite'];
-    await runTool('ffmpeg', [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
-      '-i',
-      input,
-      ...maps,
-      '-c',
-      'copy',
-      ...(codecs.video === 'hevc' ? ['-tag:v', 'hvc1'] : []),
-      '-movflags',
-      '+faststart',
-      join(out, 'video.mp4'),
-    ]);
-    await runTool('ffmpeg', [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
-      '-i',
-      input,
-      ...maps,
-      '-c',
-      'copy',
-      '-f',
-      'dash',
-      '-seg_duration',
-      '4',
-      '-use_template',
-      '1',
-      '-use_timeline',
-      '1',
-      '-hls_playlist',
-      '1',
-      '-hls_master_name',
-      'index.m3u8',
-      '-init_seg_name',
-      'init-$RepresentationID$.m4s',
-      '-media_seg_name',
-      'seg-$RepresentationID$-$Number%05d$.m4s',
-      join(out, 'cmaf', 'index.mpd'),
-    ]);
-    await reports.progressed(asset.id, remux ? 50 : 88);
-    if (TS_VIDEO.has(codecs.video) && (codecs.audio === null || codecs.audio === 'aac')) {
-      await mkdir(join(out, 'hls'), { recursive: true });
-      await runTool('ffmpeg', [
+    const jobs = [
+      runTool('ffmpeg', [
+        '-hide_banner',
+        '-nostdin',
+        '-v',
+        'error',
+        '-i',
+        input,
+        ...maps,
+        '-c',
+        'copy',
+        ...(codecs.video === 'hevc' ? ['-tag:v', 'hvc1'] : []),
+        '-movflags',
+        '+faststart',
+        join(out, 'video.mp4'),
+      ]),
+      runTool('ffmpeg', [
         '-hide_banner',
         '-nostdin',
         '-v',
@@ -290,18 +260,53 @@ export class VodProcessing implements VodProcessingQueue {
         '-c',
         'copy',
         '-f',
-        'hls',
-        '-hls_time',
+        'dash',
+        '-seg_duration',
         '4',
-        '-hls_playlist_type',
-        'vod',
-        '-hls_segment_filename',
-        join(out, 'hls', 'seg-%05d.ts'),
-        join(out, 'hls', 'index.m3u8'),
-      ]);
+        '-use_template',
+        '1',
+        '-use_timeline',
+        '1',
+        '-hls_playlist',
+        '1',
+        '-hls_master_name',
+        'index.m3u8',
+        '-init_seg_name',
+        'init-$RepresentationID$.m4s',
+        '-media_seg_name',
+        'seg-$RepresentationID$-$Number%05d$.m4s',
+        join(out, 'cmaf', 'index.mpd'),
+      ]),
+      this.images(input, out, probe),
+    ];
+    if (TS_VIDEO.has(codecs.video) && (codecs.audio === null || codecs.audio === 'aac')) {
+      await mkdir(join(out, 'hls'), { recursive: true });
+      jobs.push(
+        runTool('ffmpeg', [
+          '-hide_banner',
+          '-nostdin',
+          '-v',
+          'error',
+          '-i',
+          input,
+          ...maps,
+          '-c',
+          'copy',
+          '-f',
+          'hls',
+          '-hls_time',
+          '4',
+          '-hls_playlist_type',
+          'vod',
+          '-hls_segment_filename',
+          join(out, 'hls', 'seg-%05d.ts'),
+          join(out, 'hls', 'index.m3u8'),
+        ]),
+      );
       outputs.push('hls');
     }
-    await this.images(input, out, probe);
+    // The copies are disk-bound and the images decode keyframes only: run them side by side.
+    await Promise.all(jobs);
     await reports.progressed(asset.id, remux ? 80 : 95);
     let storedBytes = (await stat(source)).size;
     for (const file of await filesUnder(out)) {
@@ -374,6 +379,8 @@ export class VodProcessing implements VodProcessingQueue {
       'error',
       '-ss',
       (seconds * 0.1).toFixed(3),
+      '-skip_frame',
+      'nokey',
       '-i',
       input,
       '-frames:v',
@@ -389,6 +396,8 @@ export class VodProcessing implements VodProcessingQueue {
       '-nostdin',
       '-v',
       'error',
+      '-skip_frame',
+      'nokey',
       '-i',
       input,
       '-vf',

@@ -3,7 +3,7 @@
  * (`cmaf/index.m3u8` and its media playlists), DASH (`cmaf/index.mpd`) over the same fMP4
  * segments, classic HLS (`hls/…`, MPEG-TS; the CMAF playlists when the codecs do not fit
  * MPEG-TS), progressive MP4 (`<id>.mp4`, `moov` first, byte ranges per RFC 9110 §14) and the
- * images (`poster.jpg`, `sprite.jpg`, `sprite.vtt`). A gate's URI query (`jwt=`) is carried
+ * images (`thumbnails/poster.jpg`, `sprite.jpg`, `sprite.vtt`, as recordings serve theirs). A gate's URI query (`jwt=`) is carried
  * into every URI a playlist or manifest lists.
  */
 import { text } from 'node:stream/consumers';
@@ -35,16 +35,6 @@ const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const IMAGES = new Set(['poster.jpg', 'sprite.jpg', 'sprite.vtt']);
 const LOOKUP_CACHE_MS = 1000;
 
-/** The target of `/play/<id>/poster.jpg`, `sprite.jpg` and `sprite.vtt` (VOD images), else undefined. */
-export function vodImageTarget(
-  rawId: string,
-  path: string | undefined,
-): { playbackId: string; output: 'asset'; protocol: 'info'; path: string } | undefined {
-  return path !== undefined && IMAGES.has(path)
-    ? { playbackId: rawId, output: 'asset', protocol: 'info', path }
-    : undefined;
-}
-
 /** The `/play/<id>` JSON of a VOD asset: its state and output URLs. */
 export function vodInfo(asset: VodAssetRecord, baseUrl: string, uriQuery: string | undefined): PlayResponse {
   const base = `${baseUrl}/play/${asset.playbackId}`;
@@ -60,7 +50,7 @@ export function vodInfo(asset: VodAssetRecord, baseUrl: string, uriQuery: string
   }
   for (const image of IMAGES) {
     if (outputs.has(image.slice(0, image.indexOf('.')))) {
-      urls[image.replace('.', '_')] = withUriQuery(`${base}/${image}`, uriQuery);
+      urls[image.replace('.', '_')] = `${base}/thumbnails/${image}`;
     }
   }
   const body = {
