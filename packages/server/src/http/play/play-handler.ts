@@ -193,6 +193,9 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     }
     if (target.output === 'thumbnail') {
       const content = (await stored.find(target.playbackId)) ?? (await stored.findLive(target.playbackId));
+      if (!content && deps.vod) {
+        return false;
+      }
       const response = content
         ? await stored.handle({
             content,
