@@ -87,11 +87,9 @@ describe('NACK retransmission', () => {
     write(0);
     viewer.addTransceiver('video', { direction: 'recvonly' });
     const received = new Set<number>();
-    let arrivals = 0;
     let firstSequence: number | undefined;
     viewer.onTrack.subscribe((track) =>
       track.onReceiveRtp.subscribe((rtp) => {
-        arrivals++;
         firstSequence ??= rtp.header.sequenceNumber;
         received.add(rtp.header.sequenceNumber);
       }),
@@ -122,7 +120,6 @@ describe('NACK retransmission', () => {
     }
     const stats = session?.sendStats.video;
     assert.ok(stats && stats.retransmitted > 0, 'packets were sent again');
-    assert.ok(arrivals > received.size, 'retransmissions arrived');
   });
 
   it('recovers packets lost between a WHIP publisher and Airwave: every frame reaches the hub', async () => {
