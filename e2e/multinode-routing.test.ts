@@ -245,10 +245,13 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
     assert.deepEqual(instances, [
       'node-a:graphql',
       'node-a:rtmp',
+      'node-a:srt',
       'node-b:playback',
       'node-b:rtmp',
+      'node-b:srt',
       'node-c:playback',
       'node-c:rtmp',
+      'node-c:srt',
     ]);
   });
 
