@@ -232,33 +232,19 @@ export class VodProcessing implements VodProcessingQueue {
     const out = join(work, 'out');
     await mkdir(join(out, 'cmaf'), { recursive: true });
     const maps = ['-map', '0:v:0', ...(probe.audio ? ['-map', '0:a:0'] : [])];
+    // Every remux output reads the same streams and copies them (no re-encode).
+    const copyStreams = ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, ...maps, '-c', 'copy'];
     const outputs = ['cmaf', 'dash', 'mp4', 'poster', 'sprite'];
     const jobs = [
       runTool('ffmpeg', [
-        '-hide_banner',
-        '-nostdin',
-        '-v',
-        'error',
-        '-i',
-        input,
-        ...maps,
-        '-c',
-        'copy',
+        ...copyStreams,
         ...(codecs.video === 'hevc' ? ['-tag:v', 'hvc1'] : []),
         '-movflags',
         '+faststart',
         join(out, 'video.mp4'),
       ]),
       runTool('ffmpeg', [
-        '-hide_banner',
-        '-nostdin',
-        '-v',
-        'error',
-        '-i',
-        input,
-        ...maps,
-        '-c',
-        'copy',
+        ...copyStreams,
         '-f',
         'dash',
         '-seg_duration',
@@ -283,15 +269,7 @@ export class VodProcessing implements VodProcessingQueue {
       await mkdir(join(out, 'hls'), { recursive: true });
       jobs.push(
         runTool('ffmpeg', [
-          '-hide_banner',
-          '-nostdin',
-          '-v',
-          'error',
-          '-i',
-          input,
-          ...maps,
-          '-c',
-          'copy',
+          ...copyStreams,
           '-f',
           'hls',
           '-hls_time',
