@@ -13,15 +13,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { type MetricFamily, parseMetrics, sampleValue } from '@airwave/server/testing/prometheus';
 import type { TestServer } from '@airwave/server/testing/test-server';
-import pg from 'pg';
 import type { Browser, Request } from 'playwright-core';
 import { createStream, registerAccount } from './support/accounts.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { chromiumMissing, launchChromium, type PlayerPages, startPlayerPages } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { graphqlOf } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
 
 /** A viewer IP geoip-lite places in St Albans, England (city-level entry). */
@@ -29,23 +29,7 @@ const VIEWER_IP = '81.2.69.142';
 const METRICS_TOKEN = 'multinode-metrics-token';
 const PROBE_UA = 'airwave-e2e-probe/1';
 
-async function postgresMissing(): Promise<string | false> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    return 'TEST_DATABASE_URL is not set (needs PostgreSQL, which CI runs at 127.0.0.1:5432)';
-  }
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return false;
-  } catch (error) {
-    return `PostgreSQL at TEST_DATABASE_URL does not answer: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const skip = (await postgresMissing()) || ffmpegMissing || chromiumMissing;
+const skip = postgresMissing || ffmpegMissing || chromiumMissing;
 
 interface Node {
   readonly name: string;
@@ -53,29 +37,6 @@ interface Node {
   readonly baseUrl: string;
   readonly rtmpPort: number;
   readonly dataDir: string;
-}
-
-/** GraphQL against a node, as TestServer.graphql does. */
-function graphqlOf(baseUrl: string): Pick<TestServer, 'graphql'> {
-  return {
-    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as {
-        data: T | null;
-        errors?: { message: string; extensions?: Record<string, unknown> }[];
-      };
-      return {
-        status: response.status,
-        data: body.data,
-        ...(body.errors ? { errors: body.errors } : {}),
-        headers: response.headers,
-      };
-    },
-  };
 }
 
 interface Endpoint {

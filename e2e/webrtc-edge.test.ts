@@ -18,6 +18,7 @@ import { createStream, registerAccount } from './support/accounts.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { chromiumMissing } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { graphqlOf } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
 import { decodesVideoAndAudio, launchWebRtcChromium, playWhep, startClientPage } from './support/webrtc-clients.js';
 
@@ -85,17 +86,7 @@ describe('WHEP from a media-only edge relaying the origin', { skip }, () => {
       start('b', '127.0.0.3', ['--role', 'media']),
     ]);
     assert.ok(origin && edge);
-    const api = {
-      async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-        const response = await fetch(`${origin.baseUrl}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify({ query, variables }),
-        });
-        const body = (await response.json()) as { data: T | null; errors?: { message: string }[] };
-        return { status: response.status, data: body.data, ...(body.errors ? { errors: body.errors } : {}) };
-      },
-    } as unknown as TestServer;
+    const api = graphqlOf(origin.baseUrl) as TestServer;
     const owner = (await registerAccount(api, 'webrtc-edge')).token;
     const stream = await createStream(api, owner, 'Edge show');
     publisher = publishPattern(`rtmp://127.0.0.2:${origin.rtmpPort}/live/${stream.streamKey}`, {
