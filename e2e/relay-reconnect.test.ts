@@ -4,7 +4,8 @@
  * the test, so B's relay from A goes through it. ffmpeg publishes to A, a viewer plays classic
  * HLS from B; the proxy then cuts every connection and refuses new ones for two seconds. B keeps
  * the stream (no end of list), connects to A again through the proxy, and its playlist goes on
- * with new segments that decode, after a discontinuity.
+ * with new segments that decode, after a discontinuity. The edge's viewer reaches subscribers on A
+ * as connection events and viewer metrics stamped with B's node id.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { ffmpegMissing, ffprobeJson, type ProbedStream, publishPattern } from './support/ffmpeg.js';
 import { graphqlOf } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
+import { type Recorder, record } from './support/subscriptions.js';
 
 const skip = postgresMissing || ffmpegMissing;
 
@@ -113,6 +115,8 @@ describe('origin → edge relay: a broken connection is made again and the strea
   let viewerUrl = '';
   let viewing = true;
   let polling: Promise<void> | undefined;
+  let connections: Recorder | undefined;
+  let viewerMetrics: Recorder | undefined;
 
   before(async () => {
     scratch = await createScratchDatabase();
@@ -148,6 +152,25 @@ describe('origin → edge relay: a broken connection is made again and the strea
       width: 320,
       height: 180,
     });
+    const ws = `ws://127.0.0.2:${a.ports.http}/graphql/ws`;
+    connections = record(
+      ws,
+      owner,
+      'subscription ($id: ID!) { liveConnectionEvents(streamId: $id) { eventType connector nodeId } }',
+      { id: stream.id },
+    );
+    viewerMetrics = record(
+      ws,
+      owner,
+      'subscription ($id: ID!) { liveViewerMetrics(streamId: $id) { nodeId currentViewers } }',
+      { id: stream.id },
+    );
+    await waitFor(
+      'the stream live on A',
+      async () => (await fetch(`http://127.0.0.2:${a.ports.http}/play/${stream.playbackId}`)).status === 200,
+      30_000,
+      250,
+    );
     viewerUrl = `http://127.0.0.3:${b.ports.http}/play/${stream.playbackId}/hls/index.m3u8`;
     await waitFor('the stream relayed to B', async () => (await fetch(viewerUrl)).status === 200, 30_000, 500);
     // A viewer stays on B all along, so the relay is never idle.
@@ -162,6 +185,8 @@ describe('origin → edge relay: a broken connection is made again and the strea
   after(async () => {
     viewing = false;
     await polling;
+    await connections?.close();
+    await viewerMetrics?.close();
     await publisher?.stop();
     await Promise.all([origin?.stop(), edge?.stop()]);
     await proxy.close();
@@ -196,5 +221,24 @@ describe('origin → edge relay: a broken connection is made again and the strea
     assert.match(edge?.stdout() ?? '', /relay lost; connecting again/);
     assert.match(edge?.stdout() ?? '', /relay resumed/);
     assert.doesNotMatch(edge?.stdout() ?? '', /relay from the origin ended/);
+  });
+
+  it("publishes the edge's viewer to subscribers on the origin, stamped with the edge's node id", async () => {
+    await connections?.waitFor(
+      (result) => {
+        const event = result.data?.liveConnectionEvents;
+        return event?.eventType === 'connect' && event.connector === 'hls' && event.nodeId === 'node-b';
+      },
+      'a viewer connect on B seen on A',
+      20_000,
+    );
+    await viewerMetrics?.waitFor(
+      (result) => {
+        const event = result.data?.liveViewerMetrics;
+        return event?.nodeId === 'node-b' && Number(event.currentViewers) >= 1;
+      },
+      'viewer metrics of B seen on A',
+      20_000,
+    );
   });
 });

@@ -31,8 +31,8 @@ export interface RelayPullOptions {
   readonly log: Logger;
   /** Pins the hub's clock to a relayed unit's arrival time (ReplayClock.pin of the hub's `now`). */
   readonly pinArrival: (at: number | undefined) => void;
-  /** Stream UUIDs relayed here (shared with the lifecycle filter and metrics). */
-  readonly relayed: Set<string>;
+  /** Stream UUIDs relayed here, to their tenant ids (shared with the lifecycle filter, viewer events and metrics). */
+  readonly relayed: Map<string, string>;
   /** An origin whose heartbeat is older than this is not asked. */
   readonly staleMs: number;
   /** How long a first request waits for the origin's history (default 5 s). */
@@ -115,12 +115,13 @@ export class RelayPull implements RemoteStreams {
       this.miss(playbackId);
       return;
     }
-    await this.pull(row.streamId, playbackId, origin.nodeId, origin.baseUrl);
+    await this.pull(row, origin.nodeId, origin.baseUrl);
   }
 
-  private pull(streamId: string, playbackId: string, originId: string, baseUrl: string): Promise<void> {
+  private pull(row: LiveContentRow, originId: string, baseUrl: string): Promise<void> {
     const { hub, log, relayed } = this.options;
-    relayed.add(streamId);
+    const { streamId, playbackId } = row;
+    relayed.set(streamId, row.tenantId);
     let into = new RelayIntoHub(hub, { streamId, playbackId }, this.options.pinArrival);
     let request: http.ClientRequest | undefined;
     let retry: NodeJS.Timeout | undefined;
@@ -284,7 +285,10 @@ export class RelayPull implements RemoteStreams {
 }
 
 /** A lifecycle sink that stays silent about relayed streams (their origin reports them). */
-export function withoutRelayed(sink: StreamLifecycleSink, relayed: ReadonlySet<string>): StreamLifecycleSink {
+export function withoutRelayed(
+  sink: StreamLifecycleSink,
+  relayed: { has(streamId: string): boolean },
+): StreamLifecycleSink {
   return {
     onStatus(streamId, status, info) {
       if (!relayed.has(streamId)) {
