@@ -112,6 +112,9 @@ describe('origin → edge relay: a broken connection is made again and the strea
   let polling: Promise<void> | undefined;
   let connections: Recorder | undefined;
   let viewerMetrics: Recorder | undefined;
+  let api: Pick<TestServer, 'graphql'>;
+  let owner = '';
+  let streamId = '';
 
   before(async () => {
     scratch = await createScratchDatabase();
@@ -126,9 +129,10 @@ describe('origin → edge relay: a broken connection is made again and the strea
     const a = origin;
     const b = edge;
     proxy.target = a.httpPort;
-    const api = graphqlOf(`http://127.0.0.2:${a.httpPort}`) as TestServer;
-    const owner = (await registerAccount(api, 'relay-reconnect')).token;
-    const stream = await createStream(api, owner, 'Relayed show');
+    api = graphqlOf(`http://127.0.0.2:${a.httpPort}`);
+    owner = (await registerAccount(api as TestServer, 'relay-reconnect')).token;
+    const stream = await createStream(api as TestServer, owner, 'Relayed show');
+    streamId = stream.id;
     const rtmpPort = a.rtmpPort;
     publisher = publishPattern(`rtmp://127.0.0.2:${rtmpPort}/live/${stream.streamKey}`, {
       seconds: 120,
@@ -220,6 +224,22 @@ describe('origin → edge relay: a broken connection is made again and the strea
       },
       'viewer metrics of B seen on A',
       20_000,
+    );
+  });
+
+  it("counts the edge's viewers in the stream's currentViewers on the origin's API", async () => {
+    await waitFor(
+      'currentViewers over both nodes',
+      async () => {
+        const response = await api.graphql<{ stream: { metrics: { currentViewers: number } } }>(
+          'query ($id: ID!) { stream(id: $id) { metrics { currentViewers } } }',
+          { id: streamId },
+          owner,
+        );
+        return (response.data?.stream.metrics.currentViewers ?? 0) >= 1;
+      },
+      20_000,
+      500,
     );
   });
 });
