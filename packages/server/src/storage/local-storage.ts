@@ -68,7 +68,7 @@ export class LocalStorage implements ObjectStorage {
     return join(this.root, TEMP_DIR);
   }
 
-  /** Moves a finished file (under `scratchDir`) into place: fsynced, renamed, no copy. */
+  /** Moves a finished file into place: fsynced and renamed (copied when it sits on another filesystem). */
   async moveIn(key: string, file: string, options?: PutOptions): Promise<void> {
     const target = this.path(key);
     try {
@@ -76,6 +76,11 @@ export class LocalStorage implements ObjectStorage {
       await this.writeContentType(key, options?.contentType);
       await this.moveIntoPlace(file, target);
     } catch (error) {
+      if (errorCode(error) === 'EXDEV') {
+        await this.put(key, createReadStream(file), options);
+        await rm(file, { force: true });
+        return;
+      }
       throw failed('move-in', key, error);
     }
   }

@@ -5,7 +5,6 @@
  * reads take a byte range so progressive MP4 can seek.
  */
 import { createReadStream } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 
 /** A byte range of an object; `end` is inclusive and defaults to the last byte. */
@@ -57,24 +56,19 @@ export interface ObjectStorage {
   deletePrefix(prefix: string): Promise<number>;
   /** The object's file on this machine, when the backend keeps objects as files: tools read it in place. */
   localFile?(key: string): string;
-  /** A directory on the store's own filesystem for files meant for `moveIn` (backends keeping files). */
+  /** A directory on the store's own filesystem for work files that end up stored (backends keeping files). */
   readonly scratchDir?: string;
-  /** Moves a finished file from `scratchDir` into the store at the key without copying it; the file is gone afterwards. */
+  /** Moves a finished file of this machine into the store at the key (renamed when on the same filesystem, else copied); the file is gone afterwards. */
   moveIn?(key: string, file: string, options?: PutOptions): Promise<void>;
 }
 
-/** Stores a finished file of this machine: moved in when the backend can (no copy), else streamed. */
+/** Stores a finished file of this machine: moved in when the backend keeps files (no copy), else streamed. */
 export async function putFile(storage: ObjectStorage, key: string, file: string, options?: PutOptions): Promise<void> {
-  if (storage.moveIn && storage.scratchDir && isInside(file, storage.scratchDir)) {
+  if (storage.moveIn) {
     await storage.moveIn(key, file, options);
   } else {
     await storage.put(key, createReadStream(file), options);
   }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = relative(dir, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /** The key names no object. */

@@ -202,7 +202,7 @@ export class VodUploadsService {
     const id = randomUUID();
     const storagePrefix = `vod/${id}/`;
     const now = this.now();
-    const uploadId = await this.deps.uploads.createMultipart(sourceKey({ storagePrefix }), contentType);
+    const uploadId = await this.deps.uploads.createMultipart(sourceKey({ storagePrefix }), contentType, partBytes);
     const asset = await this.deps.store.insert({
       id,
       tenantId,
