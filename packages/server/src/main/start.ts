@@ -98,6 +98,7 @@ import { PushRunner } from '../push/push-runner.js';
 import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
+import { startRetentionPlane } from './retention-plane.js';
 import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
@@ -390,6 +391,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const srtStore = new SrtStore(database.db);
+    const recordings = recording.service(streams);
+    const clips = recording.clips(streams);
+    const retention = startRetentionPlane({
+      database,
+      log,
+      sweepSeconds: config.retentionSweepSeconds,
+      streams,
+      recordings,
+      clips,
+      vod: vod.service,
+    });
+    closers.unshift(() => retention.close());
     const services: Services = {
       node,
       accounts,
@@ -419,11 +432,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
       }),
       srt: new SrtService(srtStore, streams),
-      recordings: recording.service(streams),
+      recordings,
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
-      clips: recording.clips(streams),
+      clips,
       vod: vod.service,
+      retention: retention.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);

@@ -9,10 +9,11 @@ import type { ArtifactRecord } from '../../domain/recordings/recording.js';
 import type { Clip, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import type { ClipParent } from './media-parents.js';
 import { thumbnailUrls } from './recordings.js';
 
 /** A clip record as the GraphQL Clip. */
-export function clipToGraphQL(clip: ArtifactRecord): Clip {
+export function clipToGraphQL(clip: ArtifactRecord): ClipParent {
   const params = clip.params as { mode?: string };
   return {
     id: toGlobalId('Clip', clip.id),

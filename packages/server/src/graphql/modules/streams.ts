@@ -70,7 +70,10 @@ const streamFields = {
 /** A stream record as the whole GraphQL object (every field but those resolved by lookups: playbackPolicy, recentPullSourceEvents, the SRT fields); the API bench's bare route answers it. */
 export function streamToGraphQL(
   stream: StreamRecord,
-): Omit<Stream, 'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection'> {
+): Omit<
+  Stream,
+  'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection' | 'retentionOverrides'
+> {
   return {
     id: streamFields.id(stream),
     streamId: streamFields.streamId(stream),
