@@ -71,6 +71,8 @@ export type Clip = {
   readonly id: Scalars['ID']['output'];
   readonly isExpired: Scalars['Boolean']['output'];
   readonly playbackId: Scalars['String']['output'];
+  /** Who may play the clip: its own policy (setPlaybackPolicy with clipId), else its stream's. */
+  readonly playbackPolicy: PlaybackPolicy;
   readonly sizeBytes: Scalars['Float']['output'];
   /** 10 × 10 sprite sheet path. */
   readonly spriteUrl: Scalars['String']['output'];
@@ -628,7 +630,7 @@ export type Mutation = {
   readonly revokeSigningKey: RevokeSigningKeyResult;
   /** Sets or clears the account's default retention of a class (account:write). */
   readonly setMediaRetentionPolicy: SetMediaRetentionPolicyResult;
-  /** Sets who may play a stream; takes effect at once (security:write). */
+  /** Sets who may play a stream (and what was recorded of it) or one clip; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
   /** Sets or clears a stream's retention of its recordings and clips. */
   readonly setStreamRetentionOverrides: SetStreamRetentionOverridesResult;
@@ -1254,13 +1256,16 @@ export type SetMediaRetentionPolicyInput = {
 
 export type SetMediaRetentionPolicyResult = AuthError | MediaRetentionPolicy | ValidationError;
 
+/** Exactly one of streamId and clipId. */
 export type SetPlaybackPolicyInput = {
+  /** Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy). */
+  readonly clipId?: InputMaybe<Scalars['ID']['input']>;
   readonly policy: PlaybackPolicyInput;
-  /** Stream global ID (or UUID). */
-  readonly streamId: Scalars['ID']['input'];
+  /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
 };
 
-export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
+export type SetPlaybackPolicyResult = AuthError | Clip | NotFoundError | Stream | ValidationError;
 
 export type SetStreamRetentionOverridesInput = {
   readonly clearClipRetentionOverride?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2171,6 +2176,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   SetPlaybackPolicyResult:
     | ( AuthError & { __typename: 'AuthError' } )
+    | ( ClipParentModel & { __typename: 'Clip' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
@@ -2594,6 +2600,7 @@ export type ClipResolvers<ContextType = GraphQLContext, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isExpired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3156,7 +3163,7 @@ export type SetMediaRetentionPolicyResultResolvers<ContextType = GraphQLContext,
 };
 
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
-  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type SetStreamRetentionOverridesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamRetentionOverridesResult'] = ResolversParentTypes['SetStreamRetentionOverridesResult']> = {

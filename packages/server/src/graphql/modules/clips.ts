@@ -83,6 +83,8 @@ export const clipsModule: GraphQLModule = {
       expiresAt: Time
       createdAt: Time!
       updatedAt: Time!
+      "Who may play the clip: its own policy (setPlaybackPolicy with clipId), else its stream's."
+      playbackPolicy: PlaybackPolicy!
     }
 
     input CreateClipInput {
@@ -116,6 +118,12 @@ export const clipsModule: GraphQLModule = {
     }
   `,
   resolvers: {
+    Clip: {
+      playbackPolicy: (clip, _args, ctx) => {
+        const principal = requirePrincipal(ctx.principal);
+        return ctx.services.playbackPolicies.viewForContent(principal.tenantId, clip.playbackId, clip.streamId);
+      },
+    },
     Query: {
       clip: async (_root, { id }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
