@@ -12,14 +12,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
 import { chromiumMissing, launchChromium } from './support/browser.js';
 import {
+  checkPage as checkPageIn,
   ensureDashboardBuilt,
-  overflowing,
   SCREENSHOT_SIZES,
-  screenshots,
-  seriousAxeViolations,
+  thumbnailsShow,
+  videoAdvances as videoAdvancesIn,
 } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { sleep, type Tracked, waitFor } from './support/processes.js';
+import { sleep, type Tracked } from './support/processes.js';
 
 describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -30,25 +30,8 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
   let streamUrl = '';
   let playbackId = '';
 
-  /** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, and that the page fits 360 px. */
-  async function checkPage(name: string): Promise<void> {
-    for (const size of Object.values(SCREENSHOT_SIZES)) {
-      await page.setViewportSize(size);
-      assert.deepEqual(await seriousAxeViolations(page), [], `${name} at ${size.width} px: axe violations`);
-    }
-    assert.deepEqual(await overflowing(page), [], `${name} fits 360 px without sideways scrolling`);
-    await page.setViewportSize(SCREENSHOT_SIZES.desktop);
-    await screenshots(page, name);
-  }
-
-  /** Waits until the video with `testId` plays: its currentTime advances by more than 1 s. */
-  async function videoAdvances(testId: string): Promise<void> {
-    const video = page.getByTestId(testId);
-    await video.waitFor({ timeout: 30_000 });
-    const time = () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
-    const start = await waitFor('the video to start', async () => Math.max(await time(), 0), 30_000, 250);
-    await waitFor('the video to advance', async () => (await time()) > start + 1, 20_000, 250);
-  }
+  const checkPage = (name: string) => checkPageIn(page, name);
+  const videoAdvances = (testId: string) => videoAdvancesIn(page, testId);
 
   /** Waits until the live preview plays. */
   const previewPlays = () => videoAdvances('preview-video');
@@ -185,6 +168,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('recordings');
     await page.getByRole('button', { name: 'Play clip Highlight' }).click();
     await videoAdvances('recording-video');
+    await thumbnailsShow(page, 60_000);
     await page.goto(streamUrl);
   });
 
