@@ -1,10 +1,11 @@
 /**
  * The dashboard in Debian's Chromium against the real server and a real ffmpeg publish: register,
  * create a stream, copy its RTMP URL from the page, publish to it, see the status turn LIVE without
- * a reload and the LL-HLS preview play, rotate the key, protect the stream with a JWT policy and
- * still preview it (owner preview, ADR 0055) while an anonymous viewer is refused, create and
- * revoke a developer token; axe-core on every page; sign out. With AIRWAVE_SCREENSHOTS=<dir> it
- * also saves every page at desktop and phone width.
+ * a reload and the LL-HLS and WHEP previews play, rotate the key, record and clip (with sprite
+ * thumbnails over the seek bar), protect the stream with a JWT policy and still preview it (owner
+ * preview, ADR 0055) while an anonymous viewer is refused, create and revoke a developer token;
+ * axe-core on every page; sign out. With AIRWAVE_SCREENSHOTS=<dir> it also saves every page at
+ * desktop and phone width.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -112,6 +113,20 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
       .first()
       .waitFor({ timeout: 20_000 });
     await checkPage('stream-live');
+  });
+
+  it('the WebRTC (WHEP) preview plays when chosen, and shows its delay', async () => {
+    const whep = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
+    );
+    await page.getByLabel('Player').selectOption('whep');
+    assert.equal((await whep).status(), 201, 'the WHEP offer is answered');
+    await page.getByText('WebRTC (WHEP) · behind live').waitFor();
+    await previewPlays();
+    await page.getByTestId('latency').filter({ hasText: / s$/ }).waitFor({ timeout: 20_000 });
+    await checkPage('stream-live-whep');
+    await page.getByLabel('Player').selectOption('llhls');
+    await previewPlays();
   });
 
   it('the streams list shows the stream live, and search filters it', async () => {
