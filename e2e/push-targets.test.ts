@@ -21,42 +21,11 @@ import {
   startTlsFront,
   type TlsFront,
 } from './support/push-receivers.js';
-import {
-  createPushTarget,
-  deletePushTarget,
-  type PushTargetView,
-  readPushTargets,
-  updatePushTarget,
-} from './support/push-targets.js';
+import { createPushTarget, deletePushTarget, updatePushTarget, waitTargets } from './support/push-targets.js';
 
 const missing = ffmpegMissing || nginxRtmpMissing;
 const FPS = 30;
 const SECONDS = 6;
-
-/** Polls the stream's targets until `check` holds for them; a timeout says what they last were. */
-async function waitTargets(
-  server: TestServer,
-  token: string,
-  streamId: string,
-  what: string,
-  check: (targets: PushTargetView[]) => boolean,
-  timeoutMs = 30_000,
-): Promise<PushTargetView[]> {
-  let last: PushTargetView[] = [];
-  try {
-    return await waitFor(
-      what,
-      async () => {
-        last = await readPushTargets(server, token, streamId);
-        return check(last) ? last : undefined;
-      },
-      timeoutMs,
-      200,
-    );
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; targets: ${JSON.stringify(last)}`);
-  }
-}
 
 describe('push targets to real receivers', { skip: missing }, () => {
   let nginx: NginxRtmpReceiver;
