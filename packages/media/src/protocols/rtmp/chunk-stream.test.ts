@@ -54,14 +54,15 @@ describe('RTMP chunk stream', () => {
     const writer = new ChunkWriter();
     for (const csid of [6, 100, 400]) {
       const payload = message(csid, 0, 345).payload;
-      const body = writer.body(csid, payload);
+      const body = writer.body(csid, payload.subarray(0, 5), payload.subarray(5));
+      assert.deepEqual(body, writer.body(csid, new Uint8Array(0), payload));
       for (const [timestamp, streamId] of [
         [0, 1],
         [0xfffffe, 7],
       ] as const) {
         const whole = { csid, typeId: MessageType.video, streamId, timestamp, payload };
         const parts = concat([writer.header(csid, MessageType.video, streamId, timestamp, payload.byteLength), body]);
-        assert.deepEqual(parts, writer.write(whole));
+        assert.deepEqual(new Uint8Array(parts), writer.write(whole));
         assert.deepEqual(new ChunkReader().push(parts), [whole]);
       }
     }

@@ -36,16 +36,25 @@ export class ChunkWriter {
   }
 
   /** The type-0 header of a message whose timestamp is at most MAX_SHORT_TIMESTAMP; `body` follows it. */
-  header(csid: number, typeId: number, streamId: number, timestamp: number, payloadLength: number): Uint8Array {
-    const out = new Uint8Array(headerLength(csid, false));
+  header(csid: number, typeId: number, streamId: number, timestamp: number, payloadLength: number): Buffer {
+    const out = Buffer.allocUnsafe(headerLength(csid, false));
     writeHeader(out, csid, typeId, streamId, timestamp >>> 0, payloadLength);
     return out;
   }
 
-  /** The payload cut into chunks after the first header, with type-3 headers between (no extended timestamp). */
-  body(csid: number, payload: Uint8Array): Uint8Array {
-    const out = new Uint8Array(bodyLength(csid, payload.byteLength, this.size, false));
-    writeBody(out, 0, csid, payload, this.size, undefined);
+  /**
+   * The payload `head` + `data` cut into chunks after the first header, with type-3 headers
+   * between (no extended timestamp), built with one copy of `data`.
+   */
+  body(csid: number, head: Uint8Array, data: Uint8Array): Buffer {
+    const length = head.byteLength + data.byteLength;
+    const out = Buffer.allocUnsafeSlow(bodyLength(csid, length, this.size, false));
+    if (head.byteLength < this.size) {
+      out.set(head);
+      writeBody(out, head.byteLength, csid, data, this.size, undefined, head.byteLength);
+    } else {
+      writeBody(out, 0, csid, Buffer.concat([head, data]), this.size, undefined);
+    }
     return out;
   }
 }
@@ -97,7 +106,10 @@ function writeU32(out: Uint8Array, p: number, value: number): void {
   writeU24(out, p + 1, value);
 }
 
-/** The payload's chunks from `start`, type-3 headers (with `extendedTimestamp` when given) between them. */
+/**
+ * The payload's chunks from `start`, type-3 headers (with `extendedTimestamp` when given) between
+ * them; `filled` bytes of the first chunk were written already.
+ */
 function writeBody(
   out: Uint8Array,
   start: number,
@@ -105,9 +117,11 @@ function writeBody(
   payload: Uint8Array,
   size: number,
   extendedTimestamp: number | undefined,
+  filled = 0,
 ): void {
   let p = start;
   for (let offset = 0; offset < payload.byteLength; ) {
+    const room = offset === 0 ? size - filled : size;
     if (offset > 0) {
       p = writeBasicHeader(out, p, 3, csid);
       if (extendedTimestamp !== undefined) {
@@ -115,7 +129,7 @@ function writeBody(
         p += 4;
       }
     }
-    const end = Math.min(offset + size, payload.byteLength);
+    const end = Math.min(offset + room, payload.byteLength);
     out.set(payload.subarray(offset, end), p);
     p += end - offset;
     offset = end;

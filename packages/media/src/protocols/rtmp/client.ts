@@ -227,11 +227,12 @@ export class RtmpPublisher {
   }
 
   /**
-   * An audio or video message's payload cut into chunks for `sendChunked`. It depends only on the
-   * payload, the kind and the chunk size, so publishers with the same chunk size can share it.
+   * An audio or video message's payload (`head` then `data`: an FLV tag body) cut into chunks for
+   * `sendChunked`. It depends only on the payload, the kind and the chunk size, so publishers with
+   * the same chunk size can share it.
    */
-  chunkBody(kind: 'audio' | 'video', payload: Uint8Array): Uint8Array {
-    return this.writer.body(kind === 'video' ? Csid.video : Csid.audio, payload);
+  chunkBody(kind: 'audio' | 'video', head: Uint8Array, data: Uint8Array): Uint8Array {
+    return this.writer.body(kind === 'video' ? Csid.video : Csid.audio, head, data);
   }
 
   /**

@@ -7,7 +7,7 @@
  * its 12-byte type-0 header, and the writes of one event-loop turn leave in one system call.
  */
 import { UnsupportedError } from '../../errors.js';
-import { buildAudioTag, buildVideoTag } from '../../formats/flv/flv-build.js';
+import { audioTagHead, videoTagHead } from '../../formats/flv/flv-build.js';
 import { FlvTagType } from '../../formats/flv/flv-tag.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../stream/track.js';
@@ -47,17 +47,16 @@ interface SharedBody {
 /** Bodies by unit: built by the first push that sends the unit, gone with the unit. */
 const sharedBodies = new WeakMap<MediaUnit, SharedBody>();
 
-/** The FLV tag body of one unit of `track`. */
-function tagOf(track: Track, unit: MediaUnit): Uint8Array {
+/** The bytes of one unit's FLV tag body before its data. */
+function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
   return track.kind === 'video'
-    ? buildVideoTag({
+    ? videoTagHead({
         codec: track.codec,
         packetType: 'frame',
         key: unit.key,
         compositionOffsetMs: toMs(track, unit.pts - unit.dts),
-        data: unit.data,
       })
-    : buildAudioTag({ codec: track.codec, packetType: 'frame', data: unit.data });
+    : audioTagHead({ codec: track.codec, packetType: 'frame' });
 }
 
 class RtmpPushOutput implements PushOutput {
@@ -114,16 +113,16 @@ class RtmpPushOutput implements PushOutput {
       return this.publisher.writeTag({
         type: kind === 'video' ? FlvTagType.video : FlvTagType.audio,
         timestampMs,
-        data: tagOf(track, unit),
+        data: Buffer.concat([tagHeadOf(track, unit), unit.data]),
       });
     }
     let shared = sharedBodies.get(unit);
     if (shared?.chunkSize !== this.publisher.chunkSize) {
-      const tag = tagOf(track, unit);
+      const head = tagHeadOf(track, unit);
       shared = {
         chunkSize: this.publisher.chunkSize,
-        payloadLength: tag.byteLength,
-        body: this.publisher.chunkBody(kind, tag),
+        payloadLength: head.byteLength + unit.data.byteLength,
+        body: this.publisher.chunkBody(kind, head, unit.data),
       };
       sharedBodies.set(unit, shared);
     }
