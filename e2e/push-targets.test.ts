@@ -169,4 +169,34 @@ describe('push targets to real receivers', { skip: missing }, () => {
       await encrypted.stop();
     }
   });
+
+  it('an SRT target with the wrong passphrase retries with a lastError that holds no passphrase', {
+    skip: srtReceiverMissing,
+  }, async () => {
+    const receiver = await startSrtReceiver('right-passphrase-7788');
+    const wrong = 'wrong-passphrase-1234';
+    try {
+      const stream = await createStream(server, token, 'srt wrong passphrase');
+      await createPushTarget(server, token, stream.id, {
+        name: 'mismatch',
+        targetUri: `srt://127.0.0.1:${receiver.port}?streamid=mismatch&passphrase=${wrong}`,
+      });
+      const publisher = publishPattern(`rtmp://127.0.0.1:${server.running.ports.rtmp}/live/${stream.streamKey}`, {
+        fps: FPS,
+        gop: FPS,
+      });
+      try {
+        const [target] = await waitTargets(server, token, stream.id, 'the target failing', (targets) =>
+          targets.every((t) => (t.status === 'retrying' || t.status === 'failed') && t.lastError !== null),
+        );
+        assert.ok(!target?.lastError?.includes(wrong), target?.lastError ?? '');
+        assert.ok(!JSON.stringify(target).includes(wrong));
+        assert.equal(statSync(receiver.file).size, 0, 'the receiver got media despite the wrong passphrase');
+      } finally {
+        await publisher.stop();
+      }
+    } finally {
+      await receiver.stop();
+    }
+  });
 });
