@@ -185,8 +185,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
     });
     closers.unshift(() => lifecycle.flush());
-    /** Streams relayed from their origin node: their origin reports them, this node does not. */
-    const relayed = new Set<string>();
+    /** Streams relayed from their origin node, to their tenants: their origin reports them, this node does not. */
+    const relayed = new Map<string, string>();
     let relaysServed = 0;
     /** The hub's clock, pinned to the origin's arrival time while a relayed unit is written. */
     const arrival = new ReplayClock();
@@ -240,7 +240,14 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
         cmafWindow: () => llHls.registry.heldBytes(),
       },
     });
-    attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
+    attachHubEvents({
+      hub,
+      bus: events,
+      log,
+      nodeId,
+      egressBytes: (stream) => stream.stats.bytesOut,
+      tenantOf: (streamId) => relayed.get(streamId),
+    });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
     // Finished TS segments live in files under the data directory, as nginx-rtmp keeps its
     // fragments, not in the heap: the TS window costs no memory beside the CMAF one (issue 13 §4).

@@ -1563,6 +1563,7 @@ export type StreamKeysConnection = {
 /** Live metrics as reported by the media plane. */
 export type StreamMetrics = {
   readonly __typename?: 'StreamMetrics';
+  /** Viewers of the live stream over every node (the ingesting node and the edges relaying it). */
   readonly currentViewers: Scalars['Int']['output'];
   readonly isLive: Scalars['Boolean']['output'];
   /** The node that reported last. */

@@ -127,6 +127,7 @@ export const streamsModule: GraphQLModule = {
     type StreamMetrics {
       status: StreamStatus!
       isLive: Boolean!
+      "Viewers of the live stream over every node (the ingesting node and the edges relaying it)."
       currentViewers: Int!
       "When the current (or last) publish started."
       startedAt: Time
