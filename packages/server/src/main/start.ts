@@ -255,12 +255,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       ...packaging,
       spool: new SegmentSpool(join(config.dataDir, 'spool', 'hls')),
     });
-    const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf') };
+    // CMAF segments older than the newest two (every part LL-HLS lists) go to files too (ADR 0017).
+    const cmafSpool = new SegmentSpool(join(config.dataDir, 'spool', 'cmaf'));
+    const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf'), spool: cmafSpool };
     const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
     const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());
-    closers.unshift(() => llHls.registry.close());
+    closers.unshift(() => {
+      llHls.registry.close();
+      cmafSpool.close();
+    });
     const displayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const node: NodeInfo = {
       nodeId,

@@ -16,7 +16,6 @@ import type { NodeView } from '../node-status/node-status.service.js';
 import type { GeoLocator } from './geo.js';
 import { rankNodes, type ScoredNode } from './node-scoring.js';
 
-/** One track as the metadata lists it. */
 /** The viewers of a stream summed over the heartbeats of every node that is not unhealthy. */
 export function viewersAcross(nodes: readonly NodeView[], streamId: string): number {
   let viewers = 0;
@@ -28,6 +27,7 @@ export function viewersAcross(nodes: readonly NodeView[], streamId: string): num
   return viewers;
 }
 
+/** One track as the metadata lists it. */
 export interface ContentTrack {
   readonly type: 'video' | 'audio';
   readonly codec: string;
