@@ -438,7 +438,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       }),
       srt: new SrtService(srtStore, streams),
       recordings,
-      recordingChapterSeconds: config.dvrChapterSeconds,
+      chapterSettings: recording.chapterSettings,
       pushTargets,
       clips,
       vod: vod.service,

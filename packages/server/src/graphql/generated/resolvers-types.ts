@@ -272,7 +272,7 @@ export type DvrChapter = {
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
 
-/** How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE. */
+/** How a recording is cut into chapters: WINDOW_SIZED (at its end and every node-configured interval), FIXED_INTERVAL (the stream's dvrChapterIntervalSeconds), NONE (one chapter, at its end). */
 export type DvrChapterMode =
   | 'FIXED_INTERVAL'
   | 'NONE'
@@ -1407,6 +1407,10 @@ export type Stream = {
   readonly __typename?: 'Stream';
   readonly createdAt: Scalars['Time']['output'];
   readonly description?: Maybe<Scalars['String']['output']>;
+  /** FIXED_INTERVAL: the chapter length in seconds; null otherwise. */
+  readonly dvrChapterIntervalSeconds?: Maybe<Scalars['Int']['output']>;
+  /** How the stream's recordings are cut into chapters (read when a recording starts). */
+  readonly dvrChapterMode: DvrChapterMode;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
   /** The current or last SRT connection of the stream; null before any. */
@@ -1749,6 +1753,10 @@ export type UpdatePushTargetResult = AuthError | NotFoundError | PushTarget | Va
 
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** FIXED_INTERVAL only: chapter length, 3600 to 604800 seconds. */
+  readonly dvrChapterIntervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** How the stream's recordings are cut into chapters; WINDOW_SIZED (default) uses the node's interval. */
+  readonly dvrChapterMode?: InputMaybe<DvrChapterMode>;
   /** Immutable: a different value is a ValidationError. */
   readonly ingestMode?: InputMaybe<IngestMode>;
   readonly name?: InputMaybe<Scalars['String']['input']>;
@@ -3250,6 +3258,8 @@ export type StorageEventResolvers<ContextType = GraphQLContext, ParentType exten
 export type StreamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Stream'] = ResolversParentTypes['Stream']> = {
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dvrChapterIntervalSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  dvrChapterMode?: Resolver<ResolversTypes['DVRChapterMode'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
