@@ -89,7 +89,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('create-stream');
     await page.getByLabel('Name').fill('Studio A');
     await page.getByRole('button', { name: 'Create stream' }).click();
-    await page.waitForURL(/\/streams\/[^/]+$/);
+    await page.waitForURL(/\/streams\/(?!new$)[^/]+$/);
     streamUrl = page.url();
     assert.equal(await page.getByTestId('stream-status').textContent(), 'OFFLINE');
     await page.getByRole('button', { name: 'Copy RTMP URL' }).click();
@@ -112,6 +112,8 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
       .getByRole('cell', { name: /avc1|h264/i })
       .first()
       .waitFor({ timeout: 20_000 });
+    await page.getByTestId('keyframe-interval').filter({ hasText: '1.00 s' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByTestId('reconnects').textContent(), '0');
     await checkPage('stream-live');
   });
 
@@ -140,7 +142,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await page.goto(streamUrl);
   });
 
-  it('rotates the primary key (shown once) and the new key publishes', async () => {
+  it('rotates the primary key (shown once), the new key publishes, and the health panel counts the reconnect', async () => {
     await page.getByRole('button', { name: 'Rotate' }).click();
     const secret = page.getByTestId('secret-value');
     await secret.waitFor();
@@ -166,6 +168,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
         throw new Error(`${error.message}; status ${status}; ffmpeg said: ${ffmpeg?.stderr()}`);
       });
     await previewPlays();
+    await page.getByTestId('reconnects').filter({ hasText: /^1 / }).waitFor({ timeout: 20_000 });
   });
 
   it('records, plays the recording, creates a clip from the player position and plays the clip', async () => {
