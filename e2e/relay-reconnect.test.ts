@@ -8,17 +8,13 @@
  * as connection events and viewer metrics stamped with B's node id.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import { createStream, registerAccount } from './support/accounts.js';
-import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { ffmpegMissing, ffprobeJson, type ProbedStream, publishPattern } from './support/ffmpeg.js';
-import { graphqlOf } from './support/nodes.js';
+import { graphqlOf, startNode, type TestNode } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
 import { type Recorder, record } from './support/subscriptions.js';
 
@@ -108,51 +104,43 @@ async function framesIn(url: string): Promise<number> {
 describe('origin → edge relay: a broken connection is made again and the stream goes on', { skip }, () => {
   let scratch: ScratchDatabase;
   const proxy = new CuttableProxy();
-  const dirs: string[] = [];
-  let origin: Tracked | undefined;
-  let edge: Tracked | undefined;
+  let origin: TestNode | undefined;
+  let edge: TestNode | undefined;
   let publisher: Tracked | undefined;
   let viewerUrl = '';
   let viewing = true;
   let polling: Promise<void> | undefined;
   let connections: Recorder | undefined;
   let viewerMetrics: Recorder | undefined;
+  let api: Pick<TestServer, 'graphql'>;
+  let owner = '';
+  let streamId = '';
 
   before(async () => {
     scratch = await createScratchDatabase();
     const proxyPort = await proxy.listen('127.0.0.2');
-    const start = (name: string, host: string, args: string[], extra: NodeJS.ProcessEnv): Tracked => {
-      const dataDir = mkdtempSync(join(tmpdir(), `airwave-relay-${name}-`));
-      dirs.push(dataDir);
-      return spawnAirwave(args, {
-        ...process.env,
-        DATABASE_URL: scratch.url,
-        AIRWAVE_HOST: host,
-        AIRWAVE_HTTP_PORT: '0',
-        AIRWAVE_RTMP_PORT: '0',
-        AIRWAVE_SRT_PORT: '0',
-        AIRWAVE_DATA_DIR: dataDir,
-        AIRWAVE_NODE_ID: `node-${name}`,
-        AIRWAVE_HEARTBEAT_SECONDS: '1',
+    [origin, edge] = await Promise.all([
+      startNode('a', '127.0.0.2', scratch.url, [], {
+        AIRWAVE_PUBLIC_URL: `http://127.0.0.2:${proxyPort}`,
         AIRWAVE_LOG_LEVEL: 'info',
-        ...extra,
-      });
-    };
-    origin = start('a', '127.0.0.2', [], { AIRWAVE_PUBLIC_URL: `http://127.0.0.2:${proxyPort}` });
-    edge = start('b', '127.0.0.3', ['--role', 'media'], {});
-    const [a, b] = await Promise.all([airwaveReady(origin, 60_000), airwaveReady(edge, 60_000)]);
-    proxy.target = a.ports.http;
-    const api = graphqlOf(`http://127.0.0.2:${a.ports.http}`) as TestServer;
-    const owner = (await registerAccount(api, 'relay-reconnect')).token;
-    const stream = await createStream(api, owner, 'Relayed show');
-    const rtmpPort = (a.ports as { rtmp?: number }).rtmp ?? 0;
+      }),
+      startNode('b', '127.0.0.3', scratch.url, ['--role', 'media'], { AIRWAVE_LOG_LEVEL: 'info' }),
+    ]);
+    const a = origin;
+    const b = edge;
+    proxy.target = a.httpPort;
+    api = graphqlOf(`http://127.0.0.2:${a.httpPort}`);
+    owner = (await registerAccount(api as TestServer, 'relay-reconnect')).token;
+    const stream = await createStream(api as TestServer, owner, 'Relayed show');
+    streamId = stream.id;
+    const rtmpPort = a.rtmpPort;
     publisher = publishPattern(`rtmp://127.0.0.2:${rtmpPort}/live/${stream.streamKey}`, {
       seconds: 120,
       bframes: false,
       width: 320,
       height: 180,
     });
-    const ws = `ws://127.0.0.2:${a.ports.http}/graphql/ws`;
+    const ws = `ws://127.0.0.2:${a.httpPort}/graphql/ws`;
     connections = record(
       ws,
       owner,
@@ -167,11 +155,11 @@ describe('origin → edge relay: a broken connection is made again and the strea
     );
     await waitFor(
       'the stream live on A',
-      async () => (await fetch(`http://127.0.0.2:${a.ports.http}/play/${stream.playbackId}`)).status === 200,
+      async () => (await fetch(`http://127.0.0.2:${a.httpPort}/play/${stream.playbackId}`)).status === 200,
       30_000,
       250,
     );
-    viewerUrl = `http://127.0.0.3:${b.ports.http}/play/${stream.playbackId}/hls/index.m3u8`;
+    viewerUrl = `http://127.0.0.3:${b.httpPort}/play/${stream.playbackId}/hls/index.m3u8`;
     await waitFor('the stream relayed to B', async () => (await fetch(viewerUrl)).status === 200, 30_000, 500);
     // A viewer stays on B all along, so the relay is never idle.
     polling = (async () => {
@@ -190,9 +178,6 @@ describe('origin → edge relay: a broken connection is made again and the strea
     await publisher?.stop();
     await Promise.all([origin?.stop(), edge?.stop()]);
     await proxy.close();
-    for (const dir of dirs) {
-      rmSync(dir, { recursive: true, force: true });
-    }
     await scratch?.drop();
   });
 
@@ -218,9 +203,9 @@ describe('origin → edge relay: a broken connection is made again and the strea
       frames > 0,
       `the newest segment after the cut decodes: ${frames} frames in ${resumed.lastSegment}\n${resumed.text}`,
     );
-    assert.match(edge?.stdout() ?? '', /relay lost; connecting again/);
-    assert.match(edge?.stdout() ?? '', /relay resumed/);
-    assert.doesNotMatch(edge?.stdout() ?? '', /relay from the origin ended/);
+    assert.match(edge?.cli.stdout() ?? '', /relay lost; connecting again/);
+    assert.match(edge?.cli.stdout() ?? '', /relay resumed/);
+    assert.doesNotMatch(edge?.cli.stdout() ?? '', /relay from the origin ended/);
   });
 
   it("publishes the edge's viewer to subscribers on the origin, stamped with the edge's node id", async () => {
@@ -239,6 +224,22 @@ describe('origin → edge relay: a broken connection is made again and the strea
       },
       'viewer metrics of B seen on A',
       20_000,
+    );
+  });
+
+  it("counts the edge's viewers in the stream's currentViewers on the origin's API", async () => {
+    await waitFor(
+      'currentViewers over both nodes',
+      async () => {
+        const response = await api.graphql<{ stream: { metrics: { currentViewers: number } } }>(
+          'query ($id: ID!) { stream(id: $id) { metrics { currentViewers } } }',
+          { id: streamId },
+          owner,
+        );
+        return (response.data?.stream.metrics.currentViewers ?? 0) >= 1;
+      },
+      20_000,
+      500,
     );
   });
 });

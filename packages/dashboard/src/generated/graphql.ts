@@ -144,10 +144,13 @@ export type RegisterInput = {
   password: string;
 };
 
+/** Exactly one of streamId and clipId. */
 export type SetPlaybackPolicyInput = {
+  /** Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy). */
+  clipId?: string | null | undefined;
   policy: PlaybackPolicyInput;
-  /** Stream global ID (or UUID). */
-  streamId: string;
+  /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
+  streamId?: string | null | undefined;
 };
 
 export type SigningKeyStatus =
@@ -386,6 +389,7 @@ export type SetPlaybackPolicyMutationVariables = Exact<{
 
 export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'AuthError', message: string }
+    | { __typename: 'Clip' }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
     | { __typename: 'ValidationError', field: string | null, message: string }
