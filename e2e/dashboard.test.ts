@@ -20,7 +20,7 @@ import {
   videoAdvances as videoAdvancesIn,
 } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { sleep, type Tracked } from './support/processes.js';
+import { sleep, type Tracked, waitFor } from './support/processes.js';
 
 describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -210,6 +210,27 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     assert.equal(anonymous.status, 401, 'a viewer without a token is refused');
     await page.reload();
     await previewPlays();
+  });
+
+  it('charts daily views, unique viewers and egress over the chosen range (the owner previews count)', async () => {
+    const views = page.getByRole('img', { name: /^Views per day: 7 points, peak [1-9]/ });
+    await waitFor(
+      'the analytics charts',
+      async () => {
+        if ((await views.count()) > 0) {
+          return true;
+        }
+        await page.reload();
+        await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+        return false;
+      },
+      60_000,
+      2000,
+    );
+    await page.getByRole('img', { name: /^Unique viewers per day: 7 points, peak [1-9]/ }).waitFor();
+    await page.getByRole('img', { name: /^Egress per day: 7 points, peak [\d.]+ [KMG]B$/ }).waitFor();
+    await page.getByLabel('Range').selectOption('30');
+    await page.getByRole('img', { name: /^Views per day: 30 points, peak [1-9]/ }).waitFor();
   });
 
   it('adds a push target: a bad URL is refused next to its field, a good one is listed masked', async () => {
