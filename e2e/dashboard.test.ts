@@ -171,7 +171,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await page.getByTestId('reconnects').filter({ hasText: /^1 / }).waitFor({ timeout: 20_000 });
   });
 
-  it('records, plays the recording, creates a clip from the player position and plays the clip', async () => {
+  it('records, plays the recording, creates a clip from the player position, plays the clip and the chapter with thumbnails', async () => {
     await page.getByRole('link', { name: 'Recordings and clips' }).click();
     await page.getByText('No recordings yet').waitFor();
     await page.getByRole('button', { name: 'Start recording' }).click();
@@ -185,6 +185,28 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await page.getByTestId('artifact-clip').waitFor({ timeout: 30_000 });
     await checkPage('recordings');
     await page.getByRole('button', { name: 'Play clip Highlight' }).click();
+    await videoAdvances('recording-video');
+    await thumbnailsShow(page, 60_000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    const chapter = page.getByTestId('artifact-chapter').filter({ hasText: 'ready' });
+    await waitFor(
+      "the recording's chapter to be ready",
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (await chapter.count()) > 0;
+      },
+      60_000,
+      1000,
+    );
+    await chapter
+      .first()
+      .getByRole('button', { name: /^Play chapter / })
+      .click();
+    assert.equal(
+      await page.getByRole('button', { name: /^Create clip from here/ }).count(),
+      0,
+      'clips are cut from the recording',
+    );
     await videoAdvances('recording-video');
     await thumbnailsShow(page, 60_000);
     await page.goto(streamUrl);
