@@ -253,6 +253,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await page.getByRole('img', { name: /^Egress per day: 7 points, peak [\d.]+ [KMG]B$/ }).waitFor();
     await page.getByLabel('Range').selectOption('30');
     await page.getByRole('img', { name: /^Views per day: 30 points, peak [1-9]/ }).waitFor();
+    await checkPage('stream-analytics');
   });
 
   it('adds a push target: a bad URL is refused next to its field, a good one is listed masked', async () => {
