@@ -1580,6 +1580,8 @@ export type StreamMetrics = {
   readonly packetsSent?: Maybe<Scalars['Float']['output']>;
   /** The pull's state (PULL streams); null before any node pulled it. */
   readonly pull?: Maybe<PullStatus>;
+  /** Times the publisher dropped in the current live session (the stream waited in RECONNECTING for it), as this node's event feed saw them (counted since the node started); null where the node keeps no count. */
+  readonly reconnects?: Maybe<Scalars['Int']['output']>;
   /** When the current (or last) publish started. */
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   readonly status: StreamStatus;
@@ -1625,6 +1627,8 @@ export type StreamTrack = {
   readonly codecString: Scalars['String']['output'];
   readonly fps?: Maybe<Scalars['Float']['output']>;
   readonly height?: Maybe<Scalars['Int']['output']>;
+  /** Video: milliseconds between the last two key frames the ingest node received (null until two were seen). */
+  readonly keyframeIntervalMs?: Maybe<Scalars['Int']['output']>;
   readonly sampleRate?: Maybe<Scalars['Int']['output']>;
   readonly trackId: Scalars['Int']['output'];
   /** video or audio. */
@@ -3355,6 +3359,7 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   packetsRetransmitted?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   packetsSent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   pull?: Resolver<Maybe<ResolversTypes['PullStatus']>, ParentType, ContextType>;
+  reconnects?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3381,6 +3386,7 @@ export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extend
   codecString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  keyframeIntervalMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   trackId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   trackType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
