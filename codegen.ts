@@ -38,6 +38,7 @@ const config: CodegenConfig = {
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
           StreamingUsage: '../modules/analytics.js#AnalyticsGroup',
           StreamMetrics: '../../domain/srt/srt.js#StreamMetricsParent',
+          VodAsset: '../modules/vod-parent.js#VodAssetParent',
         },
       },
     },

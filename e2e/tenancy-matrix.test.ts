@@ -75,7 +75,10 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
-    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
+    calls: (a, _b, f) => [
+      { input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
+      { input: { vodAssetId: a.vodAsset[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
+    ],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
   'Mutation.setStreamSrtPassphrase': {

@@ -4,11 +4,15 @@
  * then wait for the asset to settle. Plus a test video made by ffmpeg.
  */
 import { execFile } from 'node:child_process';
-import { open } from 'node:fs/promises';
+import { openAsBlob, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestServer } from '@airwave/server/testing/test-server';
 
 const run = promisify(execFile);
+
+/** What the helpers use of a server: its origin and GraphQL (a TestServer, or a bench's child process). */
+export type VodServer = Pick<TestServer, 'baseUrl' | 'graphql'>;
 
 /** The session createVodUpload answers. */
 export interface VodSession {
@@ -62,7 +66,7 @@ const ASSET = `query ($id: ID!) { vodAsset(id: $id) { ${VOD_ASSET_FIELDS} } }`;
 
 /** Calls createVodUpload; answers the union member. */
 export async function createVodUpload(
-  server: TestServer,
+  server: VodServer,
   token: string,
   input: Record<string, unknown>,
 ): Promise<Record<string, unknown> & { __typename: string }> {
@@ -77,39 +81,36 @@ export async function createVodUpload(
   return response.data.createVodUpload;
 }
 
-/** PUTs every part of `file` to its URL (`parallel` at once); answers the parts with their ETags. */
+/** PUTs every part of `file` to its URL (`parallel` at once) as a slice of the file, the way a browser sends `File.slice`; answers the parts with their ETags. */
 export async function putParts(
   file: string,
   session: VodSession,
   parallel = 4,
 ): Promise<{ partNumber: number; etag: string }[]> {
-  const handle = await open(file, 'r');
+  const blob = await openAsBlob(file);
   const etags: { partNumber: number; etag: string }[] = [];
   let next = 0;
-  try {
-    const worker = async () => {
-      while (next < session.parts.length) {
-        const part = session.parts[next++] as VodSession['parts'][number];
-        const offset = (part.partNumber - 1) * session.partSize;
-        const buffer = Buffer.alloc(session.partSize);
-        const { bytesRead } = await handle.read(buffer, 0, session.partSize, offset);
-        const response = await fetch(part.presignedUrl, { method: 'PUT', body: buffer.subarray(0, bytesRead) });
-        if (response.status !== 200) {
-          throw new Error(`part ${part.partNumber}: HTTP ${response.status} ${await response.text()}`);
-        }
-        etags.push({ partNumber: part.partNumber, etag: response.headers.get('etag') ?? '' });
+  const worker = async () => {
+    while (next < session.parts.length) {
+      const part = session.parts[next++] as VodSession['parts'][number];
+      const offset = (part.partNumber - 1) * session.partSize;
+      const response = await fetch(part.presignedUrl, {
+        method: 'PUT',
+        body: blob.slice(offset, offset + session.partSize),
+      });
+      if (response.status !== 200) {
+        throw new Error(`part ${part.partNumber}: HTTP ${response.status} ${await response.text()}`);
       }
-    };
-    await Promise.all(Array.from({ length: parallel }, worker));
-  } finally {
-    await handle.close();
-  }
+      etags.push({ partNumber: part.partNumber, etag: response.headers.get('etag') ?? '' });
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
   return etags.sort((a, b) => a.partNumber - b.partNumber);
 }
 
 /** Calls completeVodUpload; answers the union member. */
 export async function completeVodUpload(
-  server: TestServer,
+  server: VodServer,
   token: string,
   uploadId: string,
   parts: { partNumber: number; etag: string }[],
@@ -127,7 +128,7 @@ export async function completeVodUpload(
 
 /** Polls vodAsset until `done` holds of it (or `timeoutMs` passes). */
 async function pollAsset(
-  server: TestServer,
+  server: VodServer,
   token: string,
   id: string,
   timeoutMs: number,
@@ -147,7 +148,7 @@ async function pollAsset(
 }
 
 /** Polls vodAsset until it leaves PROCESSING: READY (playable, outputs may still follow) or FAILED. */
-export function waitSettled(server: TestServer, token: string, id: string, timeoutMs = 180_000): Promise<VodAssetView> {
+export function waitSettled(server: VodServer, token: string, id: string, timeoutMs = 180_000): Promise<VodAssetView> {
   return pollAsset(
     server,
     token,
@@ -159,7 +160,7 @@ export function waitSettled(server: TestServer, token: string, id: string, timeo
 
 /** Polls vodAsset until processing is over: READY with every output (100 %), or FAILED. */
 export function waitProcessed(
-  server: TestServer,
+  server: VodServer,
   token: string,
   id: string,
   timeoutMs = 180_000,
@@ -174,6 +175,16 @@ export function waitProcessed(
       asset.status !== 'UPLOADING' &&
       (asset.status !== 'READY' || asset.progressPercent === 100),
   );
+}
+
+/** Uploads a file in parts, completes it and waits until processing is over; answers the asset. */
+export async function uploadVod(server: VodServer, token: string, file: string): Promise<VodAssetView> {
+  const session = (await createVodUpload(server, token, {
+    filename: basename(file),
+    sizeBytes: statSync(file).size,
+  })) as unknown as VodSession;
+  await completeVodUpload(server, token, session.id, await putParts(file, session));
+  return waitProcessed(server, token, session.artifactId);
 }
 
 /** Writes an H.264/AAC test video of about `megabytes` MB (720p, keyframe every 2 s) with ffmpeg. */

@@ -129,8 +129,10 @@ export type RegisterInput = {
 
 export type SetPlaybackPolicyInput = {
   policy: PlaybackPolicyInput;
-  /** Stream global ID (or UUID). */
-  streamId: string;
+  /** Stream global ID (or UUID); exactly one target (streamId, vodAssetId, …) is given. */
+  streamId?: string | null | undefined;
+  /** VodAsset global ID (or UUID): sets the asset's policy; give it instead of streamId. */
+  vodAssetId?: string | null | undefined;
 };
 
 export type SigningKeyStatus =
@@ -348,6 +350,7 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
     | { __typename: 'ValidationError', field: string | null, message: string }
+    | { __typename: 'VodAsset' }
    };
 
 export type PushTargetsQueryVariables = Exact<{

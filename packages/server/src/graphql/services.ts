@@ -19,6 +19,7 @@ import type { SrtService } from '../domain/srt/srt.service.js';
 import type { StreamKeysService } from '../domain/streams/stream-keys.service.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
+import type { VodPlaybackPolicies } from '../domain/vod/vod-playback-policies.js';
 import type { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
 
 /** Every domain service available to resolvers. */
@@ -56,4 +57,5 @@ export interface Services {
   readonly clips: ClipsService;
   /** VOD uploads and assets (issue 18). */
   readonly vod: VodUploadsService;
+  readonly vodPolicies: VodPlaybackPolicies;
 }

@@ -417,6 +417,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       pushTargets,
       clips: recording.clips(streams),
       vod: vod.service,
+      vodPolicies: vod.policies(playbackPolicies),
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);

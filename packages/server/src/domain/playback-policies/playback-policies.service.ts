@@ -94,6 +94,7 @@ export class PlaybackPoliciesService {
     () => this.now(),
   );
   private readonly changeListeners: ((change: PolicyChange) => void)[] = [];
+  private readonly owners: ((playbackId: string) => Promise<ResolvedPolicy | undefined>)[] = [];
   private readonly now: () => number;
   private pendingViews: Map<string, Map<string, PendingView[]>> | undefined;
 
@@ -123,10 +124,24 @@ export class PlaybackPoliciesService {
     const current = await this.deps.store.forStream(caller.tenantId, id);
     const next = await this.validate(caller.tenantId, input, current);
     const policy = await this.deps.store.upsert(caller.tenantId, id, next, new Date(this.now()));
-    const resolved: ResolvedPolicy = { streamId: id, tenantId: caller.tenantId, playbackId, policy };
-    this.cache.set(playbackId, resolved);
-    this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
+    this.applied({ streamId: id, tenantId: caller.tenantId, playbackId, policy });
     return id;
+  }
+
+  /** Another owner of playback IDs (VOD assets) answers for the IDs no stream has. */
+  addOwner(resolve: (playbackId: string) => Promise<ResolvedPolicy | undefined>): void {
+    this.owners.push(resolve);
+  }
+
+  /** A policy an owner stored: the gate applies it at once, here and (through the change event) elsewhere. */
+  applied(resolved: ResolvedPolicy): void {
+    this.cache.set(resolved.playbackId, resolved);
+    this.changed({
+      playbackId: resolved.playbackId,
+      streamId: resolved.streamId,
+      tenantId: resolved.tenantId,
+      local: true,
+    });
   }
 
   private changed(change: PolicyChange): void {
@@ -176,14 +191,21 @@ export class PlaybackPoliciesService {
   }
 
   /**
-   * The stream and policy behind a playback ID (undefined: no stream has it). Served from a
+   * The owner and policy behind a playback ID (undefined: no stream or other owner has it). Served from a
    * cache of POLICY_CACHE_TTL_MS shared by concurrent requests; unknown IDs are cached too.
    */
   resolve(playbackId: string): Promise<ResolvedPolicy | undefined> {
-    return this.cache.get(playbackId, () => this.deps.store.byPlaybackId(playbackId));
+    return this.cache.get(playbackId, async () => {
+      let resolved = await this.deps.store.byPlaybackId(playbackId);
+      for (const owner of this.owners) {
+        resolved ??= await owner(playbackId);
+      }
+      return resolved;
+    });
   }
 
-  private async validate(
+  /** Checks a policy input for the tenant (kids active, webhook address allowed; the secret kept from `current` when omitted). */
+  async validate(
     tenantId: string,
     input: PlaybackPolicyInput,
     current: PlaybackPolicy,

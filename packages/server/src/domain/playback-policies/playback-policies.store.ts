@@ -10,9 +10,13 @@ import { streamsTable } from '../streams/stream-tables.js';
 import { playbackPoliciesTable } from './playback-policies.tables.js';
 import { type PlaybackPolicy, type PlaybackPolicyType, PUBLIC_POLICY, type ResolvedPolicy } from './playback-policy.js';
 
-type PolicyRow = typeof playbackPoliciesTable.$inferSelect;
+type PolicyRow = Pick<
+  typeof playbackPoliciesTable.$inferSelect,
+  'policyType' | 'allowedKids' | 'webhookUrl' | 'webhookSecret' | 'webhookTimeoutMs' | 'version'
+>;
 
-function toPolicy(row: PolicyRow | null | undefined): PlaybackPolicy {
+/** The policy a row holds (PUBLIC when there is no row); rows of other owners (VOD assets) have the same columns. */
+export function toPolicy(row: PolicyRow | null | undefined): PlaybackPolicy {
   if (!row) {
     return PUBLIC_POLICY;
   }
@@ -25,6 +29,18 @@ function toPolicy(row: PolicyRow | null | undefined): PlaybackPolicy {
         ? { url: webhookUrl, secret: webhookSecret, timeoutMs: webhookTimeoutMs }
         : undefined,
     version: row.version,
+  };
+}
+
+/** The column values of a policy being written (the version is bumped by the upsert). */
+export function policyValues(policy: Omit<PlaybackPolicy, 'version'>, now: Date) {
+  return {
+    policyType: policy.type,
+    allowedKids: [...policy.allowedKids],
+    webhookUrl: policy.webhook?.url ?? null,
+    webhookSecret: policy.webhook?.secret ?? null,
+    webhookTimeoutMs: policy.webhook?.timeoutMs ?? null,
+    updatedAt: now,
   };
 }
 
@@ -65,14 +81,7 @@ export class PlaybackPoliciesStore {
     policy: Omit<PlaybackPolicy, 'version'>,
     now: Date,
   ): Promise<PlaybackPolicy> {
-    const values = {
-      policyType: policy.type,
-      allowedKids: [...policy.allowedKids],
-      webhookUrl: policy.webhook?.url ?? null,
-      webhookSecret: policy.webhook?.secret ?? null,
-      webhookTimeoutMs: policy.webhook?.timeoutMs ?? null,
-      updatedAt: now,
-    };
+    const values = policyValues(policy, now);
     const rows = await this.db
       .insert(playbackPoliciesTable)
       .values({ streamId, tenantId, version: 1, ...values })

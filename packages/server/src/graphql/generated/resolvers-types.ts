@@ -7,6 +7,7 @@ import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
 import type { StreamMetricsParent as StreamMetricsParentModel } from '../../domain/srt/srt.js';
+import type { VodAssetParent as VodAssetParentModel } from '../modules/vod-parent.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -1168,11 +1169,13 @@ export type ServiceInstance = {
 
 export type SetPlaybackPolicyInput = {
   readonly policy: PlaybackPolicyInput;
-  /** Stream global ID (or UUID). */
-  readonly streamId: Scalars['ID']['input'];
+  /** Stream global ID (or UUID); exactly one target (streamId, vodAssetId, …) is given. */
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
+  /** VodAsset global ID (or UUID): sets the asset's policy; give it instead of streamId. */
+  readonly vodAssetId?: InputMaybe<Scalars['ID']['input']>;
 };
 
-export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
+export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError | VodAsset;
 
 export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
 
@@ -1714,18 +1717,21 @@ export type VodAsset = {
   /** Outputs made: cmaf, dash, hls, mp4, poster, sprite. */
   readonly outputs: ReadonlyArray<Scalars['String']['output']>;
   readonly playbackId: Scalars['String']['output'];
+  /** Who may play this asset (PUBLIC unless setPlaybackPolicy changed it). */
+  readonly playbackPolicy: PlaybackPolicy;
   /** Processing progress, 0–100. */
   readonly progressPercent: Scalars['Float']['output'];
   /** WIDTHxHEIGHT. */
   readonly resolution?: Maybe<Scalars['String']['output']>;
   /** Bytes of the uploaded original. */
   readonly sizeBytes: Scalars['Float']['output'];
+  /** READY once the streaming outputs (CMAF HLS, DASH, HLS) play; MP4 and images may follow until progressPercent is 100. */
   readonly status: VodAssetStatus;
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   /** Bytes of every object the asset owns (original and outputs), once processed. */
   readonly storedBytes?: Maybe<Scalars['Float']['output']>;
-  /** Poster path under the playback origin, once READY. */
+  /** Poster path under the playback origin, once made (shortly after READY). */
   readonly thumbnailUrl?: Maybe<Scalars['String']['output']>;
   readonly title?: Maybe<Scalars['String']['output']>;
   readonly updatedAt: Scalars['Time']['output'];
@@ -1927,7 +1933,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
-    | ( VodAsset & { __typename: 'VodAsset' } )
+    | ( VodAssetParentModel & { __typename: 'VodAsset' } )
   ;
   CreateClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -1967,7 +1973,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateVodUploadResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
-    | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+    | ( Omit<VodUploadSession, 'asset'> & { asset: _RefType['VodAsset'] } & { __typename: 'VodUploadSession' } )
   ;
   DeleteClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -2042,6 +2048,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodAssetParentModel & { __typename: 'VodAsset' } )
   ;
   SetStreamSrtPassphraseResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -2239,13 +2246,13 @@ export type ResolversTypes = {
   ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
   ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
-  VodAsset: ResolverTypeWrapper<VodAsset>;
+  VodAsset: ResolverTypeWrapper<VodAssetParentModel>;
   VodAssetStatus: VodAssetStatus;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
   VodUploadPart: ResolverTypeWrapper<VodUploadPart>;
   VodUploadPartInput: VodUploadPartInput;
-  VodUploadSession: ResolverTypeWrapper<VodUploadSession>;
+  VodUploadSession: ResolverTypeWrapper<Omit<VodUploadSession, 'asset'> & { asset: ResolversTypes['VodAsset'] }>;
   VodUploadStatus: ResolverTypeWrapper<VodUploadStatus>;
   VodUploadStatusResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['VodUploadStatusResult']>;
   VodUploadedPart: ResolverTypeWrapper<VodUploadedPart>;
@@ -2378,11 +2385,11 @@ export type ResolversParentTypes = {
   ViewerEndpoint: ViewerEndpoint;
   ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
-  VodAsset: VodAsset;
+  VodAsset: VodAssetParentModel;
   VodLifecycleEvent: VodLifecycleEvent;
   VodUploadPart: VodUploadPart;
   VodUploadPartInput: VodUploadPartInput;
-  VodUploadSession: VodUploadSession;
+  VodUploadSession: Omit<VodUploadSession, 'asset'> & { asset: ResolversParentTypes['VodAsset'] };
   VodUploadStatus: VodUploadStatus;
   VodUploadStatusResult: ResolversUnionTypes<ResolversParentTypes>['VodUploadStatusResult'];
   VodUploadedPart: VodUploadedPart;
@@ -2958,7 +2965,7 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
-  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError' | 'VodAsset', ParentType, ContextType>;
 };
 
 export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
@@ -3255,6 +3262,7 @@ export type VodAssetResolvers<ContextType = GraphQLContext, ParentType extends R
   originType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   outputs?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
   progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   resolution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;

@@ -4,11 +4,13 @@
  * Developer tokens need security:read / security:write.
  */
 import { requirePrincipal } from '../../auth/principal.js';
+import { ValidationError } from '../../domain/errors.js';
 import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
 import type { AccessDecision } from '../../domain/playback-access/playback-access.service.js';
 import type { PlaybackAccessDecision, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import { setVodPlaybackPolicy } from './vod-policy.js';
 
 /** The decision without the verified token (which only the media routes carry on). */
 function decisionToGraphQL(decision: AccessDecision): PlaybackAccessDecision {
@@ -128,8 +130,8 @@ export const playbackAccessModule: GraphQLModule = {
     }
 
     input SetPlaybackPolicyInput {
-      "Stream global ID (or UUID)."
-      streamId: ID!
+      "Stream global ID (or UUID); exactly one target (streamId, vodAssetId, …) is given."
+      streamId: ID
       policy: PlaybackPolicyInput!
     }
 
@@ -200,12 +202,20 @@ export const playbackAccessModule: GraphQLModule = {
           const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
           return { success: true, deletedId: toGlobalId('SigningKey', revoked.id), pending: false };
         }),
-      setPlaybackPolicy: (_root, { input }, ctx) =>
-        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
+      setPlaybackPolicy: (_root, { input }, ctx) => {
+        const targets = [input.streamId, input.vodAssetId].filter((id) => id != null);
+        if (input.vodAssetId != null && targets.length === 1) {
+          return setVodPlaybackPolicy(input.vodAssetId, input.policy, ctx);
+        }
+        return unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
+          if (input.streamId == null || targets.length !== 1) {
+            throw new ValidationError('input', 'one_target', 'give exactly one of input.streamId and input.vodAssetId');
+          }
           const streamId = await ctx.services.playbackPolicies.set(ctx.principal, input.streamId, input.policy);
           const principal = requirePrincipal(ctx.principal);
           return ctx.services.streams.get(principal.tenantId, streamId);
-        }),
+        });
+      },
       testPlaybackAccess: (_root, { input }, ctx) =>
         unionResult('PlaybackAccessDecision', ['ValidationError', 'NotFoundError', 'AuthError'], async () =>
           decisionToGraphQL(await ctx.services.playbackAccess.test(ctx.principal, input)),

@@ -7,12 +7,13 @@
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
 import type { VodAssetRecord } from '../../domain/vod/vod-asset.js';
-import type { Resolvers, VodAsset } from '../generated/resolvers-types.js';
+import type { Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import type { VodAssetParent } from './vod-parent.js';
 
 /** A VOD asset as the API shows it. */
-export function vodAssetToGraphQL(asset: VodAssetRecord): VodAsset {
+export function vodAssetToGraphQL(asset: VodAssetRecord): VodAssetParent {
   const ready = asset.status === 'READY';
   return {
     id: toGlobalId('VodAsset', asset.id),
@@ -34,9 +35,9 @@ export function vodAssetToGraphQL(asset: VodAssetRecord): VodAsset {
     bitrateKbps: asset.bitrateKbps,
     errorMessage: asset.errorMessage,
     storageLocation: asset.storageKind,
-    isFinalized: ready || asset.status === 'FAILED',
+    isFinalized: (ready && asset.progressPercent >= 100) || asset.status === 'FAILED',
     manifestPath: ready ? `/play/${asset.playbackId}/cmaf/index.m3u8` : null,
-    thumbnailUrl: ready ? `/play/${asset.playbackId}/thumbnails/poster.jpg` : null,
+    thumbnailUrl: ready && asset.outputs.includes('poster') ? `/play/${asset.playbackId}/thumbnails/poster.jpg` : null,
     outputs: [...asset.outputs],
     createdAt: asset.createdAt.toISOString(),
     updatedAt: asset.updatedAt.toISOString(),
@@ -70,6 +71,7 @@ export const vodModule: GraphQLModule = {
       contentType: String!
       title: String
       description: String
+      "READY once the streaming outputs (CMAF HLS, DASH, HLS) play; MP4 and images may follow until progressPercent is 100."
       status: VodAssetStatus!
       "Processing progress, 0–100."
       progressPercent: Float!
@@ -90,7 +92,7 @@ export const vodModule: GraphQLModule = {
       isFinalized: Boolean!
       "CMAF HLS playlist path under the playback origin, once READY."
       manifestPath: String
-      "Poster path under the playback origin, once READY."
+      "Poster path under the playback origin, once made (shortly after READY)."
       thumbnailUrl: String
       "Outputs made: cmaf, dash, hls, mp4, poster, sprite."
       outputs: [String!]!
