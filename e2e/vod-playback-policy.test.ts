@@ -118,7 +118,7 @@ describe('playback policy of a VOD asset', { skip: ffmpegMissing }, () => {
     const stream = await createStream(server, token);
     const both = await setPolicy({ streamId: stream.id, vodAssetId: assetId, policy: { type: 'PUBLIC' } });
     assert.equal(both?.__typename, 'ValidationError');
-    assert.equal(both?.field, 'input');
+    assert.equal(both?.field, 'input.streamId');
     const neither = await setPolicy({ policy: { type: 'PUBLIC' } });
     assert.equal(neither?.__typename, 'ValidationError');
     const intruder = (await registerAccount(server, 'intruder')).token;

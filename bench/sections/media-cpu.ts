@@ -27,6 +27,9 @@ const WARMUP_S = Number(process.env.BENCH_MEDIA_WARMUP_S ?? 8);
  */
 const FIRST_WARMUP_S = Number(process.env.BENCH_MEDIA_FIRST_WARMUP_S ?? 90);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_WINDOW_S ?? 30);
+/** Short names of the servers in run order; `BENCH_MEDIA_SERVERS=always,nginx` measures only those (while iterating). */
+const SERVER_KEYS = ['on-demand', 'always', 'watched', 'nginx', 'nms'] as const;
+const ONLY = process.env.BENCH_MEDIA_SERVERS?.split(',');
 
 /** One measured step of one server. */
 interface Step {
@@ -249,8 +252,13 @@ export async function run(): Promise<string> {
     { name: 'Node-Media-Server', start: startNodeMediaServer, threads: true },
   ];
   const results: ServerResult[] = [];
-  for (const contender of contenders) {
-    results.push(await measureServer(contender, mp4));
+  for (const [index, contender] of contenders.entries()) {
+    const key = SERVER_KEYS[index] as string;
+    results.push(
+      ONLY === undefined || ONLY.includes(key)
+        ? await measureServer(contender, mp4)
+        : { name: contender.name, idleRss: 0, idleCpu: 0, steps: [], skipped: `left out (BENCH_MEDIA_SERVERS)` },
+    );
   }
   const [onDemand, always, alwaysUnmerged, nginx, nms] = results;
   const rows: string[] = [];

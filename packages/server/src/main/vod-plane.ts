@@ -8,10 +8,7 @@ import type { Logger } from '@airwave/media';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
-import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import { VodStore } from '../domain/vod/vod.store.js';
-import { VodPlaybackPolicies } from '../domain/vod/vod-playback-policies.js';
-import { VodPolicyStore } from '../domain/vod/vod-policy.store.js';
 import { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
 import type { EventPublisher } from '../events/event-bus.js';
 import { VodPlayback } from '../http/play/vod/vod-playback.js';
@@ -33,8 +30,6 @@ export interface VodPlane {
   /** Serves READY assets under their playback IDs. */
   readonly playback: VodPlayback;
   readonly routes: readonly ((app: FastifyInstance) => Promise<void> | void)[];
-  /** The playback policies of VOD assets, answered to the gate through the stream policies' service. */
-  policies(playbackPolicies: PlaybackPoliciesService): VodPlaybackPolicies;
   /** Stops the sweep and waits for running jobs. */
   close(): Promise<void>;
 }
@@ -90,12 +85,6 @@ export async function startVodPlane(deps: {
     processing,
     playback: new VodPlayback(opened.storage, (playbackId) => store.byPlaybackId(playbackId)),
     routes: local ? [uploadRoutes(local)] : [],
-    policies: (playbackPolicies) =>
-      new VodPlaybackPolicies({
-        store: new VodPolicyStore(deps.database.db),
-        policies: playbackPolicies,
-        vod: service,
-      }),
     close: async () => {
       clearInterval(timer);
       await processing.settled();

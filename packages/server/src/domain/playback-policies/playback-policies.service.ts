@@ -10,7 +10,7 @@ import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
 import { PromiseCache } from '../playback-access/promise-cache.js';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { streamIdOf } from '../streams/streams.service.js';
-import type { PlaybackPoliciesStore } from './playback-policies.store.js';
+import type { ContentPolicyTarget, PlaybackPoliciesStore } from './playback-policies.store.js';
 import {
   type PlaybackPolicy,
   type PlaybackPolicyInput,
@@ -94,7 +94,6 @@ export class PlaybackPoliciesService {
     () => this.now(),
   );
   private readonly changeListeners: ((change: PolicyChange) => void)[] = [];
-  private readonly owners: ((playbackId: string) => Promise<ResolvedPolicy | undefined>)[] = [];
   private readonly now: () => number;
   private pendingViews: Map<string, Map<string, PendingView[]>> | undefined;
 
@@ -124,24 +123,44 @@ export class PlaybackPoliciesService {
     const current = await this.deps.store.forStream(caller.tenantId, id);
     const next = await this.validate(caller.tenantId, input, current);
     const policy = await this.deps.store.upsert(caller.tenantId, id, next, new Date(this.now()));
-    this.applied({ streamId: id, tenantId: caller.tenantId, playbackId, policy });
+    const resolved: ResolvedPolicy = { streamId: id, tenantId: caller.tenantId, playbackId, policy };
+    this.cache.set(playbackId, resolved);
+    this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
     return id;
   }
 
-  /** Another owner of playback IDs (VOD assets) answers for the IDs no stream has. */
-  addOwner(resolve: (playbackId: string) => Promise<ResolvedPolicy | undefined>): void {
-    this.owners.push(resolve);
+  /**
+   * Sets the own policy of a clip or VOD asset the caller's tenant owns (security:write; callers
+   * find the target by the ID given, NOT_FOUND otherwise). It replaces, for that playback ID only,
+   * what the content inherits. An omitted webhook secret keeps the content's own, never the
+   * stream's.
+   */
+  async setForContent(
+    principal: Principal | null,
+    target: ContentPolicyTarget,
+    input: PlaybackPolicyInput,
+  ): Promise<PlaybackPolicy> {
+    const caller = requirePrincipal(principal, 'security:write');
+    if (target.tenantId !== caller.tenantId) {
+      throw new NotFoundError(target.kind === 'CLIP' ? 'Clip' : 'VodAsset', target.contentId);
+    }
+    const current = (await this.deps.store.forContent(caller.tenantId, target.playbackId)) ?? PUBLIC_POLICY;
+    const next = await this.validate(caller.tenantId, input, current);
+    const policy = await this.deps.store.upsertContent(target, next, new Date(this.now()));
+    const streamId = target.streamId ?? target.contentId;
+    const { playbackId } = target;
+    this.cache.set(playbackId, { streamId, tenantId: caller.tenantId, playbackId, policy });
+    this.changed({ playbackId, streamId, tenantId: caller.tenantId, local: true });
+    return policy;
   }
 
-  /** A policy an owner stored: the gate applies it at once, here and (through the change event) elsewhere. */
-  applied(resolved: ResolvedPolicy): void {
-    this.cache.set(resolved.playbackId, resolved);
-    this.changed({
-      playbackId: resolved.playbackId,
-      streamId: resolved.streamId,
-      tenantId: resolved.tenantId,
-      local: true,
-    });
+  /** The read view of a clip's or VOD asset's policy: its own, else its stream's (PUBLIC without a stream). */
+  async viewForContent(tenantId: string, playbackId: string, streamId: string | null): Promise<PlaybackPolicyView> {
+    const own = await this.deps.store.forContent(tenantId, playbackId);
+    if (own) {
+      return policyView(own);
+    }
+    return streamId ? this.viewForStream(tenantId, streamId) : policyView(PUBLIC_POLICY);
   }
 
   private changed(change: PolicyChange): void {
@@ -191,21 +210,14 @@ export class PlaybackPoliciesService {
   }
 
   /**
-   * The owner and policy behind a playback ID (undefined: no stream or other owner has it). Served from a
+   * The stream and policy behind a playback ID (undefined: no stream has it). Served from a
    * cache of POLICY_CACHE_TTL_MS shared by concurrent requests; unknown IDs are cached too.
    */
   resolve(playbackId: string): Promise<ResolvedPolicy | undefined> {
-    return this.cache.get(playbackId, async () => {
-      let resolved = await this.deps.store.byPlaybackId(playbackId);
-      for (const owner of this.owners) {
-        resolved ??= await owner(playbackId);
-      }
-      return resolved;
-    });
+    return this.cache.get(playbackId, () => this.deps.store.byPlaybackId(playbackId));
   }
 
-  /** Checks a policy input for the tenant (kids active, webhook address allowed; the secret kept from `current` when omitted). */
-  async validate(
+  private async validate(
     tenantId: string,
     input: PlaybackPolicyInput,
     current: PlaybackPolicy,

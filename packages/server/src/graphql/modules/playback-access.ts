@@ -4,13 +4,12 @@
  * Developer tokens need security:read / security:write.
  */
 import { requirePrincipal } from '../../auth/principal.js';
-import { ValidationError } from '../../domain/errors.js';
 import { fromGlobalId, toGlobalId } from '../../domain/ids.js';
 import type { AccessDecision } from '../../domain/playback-access/playback-access.service.js';
 import type { PlaybackAccessDecision, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
-import { setVodPlaybackPolicy } from './vod-policy.js';
+import { setPolicyOfTarget } from './playback-policy-targets.js';
 
 /** The decision without the verified token (which only the media routes carry on). */
 function decisionToGraphQL(decision: AccessDecision): PlaybackAccessDecision {
@@ -129,13 +128,16 @@ export const playbackAccessModule: GraphQLModule = {
       webhook: WebhookPlaybackPolicyInput
     }
 
+    "Exactly one of streamId and clipId."
     input SetPlaybackPolicyInput {
-      "Stream global ID (or UUID); exactly one target (streamId, vodAssetId, …) is given."
+      "Stream global ID (or UUID): its live output, recordings, chapters and clips."
       streamId: ID
+      "Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy)."
+      clipId: ID
       policy: PlaybackPolicyInput!
     }
 
-    union SetPlaybackPolicyResult = Stream | ValidationError | NotFoundError | AuthError
+    union SetPlaybackPolicyResult = Stream | Clip | ValidationError | NotFoundError | AuthError
 
     input TestPlaybackAccessInput {
       playbackId: String!
@@ -180,7 +182,7 @@ export const playbackAccessModule: GraphQLModule = {
       createSigningKey(input: CreateSigningKeyInput!): CreateSigningKeyResult!
       "Revokes a signing key; its tokens stop playing at once (security:write)."
       revokeSigningKey(id: ID!): RevokeSigningKeyResult!
-      "Sets who may play a stream; takes effect at once (security:write)."
+      "Sets who may play a stream (and what was recorded of it) or one clip; takes effect at once (security:write)."
       setPlaybackPolicy(input: SetPlaybackPolicyInput!): SetPlaybackPolicyResult!
       "What the playback gate would decide for a playback ID and token, without serving media (security:read)."
       testPlaybackAccess(input: TestPlaybackAccessInput!): TestPlaybackAccessResult!
@@ -202,20 +204,7 @@ export const playbackAccessModule: GraphQLModule = {
           const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
           return { success: true, deletedId: toGlobalId('SigningKey', revoked.id), pending: false };
         }),
-      setPlaybackPolicy: (_root, { input }, ctx) => {
-        const targets = [input.streamId, input.vodAssetId].filter((id) => id != null);
-        if (input.vodAssetId != null && targets.length === 1) {
-          return setVodPlaybackPolicy(input.vodAssetId, input.policy, ctx);
-        }
-        return unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
-          if (input.streamId == null || targets.length !== 1) {
-            throw new ValidationError('input', 'one_target', 'give exactly one of input.streamId and input.vodAssetId');
-          }
-          const streamId = await ctx.services.playbackPolicies.set(ctx.principal, input.streamId, input.policy);
-          const principal = requirePrincipal(ctx.principal);
-          return ctx.services.streams.get(principal.tenantId, streamId);
-        });
-      },
+      setPlaybackPolicy: (_root, { input }, ctx) => setPolicyOfTarget(input, ctx),
       testPlaybackAccess: (_root, { input }, ctx) =>
         unionResult('PlaybackAccessDecision', ['ValidationError', 'NotFoundError', 'AuthError'], async () =>
           decisionToGraphQL(await ctx.services.playbackAccess.test(ctx.principal, input)),

@@ -1,5 +1,6 @@
 /** Options of the CMAF packager (segment and part targets, window, limits) and their defaults. */
 import { type Logger, silentLogger } from '../../../ports.js';
+import type { SegmentSpool } from '../segment-spool.js';
 
 /** What a CMAF packager may be told; every field has a default. */
 export interface CmafPackagerOptions {
@@ -17,6 +18,13 @@ export interface CmafPackagerOptions {
   readonly log?: Logger;
   /** Called for every dropped unit or failed part (metrics). */
   readonly onFailure?: () => void;
+  /**
+   * Where complete segments older than the newest `memorySegments` are written, leaving memory
+   * (default: every segment of the window stays in memory).
+   */
+  readonly spool?: SegmentSpool;
+  /** Complete segments per track kept in memory when spooling (default 2: every part LL-HLS lists). */
+  readonly memorySegments?: number;
 }
 
 /** Options with every default applied. */
@@ -28,6 +36,8 @@ export interface ResolvedCmafOptions {
   readonly now: () => number;
   readonly log: Logger;
   readonly onFailure: (() => void) | undefined;
+  readonly spool: SegmentSpool | undefined;
+  readonly memorySegments: number;
 }
 
 /** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
@@ -58,6 +68,8 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     now: options.now ?? Date.now,
     log: options.log ?? silentLogger,
     onFailure: options.onFailure,
+    spool: options.spool,
+    memorySegments: options.spool ? Math.max(1, options.memorySegments ?? 2) : windowSegments,
   };
 }
 

@@ -81,6 +81,13 @@ export class CmafPackager implements StreamSink {
     return total;
   }
 
+  /** Drops every spooled segment's file: the packager is gone. */
+  dispose(): void {
+    for (const writer of this.writers.values()) {
+      writer.dispose();
+    }
+  }
+
   /** Why the stream ended, or undefined while live. */
   get ended(): string | undefined {
     return this.endReason;
@@ -198,6 +205,7 @@ export class CmafPackager implements StreamSink {
             this.options.windowSegments,
             2 * this.options.maxSegmentSeconds,
             () => this.notify(),
+            this.options.spool ? { spool: this.options.spool, memorySegments: this.options.memorySegments } : undefined,
           );
           this.writers.set(name, writer);
           if (this.currentPeriod) {

@@ -3,6 +3,7 @@
  * parts. A request for the next part or the open segment (an LL-HLS preload hint) is held until
  * that resource is complete, as RFC 8216bis §6.2.6 asks of preload-hinted resources.
  */
+import type { Readable } from 'node:stream';
 import { CACHE_IMMUTABLE, errorResponse, type PlayResponse } from '../http-types.js';
 import { type CmafResource, parseCmafResource } from './cmaf-names.js';
 import type { CmafPackager } from './cmaf-packager.js';
@@ -24,16 +25,54 @@ export function cmafContentType(track: CmafTrackName): string {
 
 /** Finds a part still held by a track (in the open segment or the window). */
 export function findPart(writer: CmafTrackWriter, sequence: number): CmafPart | undefined {
+  return locatePart(writer, sequence)?.part;
+}
+
+/** A part and the segment it belongs to. */
+interface LocatedPart {
+  readonly segment: CmafSegment;
+  readonly part: CmafPart;
+}
+
+function locatePart(writer: CmafTrackWriter, sequence: number): LocatedPart | undefined {
   const open = writer.openSegment;
-  const segments: readonly CmafSegment[] = open ? [...writer.segments, open] : writer.segments;
+  if (open) {
+    const found = partIn(open, sequence);
+    if (found) {
+      return found;
+    }
+  }
+  const segments = writer.segments;
   for (let i = segments.length - 1; i >= 0; i--) {
-    const segment = segments[i] as CmafSegment;
-    const first = segment.parts[0];
-    if (first && sequence >= first.sequence) {
-      return segment.parts[sequence - first.sequence];
+    const found = partIn(segments[i] as CmafSegment, sequence);
+    if (found) {
+      return found;
     }
   }
   return undefined;
+}
+
+function partIn(segment: CmafSegment, sequence: number): LocatedPart | undefined {
+  const first = segment.parts[0];
+  if (!first || sequence < first.sequence) {
+    return undefined;
+  }
+  const part = segment.parts[sequence - first.sequence];
+  return part ? { segment, part } : undefined;
+}
+
+/** The bytes of a part: a view of memory, or a range of its segment's file once spooled. */
+function partBody({ segment, part }: LocatedPart): Uint8Array | Readable {
+  const spooled = segment.spooled;
+  if (!spooled) {
+    return part.data;
+  }
+  return spooled.file.body(spooled.partEnds[part.index - 1] ?? 0, spooled.partEnds[part.index]);
+}
+
+/** The bytes of a complete segment: a view of memory, or its file once spooled. */
+function segmentBody(segment: CmafSegment): Uint8Array | Readable | undefined {
+  return segment.spooled ? segment.spooled.file.body() : segment.data;
 }
 
 /** Finds a complete segment in a track's window. */
@@ -72,33 +111,45 @@ export async function serveCmafResource(
   }
   if (resource.type === 'init') {
     const init = writer.init(resource.version);
-    return init ? ok(resource.track, init) : missing(`no ${resource.track} init segment version ${resource.version}`);
+    return init
+      ? ok(resource.track, init, init.byteLength)
+      : missing(`no ${resource.track} init segment version ${resource.version}`);
   }
   if (resource.type === 'part') {
-    const lookup = (): CmafPart | undefined => findPart(writer, resource.sequence);
+    const lookup = (): LocatedPart | undefined => locatePart(writer, resource.sequence);
     const ahead = resource.sequence - writer.nextPart;
     if (!lookup() && ahead >= 0 && ahead < PART_LOOKAHEAD) {
       await packager.waitFor(() => lookup() !== undefined, waitMs, signal, 'media');
     }
-    const part = lookup();
-    return part ? ok(resource.track, part.data) : missing(`part ${resource.sequence} of ${resource.track} is not held`);
+    const located = lookup();
+    return located
+      ? ok(resource.track, partBody(located), partSize(located))
+      : missing(`part ${resource.sequence} of ${resource.track} is not held`);
   }
   const lookup = (): CmafSegment | undefined => findSegment(writer, resource.msn);
   const ahead = resource.msn - writer.nextSegmentNumber;
   if (!lookup() && ahead >= -1 && ahead < 1) {
     await packager.waitFor(() => lookup() !== undefined, waitMs, signal, 'media');
   }
-  const data = lookup()?.data;
-  return data ? ok(resource.track, data) : missing(`segment ${resource.msn} of ${resource.track} is not held`);
+  const segment = lookup();
+  const body = segment && segmentBody(segment);
+  return segment && body
+    ? ok(resource.track, body, segment.spooled ? segment.spooled.file.byteLength : (segment.data?.byteLength ?? 0))
+    : missing(`segment ${resource.msn} of ${resource.track} is not held`);
 }
 
-function ok(track: CmafTrackName, body: Uint8Array): PlayResponse {
+function partSize({ segment, part }: LocatedPart): number {
+  const ends = segment.spooled?.partEnds;
+  return ends ? (ends[part.index] ?? 0) - (ends[part.index - 1] ?? 0) : part.data.byteLength;
+}
+
+function ok(track: CmafTrackName, body: Uint8Array | Readable, size: number): PlayResponse {
   return {
     status: 200,
     headers: {
       'content-type': cmafContentType(track),
       'cache-control': CACHE_IMMUTABLE,
-      'content-length': String(body.byteLength),
+      'content-length': String(size),
     },
     body,
   };

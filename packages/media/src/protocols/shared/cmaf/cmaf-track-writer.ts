@@ -10,6 +10,7 @@ import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { Track } from '../../../stream/track.js';
 import { bufferBytes } from '../held-bytes.js';
+import type { SegmentSpool } from '../segment-spool.js';
 import type { CmafPart, CmafPeriod, CmafSegment, CmafTrackName } from './cmaf-types.js';
 
 /** A boundary the packager decided, in this track's timescale. */
@@ -30,6 +31,14 @@ type OpenSegment = Mutable<CmafSegment> & { parts: CmafPart[] };
 const MAX_QUEUED_CUTS = 64;
 /** Complete segments whose sizes predict the next one. */
 const SIZE_HISTORY = 3;
+/** What a spooled segment and its parts hold in memory instead of their bytes. */
+const SPOOLED = new Uint8Array(0);
+
+/** Where a track writer spools its older segments, and how many of the newest stay in memory. */
+export interface CmafTrackSpool {
+  readonly spool: SegmentSpool;
+  readonly memorySegments: number;
+}
 
 /** Segments and parts of one track. */
 export class CmafTrackWriter {
@@ -60,6 +69,8 @@ export class CmafTrackWriter {
     /** Longest stretch of samples held without a cut, seconds; beyond it the track cuts itself. */
     private readonly maxHeldSeconds: number,
     private readonly changed: () => void,
+    /** Where complete segments beyond the newest few go (default: all stay in memory). */
+    private readonly store?: CmafTrackSpool,
   ) {
     this.current = track;
     this.lastDuration = typicalStep(track);
@@ -81,7 +92,18 @@ export class CmafTrackWriter {
     const parts = [...this.complete, ...(this.open ? [this.open] : [])].flatMap((segment) =>
       segment.parts.map((part) => part.data),
     );
-    return bufferBytes([...parts, this.block]);
+    let spooled = 0;
+    for (const segment of this.complete) {
+      spooled += segment.spooled?.file.heldBytes ?? 0;
+    }
+    return spooled + bufferBytes([...parts, this.block]);
+  }
+
+  /** Drops every spooled segment's file (the packager is gone). */
+  dispose(): void {
+    for (const segment of this.complete) {
+      segment.spooled?.file.drop();
+    }
   }
 
   /** Complete segments in the window, oldest first. */
@@ -335,12 +357,40 @@ export class CmafTrackWriter {
     this.longestSegment = Math.max(this.longestSegment, segment.duration / this.current.timescale);
     while (this.complete.length > this.windowSegments) {
       const evicted = this.complete.shift();
+      evicted?.spooled?.file.drop();
       if (evicted?.discontinuity) {
         this.evictedDiscontinuities++;
       }
     }
+    this.spoolAged();
     this.dropUnusedInits();
     this.changed();
+  }
+
+  /** Moves complete segments older than the newest `memorySegments` to the spool (same bytes, from a file). */
+  private spoolAged(): void {
+    const store = this.store;
+    if (!store) {
+      return;
+    }
+    for (let i = this.complete.length - 1 - store.memorySegments; i >= 0; i--) {
+      const segment = this.complete[i] as CmafSegment;
+      if (segment.spooled || !segment.data) {
+        return;
+      }
+      const partEnds: number[] = [];
+      let end = 0;
+      for (const part of segment.parts) {
+        end += part.data.byteLength;
+        partEnds.push(end);
+      }
+      this.complete[i] = {
+        ...segment,
+        data: SPOOLED,
+        parts: segment.parts.map((part) => ({ ...part, data: SPOOLED })),
+        spooled: { file: store.spool.store(segment.data, 'm4s'), partEnds },
+      };
+    }
   }
 
   /** Copies parts spread over several blocks into one segment buffer; the parts become views of it. */

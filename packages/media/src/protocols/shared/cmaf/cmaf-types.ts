@@ -3,6 +3,8 @@
  * chunks) grouped into CMAF segments, and the periods that map media time to wall-clock time.
  */
 
+import type { SpooledSegment } from '../segment-spool.js';
+
 /** The media kinds a CMAF track carries; also the file-name prefix of its resources. */
 export type CmafTrackName = 'video' | 'audio';
 
@@ -77,6 +79,18 @@ export interface CmafSegment {
   readonly bytes: number;
   /** Samples (frames) it holds. */
   readonly samples: number;
-  /** The whole segment (all parts concatenated) once complete; undefined while open. */
+  /**
+   * The whole segment (all parts concatenated) once complete; undefined while open. Empty (as is
+   * every part's `data`) once the segment was spooled to a file: `spooled` then has the bytes.
+   */
   readonly data: Uint8Array | undefined;
+  /** The segment's file, once a spool holds it (segments older than the newest few). */
+  readonly spooled?: CmafSpooled;
+}
+
+/** Where a spooled segment's bytes are: its file, and where each of its parts ends in it. */
+export interface CmafSpooled {
+  readonly file: SpooledSegment;
+  /** End offset of each part in the file, in part order. */
+  readonly partEnds: readonly number[];
 }
