@@ -32,6 +32,7 @@ export const VOD_ASSET_FIELDS = `id artifactHash playbackId status progressPerce
 /** A VodAsset as the tests read it. */
 export interface VodAssetView {
   id: string;
+  artifactHash: string;
   playbackId: string;
   status: string;
   progressPercent: number;
@@ -175,6 +176,33 @@ export function waitProcessed(
       asset.status !== 'UPLOADING' &&
       (asset.status !== 'READY' || asset.progressPercent === 100),
   );
+}
+
+/** The VOD rows of storageArtifactsConnection (default kinds) as the tests read them. */
+export async function vodArtifacts(
+  server: VodServer,
+  token: string,
+): Promise<
+  {
+    key: string;
+    kind: string;
+    id: string;
+    playbackId: string;
+    streamId: string | null;
+    status: string;
+    sizeBytes: number;
+  }[]
+> {
+  const response = await server.graphql<{ storageArtifactsConnection: { nodes: { kind: string }[] } }>(
+    `{ storageArtifactsConnection(input: { first: 500 }) { nodes { key kind id playbackId streamId status sizeBytes } } }`,
+    {},
+    token,
+  );
+  const nodes = response.data?.storageArtifactsConnection.nodes;
+  if (!nodes) {
+    throw new Error(`storageArtifactsConnection: ${JSON.stringify(response.errors)}`);
+  }
+  return nodes.filter((node) => node.kind === 'VOD') as Awaited<ReturnType<typeof vodArtifacts>>;
 }
 
 /** Uploads a file in parts, completes it and waits until processing is over; answers the asset. */

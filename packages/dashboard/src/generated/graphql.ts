@@ -169,7 +169,7 @@ export type StorageArtifactKind =
 export type StorageArtifactsInput = {
   /** Page size, 0..500 (default 25). */
   first?: number | null | undefined;
-  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  /** Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId. */
   kinds?: Array<StorageArtifactKind> | null | undefined;
   offset?: number | null | undefined;
   streamId?: string | null | undefined;

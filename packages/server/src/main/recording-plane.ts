@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js';
 import { ClipsService } from '../domain/clips/clips.service.js';
 import { RecordingEvents } from '../domain/recordings/recording-events.js';
 import { RecordingLifecycle } from '../domain/recordings/recording-lifecycle.js';
-import { RecordingsService } from '../domain/recordings/recordings.service.js';
+import { RecordingsService, type VodAssetLister } from '../domain/recordings/recordings.service.js';
 import { RecordingsStore } from '../domain/recordings/recordings.store.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { EventPublisher } from '../events/event-bus.js';
@@ -30,7 +30,7 @@ export interface RecordingPlane {
   readonly renditions: RenditionJobs;
   readonly thumbnails: ThumbnailJobs;
   /** The API service, once the streams service exists. */
-  service(streams: StreamsService): RecordingsService;
+  service(streams: StreamsService, vodAssets?: VodAssetLister): RecordingsService;
   /** The clips service, once the streams service exists. */
   clips(streams: StreamsService): ClipsService;
   /** Finalizes what a killed process left open. */
@@ -100,7 +100,8 @@ export async function startRecordingPlane(deps: {
     recorders,
     renditions,
     thumbnails,
-    service: (streams) => new RecordingsService({ store, streams, recorders, storage, events }),
+    service: (streams, vodAssets) =>
+      new RecordingsService({ store, streams, recorders, storage, events, ...(vodAssets ? { vodAssets } : {}) }),
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {

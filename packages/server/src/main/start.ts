@@ -396,7 +396,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const srtStore = new SrtStore(database.db);
-    const recordings = recording.service(streams);
+    const recordings = recording.service(streams, vod.service);
     const clips = recording.clips(streams);
     const retention = startRetentionPlane({
       database,

@@ -1090,7 +1090,7 @@ export type Query = {
   readonly signingKey?: Maybe<SigningKey>;
   /** The account's signing keys, oldest first (developer tokens need security:read). */
   readonly signingKeysConnection: SigningKeysConnection;
-  /** Recordings, chapters and clips of the caller's tenant. */
+  /** Recordings, chapters, clips and VOD uploads of the caller's tenant. */
   readonly storageArtifactsConnection: StorageArtifactsConnection;
   /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
   readonly stream?: Maybe<Stream>;
@@ -1340,9 +1340,10 @@ export type StorageArtifact = {
   readonly kind: StorageArtifactKind;
   readonly playbackId: Scalars['String']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
-  /** Recordings: their status; chapters and clips: processing, ready or failed. */
+  /** Recordings: their status; chapters and clips: processing, ready or failed; VOD: uploading, processing, ready or failed. */
   readonly status: Scalars['String']['output'];
-  readonly streamId: Scalars['ID']['output'];
+  /** The stream it was recorded from; null for VOD uploads. */
+  readonly streamId?: Maybe<Scalars['ID']['output']>;
   /** Poster JPEG path. */
   readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
@@ -1368,7 +1369,7 @@ export type StorageArtifactsConnection = {
 export type StorageArtifactsInput = {
   /** Page size, 0..500 (default 25). */
   readonly first?: InputMaybe<Scalars['Int']['input']>;
-  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  /** Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId. */
   readonly kinds?: InputMaybe<ReadonlyArray<StorageArtifactKind>>;
   readonly offset?: InputMaybe<Scalars['Int']['input']>;
   readonly streamId?: InputMaybe<Scalars['ID']['input']>;
@@ -3226,7 +3227,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  streamId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };

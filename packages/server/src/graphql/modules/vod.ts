@@ -7,7 +7,7 @@
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
 import type { VodAssetRecord } from '../../domain/vod/vod-asset.js';
-import type { Resolvers } from '../generated/resolvers-types.js';
+import type { Resolvers, StorageArtifact } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 import type { VodAssetParent } from './vod-parent.js';
@@ -42,6 +42,26 @@ export function vodAssetToGraphQL(asset: VodAssetRecord): VodAssetParent {
     createdAt: asset.createdAt.toISOString(),
     updatedAt: asset.updatedAt.toISOString(),
     completedAt: asset.completedAt?.toISOString() ?? null,
+    expiresAt: asset.status === 'UPLOADING' ? asset.expiresAt.toISOString() : null,
+  };
+}
+
+/** A VOD asset as a row of storageArtifactsConnection (kind VOD; no stream). */
+export function vodArtifactToGraphQL(asset: VodAssetRecord): StorageArtifact {
+  return {
+    key: `vod:${asset.artifactHash}`,
+    kind: 'VOD',
+    id: toGlobalId('VodAsset', asset.id),
+    hash: asset.artifactHash,
+    playbackId: asset.playbackId,
+    streamId: null,
+    title: asset.title ?? asset.filename,
+    status: asset.status.toLowerCase(),
+    sizeBytes: asset.storedBytes ?? asset.sizeBytes,
+    durationSeconds: (asset.durationMs ?? 0) / 1000,
+    errorMessage: asset.errorMessage,
+    thumbnailUrl: `/play/${asset.playbackId}/thumbnails/poster.jpg`,
+    createdAt: asset.createdAt.toISOString(),
     expiresAt: asset.status === 'UPLOADING' ? asset.expiresAt.toISOString() : null,
   };
 }
