@@ -20,14 +20,14 @@ import { Upload } from '@aws-sdk/lib-storage';
 import {
   completeVodUpload,
   createVodUpload,
+  httpServer,
   makeTestVideo,
   putParts,
-  type VodServer,
   type VodSession,
   waitProcessed,
   waitSettled,
 } from '../../e2e/support/vod.js';
-import { type AirwaveProcess, registerBenchAccount, startAirwave } from '../lib/airwave-server.js';
+import { registerBenchAccount, startAirwave } from '../lib/airwave-server.js';
 import { WORK_DIR } from '../lib/media-file.js';
 import { percentile } from '../lib/percentile.js';
 
@@ -60,22 +60,6 @@ async function presignedToS3(storage: S3Storage, file: string, key: string): Pro
   await storage.completeMultipart(key, uploadId, await putParts(file, session, 4));
 }
 
-/** The e2e helpers' view of an Airwave child process: its origin and GraphQL. */
-function vodServer(airwave: AirwaveProcess): VodServer {
-  return {
-    baseUrl: airwave.baseUrl,
-    graphql: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
-      const response = await fetch(`${airwave.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { data: T | null; errors?: [] };
-      return { status: response.status, data: body.data, errors: body.errors, headers: response.headers };
-    },
-  };
-}
-
 function mbps(bytes: number, ms: number): number {
   return bytes / MIB / (ms / 1000);
 }
@@ -90,7 +74,7 @@ export async function run(): Promise<string> {
   const rows: string[] = [];
   const rssBefore = process.memoryUsage().rss;
   if (!radosgwMissing) {
-    const rgw = await startRadosgw({ memoryBytes: 6 * SIZE_MIB * MIB });
+    const rgw = await startRadosgw({ memoryBytes: 10 * SIZE_MIB * MIB });
     try {
       const storage = new S3Storage({
         endpoint: rgw.endpoint,
@@ -128,7 +112,7 @@ export async function run(): Promise<string> {
   }
   // Airwave runs as deployed, in its own process: the client's costs (fetch) are not counted as its.
   const airwave = await startAirwave({ AIRWAVE_VOD_PART_BYTES: String(PART) });
-  const server = vodServer(airwave);
+  const server = httpServer(airwave.baseUrl);
   try {
     const token = await registerBenchAccount(airwave);
     const through: number[] = [];

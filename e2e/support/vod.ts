@@ -65,6 +65,22 @@ const COMPLETE = `mutation ($input: CompleteVodUploadInput!) {
 }`;
 const ASSET = `query ($id: ID!) { vodAsset(id: $id) { ${VOD_ASSET_FIELDS} } }`;
 
+/** GraphQL over HTTP to a server known by its origin (a child process), as the helpers want it. */
+export function httpServer(baseUrl: string): VodServer {
+  return {
+    baseUrl,
+    graphql: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data: T | null; errors?: [] };
+      return { status: response.status, data: body.data, errors: body.errors, headers: response.headers };
+    },
+  };
+}
+
 /** Calls createVodUpload; answers the union member. */
 export async function createVodUpload(
   server: VodServer,

@@ -301,6 +301,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
       baseUrl: () => currentNode.baseUrl,
+      nodeId,
     });
     closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);

@@ -945,7 +945,7 @@ export type PlaybackTrack = {
   readonly width?: Maybe<Scalars['Int']['output']>;
 };
 
-/** Progress of processing work (transcode, thumbnails, VOD processing) of a stream. */
+/** Progress of processing work (transcode, thumbnails, VOD processing) of a stream or an uploaded VOD asset. */
 export type ProcessingEvent = {
   readonly __typename?: 'ProcessingEvent';
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
@@ -954,14 +954,18 @@ export type ProcessingEvent = {
   readonly inputCodec?: Maybe<Scalars['String']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   readonly outputCodec?: Maybe<Scalars['String']['output']>;
+  readonly playbackId?: Maybe<Scalars['String']['output']>;
   /** What runs: transcode, thumbnail, sprite, vod, … */
   readonly processType: Scalars['String']['output'];
   readonly progressPercent?: Maybe<Scalars['Float']['output']>;
   readonly stage: ProcessingEventStage;
-  readonly streamId: Scalars['ID']['output'];
+  /** The stream the work is for; null for VOD uploads. */
+  readonly streamId?: Maybe<Scalars['ID']['output']>;
   readonly timestamp: Scalars['Time']['output'];
   /** video or audio. */
   readonly trackType?: Maybe<Scalars['String']['output']>;
+  /** The VOD asset being processed (processType vod). */
+  readonly vodHash?: Maybe<Scalars['String']['output']>;
 };
 
 /** Stage of processing work. */
@@ -1661,7 +1665,7 @@ export type Subscription = {
   readonly liveConnectionEvents: ConnectionEvent;
   /** Recording lifecycle of one stream. */
   readonly liveDvrLifecycle: DvrLifecycleEvent;
-  /** Processing progress of one stream. */
+  /** Processing progress of one stream, or of the tenant (VOD uploads included) without streamId. */
   readonly liveProcessingEvents: ProcessingEvent;
   /** Storage artifact events of one stream. */
   readonly liveStorageEvents: StorageEvent;
@@ -1685,7 +1689,7 @@ export type SubscriptionLiveDvrLifecycleArgs = {
 
 
 export type SubscriptionLiveProcessingEventsArgs = {
-  streamId: Scalars['ID']['input'];
+  streamId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -3053,12 +3057,14 @@ export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType ex
   inputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   outputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   processType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   progressPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   stage?: Resolver<ResolversTypes['ProcessingEventStage'], ParentType, ContextType>;
-  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  streamId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   trackType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  vodHash?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PullSourceEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceEvent'] = ResolversParentTypes['PullSourceEvent']> = {
@@ -3399,7 +3405,7 @@ export type StreamsConnectionResolvers<ContextType = GraphQLContext, ParentType 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   liveConnectionEvents?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "liveConnectionEvents", ParentType, ContextType, RequireFields<SubscriptionLiveConnectionEventsArgs, 'streamId'>>;
   liveDvrLifecycle?: SubscriptionResolver<ResolversTypes['DvrLifecycleEvent'], "liveDvrLifecycle", ParentType, ContextType, RequireFields<SubscriptionLiveDvrLifecycleArgs, 'streamId'>>;
-  liveProcessingEvents?: SubscriptionResolver<ResolversTypes['ProcessingEvent'], "liveProcessingEvents", ParentType, ContextType, RequireFields<SubscriptionLiveProcessingEventsArgs, 'streamId'>>;
+  liveProcessingEvents?: SubscriptionResolver<ResolversTypes['ProcessingEvent'], "liveProcessingEvents", ParentType, ContextType, Partial<SubscriptionLiveProcessingEventsArgs>>;
   liveStorageEvents?: SubscriptionResolver<ResolversTypes['StorageEvent'], "liveStorageEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStorageEventsArgs, 'streamId'>>;
   liveStreamEvents?: SubscriptionResolver<ResolversTypes['StreamEvent'], "liveStreamEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStreamEventsArgs, 'streamId'>>;
   liveViewerMetrics?: SubscriptionResolver<ResolversTypes['ViewerMetrics'], "liveViewerMetrics", ParentType, ContextType, RequireFields<SubscriptionLiveViewerMetricsArgs, 'streamId'>>;
