@@ -1,6 +1,7 @@
 /** GraphQL helpers of the push-target e2e tests. */
 import assert from 'node:assert/strict';
 import type { TestServer } from '@airwave/server/testing/test-server';
+import { waitFor } from './processes.js';
 
 /** The push-target fields the tests read. */
 export const PUSH_TARGET_FIELDS =
@@ -112,4 +113,29 @@ export function graphqlAt(baseUrl: string): Pick<TestServer, 'graphql'> {
       };
     },
   };
+}
+
+/** Polls the stream's targets until `check` holds for them; a timeout says what they last were. */
+export async function waitTargets(
+  server: Pick<TestServer, 'graphql'>,
+  token: string,
+  streamId: string,
+  what: string,
+  check: (targets: PushTargetView[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<PushTargetView[]> {
+  let last: PushTargetView[] = [];
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        last = await readPushTargets(server, token, streamId);
+        return check(last) ? last : undefined;
+      },
+      timeoutMs,
+      200,
+    );
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; targets: ${JSON.stringify(last)}`);
+  }
 }

@@ -504,7 +504,7 @@ export type StreamQueryVariables = Exact<{
 }>;
 
 
-export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
+export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, reconnects: number | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null, keyframeIntervalMs: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
 
 export type DeleteStreamMutationVariables = Exact<{
   id: string;
@@ -1113,6 +1113,7 @@ export const StreamDocument = new TypedDocumentString(`
       currentViewers
       startedAt
       nodeId
+      reconnects
       pull {
         state
         attempt
@@ -1131,6 +1132,7 @@ export const StreamDocument = new TypedDocumentString(`
       bitrateKbps
       channels
       sampleRate
+      keyframeIntervalMs
     }
     playbackPolicy {
       type

@@ -28,8 +28,8 @@ function useTiles(url: string, attempt: number): SpriteTile[] {
   return tiles;
 }
 
-/** Position and duration of `video`, following its events. */
-function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: number } {
+/** Position and duration of `video`, following its events; `seek` moves the video and the slider at once. */
+function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: number; seek(to: number): void } {
   const [state, setState] = useState({ time: 0, duration: 0 });
   useEffect(() => {
     if (!video) {
@@ -48,7 +48,15 @@ function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: 
       }
     };
   }, [video]);
-  return state;
+  // The slider is controlled: its value must follow a seek in the same render, or React puts the
+  // old position back and the browser's trailing change event seeks there again.
+  const seek = (to: number) => {
+    if (video) {
+      video.currentTime = to;
+      setState((previous) => ({ ...previous, time: to }));
+    }
+  };
+  return { ...state, seek };
 }
 
 /** The bar under a player of recorded media. */
@@ -58,7 +66,7 @@ export function ScrubBar({ video, vttUrl }: { video: HTMLVideoElement | null; vt
   const [attempt, setAttempt] = useState(0);
   const tiles = useTiles(vttUrl, attempt);
   const retry = () => tiles.length === 0 && setAttempt((n) => n + 1);
-  const { time, duration } = usePlayhead(video);
+  const { time, duration, seek } = usePlayhead(video);
   const [hover, setHover] = useState<number>();
   const [keyboard, setKeyboard] = useState(false);
   const previewTime = hover ?? (keyboard ? time : undefined);
@@ -68,11 +76,6 @@ export function ScrubBar({ video, vttUrl }: { video: HTMLVideoElement | null; vt
     const box = event.currentTarget.getBoundingClientRect();
     const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / Math.max(1, box.width)));
     return fraction * duration;
-  };
-  const seek = (to: number) => {
-    if (video) {
-      video.currentTime = to;
-    }
   };
   const left = duration > 0 && previewTime !== undefined ? (previewTime / duration) * 100 : 0;
   return (

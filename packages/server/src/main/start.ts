@@ -71,6 +71,7 @@ import { EventBus } from '../events/event-bus.js';
 import { EventFeed } from '../events/event-feed.js';
 import { attachHubEvents } from '../events/hub-events.js';
 import { PgNotifyRelay } from '../events/pg-notify-relay.js';
+import { PublisherReconnects } from '../events/publisher-reconnects.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
@@ -240,6 +241,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
         cmafWindow: () => llHls.registry.heldBytes(),
       },
     });
+    const reconnects = new PublisherReconnects(events);
+    closers.unshift(() => reconnects.close());
     attachHubEvents({
       hub,
       bus: events,
@@ -439,10 +442,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       }),
       srt: new SrtService(srtStore, streams),
       recordings,
-      recordingChapterSeconds: config.dvrChapterSeconds,
+      chapterSettings: recording.chapterSettings,
       pushTargets,
       clips,
       vod: vod.service,
+      reconnects,
       retention: retention.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);

@@ -45,7 +45,8 @@ export function UploadPanel({ onUploaded }: { onUploaded: (assetId: string, titl
       setFailure({ message: 'Choose a video file first.', field: 'filename' });
       return;
     }
-    const title = String(new FormData(event.currentTarget).get('title') ?? '').trim();
+    const form = event.currentTarget;
+    const title = String(new FormData(form).get('title') ?? '').trim();
     const controller = new AbortController();
     cancel.current = controller;
     setFailure(undefined);
@@ -83,6 +84,7 @@ export function UploadPanel({ onUploaded }: { onUploaded: (assetId: string, titl
       }
       uploadId = undefined;
       setFile(undefined);
+      form.reset();
       setDone({ id: asset.id, title: title || file.name });
       onUploaded(asset.id, title || file.name);
     } catch (error) {

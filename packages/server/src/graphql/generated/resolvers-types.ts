@@ -273,7 +273,7 @@ export type DvrChapter = {
   readonly wallClockStartUnixMs: Scalars['Float']['output'];
 };
 
-/** How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE. */
+/** How a recording is cut into chapters: WINDOW_SIZED (at its end and every node-configured interval), FIXED_INTERVAL (the stream's dvrChapterIntervalSeconds), NONE (one chapter, at its end). */
 export type DvrChapterMode =
   | 'FIXED_INTERVAL'
   | 'NONE'
@@ -1415,6 +1415,10 @@ export type Stream = {
   readonly __typename?: 'Stream';
   readonly createdAt: Scalars['Time']['output'];
   readonly description?: Maybe<Scalars['String']['output']>;
+  /** FIXED_INTERVAL: the chapter length in seconds; null otherwise. */
+  readonly dvrChapterIntervalSeconds?: Maybe<Scalars['Int']['output']>;
+  /** How the stream's recordings are cut into chapters (read when a recording starts). */
+  readonly dvrChapterMode: DvrChapterMode;
   /** Global ID: the argument of every stream operation. */
   readonly id: Scalars['ID']['output'];
   /** The current or last SRT connection of the stream; null before any. */
@@ -1584,6 +1588,8 @@ export type StreamMetrics = {
   readonly packetsSent?: Maybe<Scalars['Float']['output']>;
   /** The pull's state (PULL streams); null before any node pulled it. */
   readonly pull?: Maybe<PullStatus>;
+  /** Times the publisher dropped in the current live session (the stream waited in RECONNECTING for it), as this node's event feed saw them (counted since the node started); null where the node keeps no count. */
+  readonly reconnects?: Maybe<Scalars['Int']['output']>;
   /** When the current (or last) publish started. */
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   readonly status: StreamStatus;
@@ -1629,6 +1635,8 @@ export type StreamTrack = {
   readonly codecString: Scalars['String']['output'];
   readonly fps?: Maybe<Scalars['Float']['output']>;
   readonly height?: Maybe<Scalars['Int']['output']>;
+  /** Video: milliseconds between the last two key frames the ingest node received (null until two were seen). */
+  readonly keyframeIntervalMs?: Maybe<Scalars['Int']['output']>;
   readonly sampleRate?: Maybe<Scalars['Int']['output']>;
   readonly trackId: Scalars['Int']['output'];
   /** video or audio. */
@@ -1757,6 +1765,10 @@ export type UpdatePushTargetResult = AuthError | NotFoundError | PushTarget | Va
 
 export type UpdateStreamInput = {
   readonly description?: InputMaybe<Scalars['String']['input']>;
+  /** FIXED_INTERVAL only: chapter length, 3600 to 604800 seconds. */
+  readonly dvrChapterIntervalSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** How the stream's recordings are cut into chapters; WINDOW_SIZED (default) uses the node's interval. */
+  readonly dvrChapterMode?: InputMaybe<DvrChapterMode>;
   /** Immutable: a different value is a ValidationError. */
   readonly ingestMode?: InputMaybe<IngestMode>;
   readonly name?: InputMaybe<Scalars['String']['input']>;
@@ -3264,6 +3276,8 @@ export type StorageEventResolvers<ContextType = GraphQLContext, ParentType exten
 export type StreamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Stream'] = ResolversParentTypes['Stream']> = {
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dvrChapterIntervalSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  dvrChapterMode?: Resolver<ResolversTypes['DVRChapterMode'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ingestConnection?: Resolver<Maybe<ResolversTypes['IngestConnection']>, ParentType, ContextType>;
   ingestMode?: Resolver<ResolversTypes['IngestMode'], ParentType, ContextType>;
@@ -3359,6 +3373,7 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   packetsRetransmitted?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   packetsSent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   pull?: Resolver<Maybe<ResolversTypes['PullStatus']>, ParentType, ContextType>;
+  reconnects?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3385,6 +3400,7 @@ export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extend
   codecString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  keyframeIntervalMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   trackId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   trackType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -5,8 +5,10 @@
  */
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
+import type { ChapterSettingsInput } from '../../domain/recordings/chapter-settings.js';
 import type { ArtifactRecord, RecordingRecord } from '../../domain/recordings/recording.js';
 import { RecordingsService, type StorageArtifactItem } from '../../domain/recordings/recordings.service.js';
+import type { GraphQLContext } from '../context.js';
 import type { DvrChapter, DvrChapterRef, Resolvers, StorageArtifact } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
@@ -70,11 +72,30 @@ function chapterToGraphQL(chapter: ArtifactRecord): DvrChapter {
   };
 }
 
-function chapterRefToGraphQL(chapter: ArtifactRecord, intervalSeconds: number | null): DvrChapterRef {
+/** updateStream's chapter fields checked for a tenant's stream; how to write them once the stream is updated. */
+export async function checkChapterSettings(
+  ctx: GraphQLContext,
+  tenantId: string,
+  id: string,
+  input: ChapterSettingsInput,
+): Promise<{ apply(): Promise<void> } | undefined> {
+  if (input.dvrChapterMode == null && input.dvrChapterIntervalSeconds == null) {
+    return undefined;
+  }
+  const stream = await ctx.services.streams.get(tenantId, id);
+  return ctx.services.chapterSettings.checkUpdate(tenantId, stream.id, input);
+}
+
+/** The mode a chapter was cut under and the chapter length that applied (kept in its params; null: one chapter). */
+function chapterPlan(chapter: ArtifactRecord) {
+  const params = chapter.params as { mode?: DvrChapterRef['mode']; intervalSeconds?: number | null };
+  return { mode: params.mode ?? ('WINDOW_SIZED' as const), intervalSeconds: params.intervalSeconds ?? null };
+}
+
+function chapterRefToGraphQL(chapter: ArtifactRecord): DvrChapterRef {
   return {
     ...chapterCommon(chapter),
-    mode: intervalSeconds ? 'FIXED_INTERVAL' : 'WINDOW_SIZED',
-    intervalSeconds,
+    ...chapterPlan(chapter),
     startMs: chapter.startUnixMs,
     endMs: chapter.endUnixMs,
   };
@@ -126,7 +147,7 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
 /** The recordings schema module. */
 export const recordingsModule: GraphQLModule = {
   typeDefs: /* GraphQL */ `
-    "How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE."
+    "How a recording is cut into chapters: WINDOW_SIZED (at its end and every node-configured interval), FIXED_INTERVAL (the stream's dvrChapterIntervalSeconds), NONE (one chapter, at its end)."
     enum DVRChapterMode {
       WINDOW_SIZED
       FIXED_INTERVAL
@@ -272,6 +293,20 @@ export const recordingsModule: GraphQLModule = {
       kinds: [StorageArtifactKind!]
     }
 
+    extend input UpdateStreamInput {
+      "How the stream's recordings are cut into chapters; WINDOW_SIZED (default) uses the node's interval."
+      dvrChapterMode: DVRChapterMode
+      "FIXED_INTERVAL only: chapter length, 3600 to 604800 seconds."
+      dvrChapterIntervalSeconds: Int
+    }
+
+    extend type Stream {
+      "How the stream's recordings are cut into chapters (read when a recording starts)."
+      dvrChapterMode: DVRChapterMode!
+      "FIXED_INTERVAL: the chapter length in seconds; null otherwise."
+      dvrChapterIntervalSeconds: Int
+    }
+
     union StartDVRResult = DVRRequest | ValidationError | NotFoundError | AuthError
     union StopDVRResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
     union DeleteDVRResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
@@ -303,6 +338,11 @@ export const recordingsModule: GraphQLModule = {
     }
   `,
   resolvers: {
+    Stream: {
+      dvrChapterMode: async (stream, _args, ctx) => (await ctx.services.chapterSettings.of(stream.id)).mode,
+      dvrChapterIntervalSeconds: async (stream, _args, ctx) =>
+        (await ctx.services.chapterSettings.of(stream.id)).intervalSeconds,
+    },
     Query: {
       storageArtifactsConnection: async (_root, { input }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
@@ -324,9 +364,8 @@ export const recordingsModule: GraphQLModule = {
           args.pageSize,
           args.pageToken,
         );
-        const interval = ctx.services.recordingChapterSeconds || null;
         return {
-          chapters: page.chapters.map((chapter) => chapterRefToGraphQL(chapter, interval)),
+          chapters: page.chapters.map(chapterRefToGraphQL),
           nextPageToken: page.nextPageToken,
         };
       },

@@ -9,7 +9,7 @@
 import type { Hub, LiveStream, Logger } from '@airwave/media';
 import { ChapterCutter } from '../../domain/recordings/chapter-cutter.js';
 import type { RecordingRecord } from '../../domain/recordings/recording.js';
-import type { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
+import type { ChapterPlan, RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
 import type { IndexedSegment } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
 import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
@@ -27,6 +27,7 @@ interface Active {
   readonly recorder: LiveRecorder;
   readonly detach: () => void;
   readonly cutter: ChapterCutter;
+  readonly plan: ChapterPlan;
   /** Chapter writes and progress updates, in order. */
   chain: Promise<void>;
   stopping: Promise<void> | undefined;
@@ -102,6 +103,7 @@ export class Recorders {
 
   private async begin(stream: LiveStream, tenantId: string): Promise<RecordingRecord> {
     const { lifecycle, storage, log, events } = this.options;
+    const plan = await lifecycle.chapterPlanFor(stream.streamId);
     const recording = await lifecycle.open(stream.streamId, tenantId);
     const existing = this.active.get(stream.streamId);
     if (existing) {
@@ -109,7 +111,7 @@ export class Recorders {
       await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'superseded');
       return existing.recording;
     }
-    const cutter = new ChapterCutter(lifecycle.chapterIntervalMs);
+    const cutter = new ChapterCutter(plan.intervalMs);
     let active: Active | undefined;
     const recorder = new LiveRecorder(
       storage,
@@ -124,7 +126,7 @@ export class Recorders {
           current.chain = current.chain.then(async () => {
             await lifecycle.progress(recording.id, totals);
             if (closed) {
-              await lifecycle.chapter(recording, closed);
+              await lifecycle.chapter(recording, closed, plan);
             }
             events?.segmentWritten?.(recording, segment, totals);
           });
@@ -138,7 +140,7 @@ export class Recorders {
       log.child({ recordingId: recording.id, streamId: stream.streamId }),
     );
     const detach = stream.attach(recorder);
-    active = { recording, recorder, detach, cutter, chain: Promise.resolve(), stopping: undefined };
+    active = { recording, recorder, detach, cutter, plan, chain: Promise.resolve(), stopping: undefined };
     this.active.set(stream.streamId, active);
     log.info({ recordingId: recording.id, streamId: stream.streamId }, 'recording started');
     events?.started?.(recording);
@@ -146,7 +148,7 @@ export class Recorders {
   }
 
   private async finalize(streamId: string, active: Active): Promise<void> {
-    const { recorder, recording, cutter } = active;
+    const { recorder, recording, cutter, plan } = active;
     active.detach();
     recorder.onEnd('recording stopped');
     await recorder.drain();
@@ -154,7 +156,7 @@ export class Recorders {
     const last = cutter.close();
     const lifecycle = this.options.lifecycle;
     if (last && recorder.written.segmentCount > 0) {
-      await lifecycle.chapter(recording, last);
+      await lifecycle.chapter(recording, last, plan);
     }
     await lifecycle.finish(recording.id, recorder.written, recorder.failed);
     if (this.active.get(streamId) === active) {
