@@ -121,13 +121,13 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     const whep = page.waitForResponse(
       (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
     );
-    await page.getByLabel('Player').selectOption('whep');
+    await page.getByLabel('Player', { exact: true }).selectOption('whep');
     assert.equal((await whep).status(), 201, 'the WHEP offer is answered');
     await page.getByText('WebRTC (WHEP) · behind live').waitFor();
     await previewPlays();
     await page.getByTestId('latency').filter({ hasText: / s$/ }).waitFor({ timeout: 20_000 });
     await checkPage('stream-live-whep');
-    await page.getByLabel('Player').selectOption('llhls');
+    await page.getByLabel('Player', { exact: true }).selectOption('llhls');
     await previewPlays();
   });
 
@@ -186,7 +186,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('recordings');
     await page.getByRole('button', { name: 'Play clip Highlight' }).click();
     await videoAdvances('recording-video');
-    await thumbnailsShow(page, 60_000);
+    await thumbnailsShow(page, 120_000);
     await page.getByRole('button', { name: 'Stop recording' }).click();
     const chapter = page.getByTestId('artifact-chapter').filter({ hasText: 'ready' });
     await waitFor(
@@ -208,11 +208,11 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
       'clips are cut from the recording',
     );
     await videoAdvances('recording-video');
-    await thumbnailsShow(page, 60_000);
+    await thumbnailsShow(page, 120_000);
     await page.goto(streamUrl);
   });
 
-  it('with a JWT policy the owner still previews while an anonymous viewer is refused', async () => {
+  it('with a JWT policy the owner still previews (LL-HLS and WHEP) while an anonymous viewer is refused', async () => {
     await page.getByRole('link', { name: 'Signing keys' }).click();
     await page.getByText('No signing keys yet').waitFor();
     await checkPage('signing-keys-empty');
@@ -231,6 +231,12 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     const anonymous = await fetch(`${server.baseUrl}/play/${playbackId}/cmaf/index.m3u8`);
     assert.equal(anonymous.status, 401, 'a viewer without a token is refused');
     await page.reload();
+    await previewPlays();
+    const whep = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
+    );
+    await page.getByLabel('Player', { exact: true }).selectOption('whep');
+    assert.equal((await whep).status(), 201, "the owner's WHEP offer is answered under the JWT policy too");
     await previewPlays();
   });
 

@@ -12,12 +12,11 @@ import { parseSpriteVtt, type SpriteTile, tileAt } from './sprite-vtt';
 /** Loads the tiles of `url` (none when it is missing or unreadable); a new `attempt` loads again. */
 function useTiles(url: string, attempt: number): SpriteTile[] {
   const [tiles, setTiles] = useState<SpriteTile[]>([]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt is the reason to load again.
   useEffect(() => {
     let current = true;
     setTiles([]);
     const absolute = new URL(url, window.location.href).toString();
-    fetch(absolute, { credentials: 'same-origin' })
+    fetch(absolute, { credentials: 'same-origin', cache: attempt > 0 ? 'no-cache' : 'default' })
       .then((response) => (response.ok ? response.text() : ''))
       .then((text) => current && setTiles(parseSpriteVtt(text, absolute)))
       .catch(() => {});

@@ -125,13 +125,17 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
       <section aria-labelledby="preview-heading" className="card">
         <div className="page-head">
           <h2 id="preview-heading">Preview</h2>
-          <label>
-            Player{' '}
-            <select value={protocol} onChange={(event) => setProtocol(event.target.value as 'llhls' | 'whep')}>
+          <span>
+            <label htmlFor="preview-player">Player</label>{' '}
+            <select
+              id="preview-player"
+              value={protocol}
+              onChange={(event) => setProtocol(event.target.value as 'llhls' | 'whep')}
+            >
               <option value="llhls">LL-HLS (hls.js)</option>
               <option value="whep">WebRTC (WHEP)</option>
             </select>
-          </label>
+          </span>
         </div>
         {live ? (
           <Suspense fallback={<Loading what="the player" />}>
