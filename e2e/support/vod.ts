@@ -115,7 +115,7 @@ export async function putParts(
         method: 'PUT',
         body: blob.slice(offset, offset + session.partSize),
       });
-      if (response.status !== 200) {
+      if (!response.ok) {
         throw new Error(`part ${part.partNumber}: HTTP ${response.status} ${await response.text()}`);
       }
       etags.push({ partNumber: part.partNumber, etag: response.headers.get('etag') ?? '' });
