@@ -38,6 +38,8 @@ const config: CodegenConfig = {
           NetworkStatus: '../../domain/node-status/public-info.service.js#NetworkStatusView',
           StreamingUsage: '../modules/analytics.js#AnalyticsGroup',
           StreamMetrics: '../../domain/srt/srt.js#StreamMetricsParent',
+          Clip: '../modules/media-parents.js#ClipParent',
+          DVRRequest: '../modules/media-parents.js#DvrRequestParent',
         },
       },
     },

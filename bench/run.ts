@@ -2,7 +2,8 @@
  * `npm run bench [-- name…]`: runs benchmark sections (`bench/sections/*.ts`; all, or those whose
  * file name contains a given name), each measuring Airwave side by side with its peers in one
  * run, and writes each section's Markdown into bench/RESULTS.md, replacing that section only.
- * A section exports `title` and `run(): Promise<string>`.
+ * RESULTS.md is read again just before each write, so runs of other sections that finished in the
+ * meantime keep their results. A section exports `title` and `run(): Promise<string>`.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -44,7 +45,6 @@ function readSections(): Map<string, string> {
   return sections;
 }
 
-const sections = readSections();
 for (const file of files) {
   const section = (await import(`${dir}${file}`)) as BenchSection;
   console.log(`# ${section.title}`);
@@ -62,6 +62,7 @@ for (const file of files) {
   const load = loadavg()
     .map((value) => value.toFixed(1))
     .join(' / ');
+  const sections = readSections();
   sections.set(section.title, `_Run ${started} on ${machine}; load average at the end ${load}._\n\n${body}`);
   const out = [...sections].map(([title, text]) => `## ${title}\n\n${text}\n`).join('\n');
   writeFileSync(resultsPath, `${HEADER}\n${out}`);

@@ -1,10 +1,11 @@
 /**
  * The dashboard in Debian's Chromium against the real server and a real ffmpeg publish: register,
  * create a stream, copy its RTMP URL from the page, publish to it, see the status turn LIVE without
- * a reload and the LL-HLS preview play, rotate the key, protect the stream with a JWT policy and
- * still preview it (owner preview, ADR 0055) while an anonymous viewer is refused, create and
- * revoke a developer token; axe-core on every page; sign out. With AIRWAVE_SCREENSHOTS=<dir> it
- * also saves every page at desktop and phone width.
+ * a reload and the LL-HLS and WHEP previews play, rotate the key, record and clip (with sprite
+ * thumbnails over the seek bar), protect the stream with a JWT policy and still preview it (owner
+ * preview, ADR 0055) while an anonymous viewer is refused, create and revoke a developer token;
+ * axe-core on every page; sign out. With AIRWAVE_SCREENSHOTS=<dir> it also saves every page at
+ * desktop and phone width.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,14 +13,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
 import { chromiumMissing, launchChromium } from './support/browser.js';
 import {
+  checkPage as checkPageIn,
   ensureDashboardBuilt,
-  overflowing,
   SCREENSHOT_SIZES,
-  screenshots,
-  seriousAxeViolations,
+  thumbnailsShow,
+  videoAdvances as videoAdvancesIn,
 } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { sleep, type Tracked, waitFor } from './support/processes.js';
+import { sleep, type Tracked } from './support/processes.js';
 
 describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -30,25 +31,8 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
   let streamUrl = '';
   let playbackId = '';
 
-  /** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, and that the page fits 360 px. */
-  async function checkPage(name: string): Promise<void> {
-    for (const size of Object.values(SCREENSHOT_SIZES)) {
-      await page.setViewportSize(size);
-      assert.deepEqual(await seriousAxeViolations(page), [], `${name} at ${size.width} px: axe violations`);
-    }
-    assert.deepEqual(await overflowing(page), [], `${name} fits 360 px without sideways scrolling`);
-    await page.setViewportSize(SCREENSHOT_SIZES.desktop);
-    await screenshots(page, name);
-  }
-
-  /** Waits until the video with `testId` plays: its currentTime advances by more than 1 s. */
-  async function videoAdvances(testId: string): Promise<void> {
-    const video = page.getByTestId(testId);
-    await video.waitFor({ timeout: 30_000 });
-    const time = () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
-    const start = await waitFor('the video to start', async () => Math.max(await time(), 0), 30_000, 250);
-    await waitFor('the video to advance', async () => (await time()) > start + 1, 20_000, 250);
-  }
+  const checkPage = (name: string) => checkPageIn(page, name);
+  const videoAdvances = (testId: string) => videoAdvancesIn(page, testId);
 
   /** Waits until the live preview plays. */
   const previewPlays = () => videoAdvances('preview-video');
@@ -131,6 +115,20 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('stream-live');
   });
 
+  it('the WebRTC (WHEP) preview plays when chosen, and shows its delay', async () => {
+    const whep = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
+    );
+    await page.getByLabel('Player').selectOption('whep');
+    assert.equal((await whep).status(), 201, 'the WHEP offer is answered');
+    await page.getByText('WebRTC (WHEP) · behind live').waitFor();
+    await previewPlays();
+    await page.getByTestId('latency').filter({ hasText: / s$/ }).waitFor({ timeout: 20_000 });
+    await checkPage('stream-live-whep');
+    await page.getByLabel('Player').selectOption('llhls');
+    await previewPlays();
+  });
+
   it('the streams list shows the stream live, and search filters it', async () => {
     await page.getByRole('link', { name: '← Streams' }).click();
     await page.getByRole('link', { name: 'Studio A' }).waitFor();
@@ -185,6 +183,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('recordings');
     await page.getByRole('button', { name: 'Play clip Highlight' }).click();
     await videoAdvances('recording-video');
+    await thumbnailsShow(page, 60_000);
     await page.goto(streamUrl);
   });
 

@@ -8,20 +8,16 @@
  * with the reference parser and its counters move.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase, type ScratchDatabase } from '@airwave/server/testing/databases';
+import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { type MetricFamily, parseMetrics, sampleValue } from '@airwave/server/testing/prometheus';
 import type { TestServer } from '@airwave/server/testing/test-server';
-import pg from 'pg';
 import type { Browser, Request } from 'playwright-core';
 import { createStream, registerAccount } from './support/accounts.js';
-import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { chromiumMissing, launchChromium, type PlayerPages, startPlayerPages } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { graphqlOf, startNode, type TestNode } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
 
 /** A viewer IP geoip-lite places in St Albans, England (city-level entry). */
@@ -29,54 +25,7 @@ const VIEWER_IP = '81.2.69.142';
 const METRICS_TOKEN = 'multinode-metrics-token';
 const PROBE_UA = 'airwave-e2e-probe/1';
 
-async function postgresMissing(): Promise<string | false> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    return 'TEST_DATABASE_URL is not set (needs PostgreSQL, which CI runs at 127.0.0.1:5432)';
-  }
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return false;
-  } catch (error) {
-    return `PostgreSQL at TEST_DATABASE_URL does not answer: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const skip = (await postgresMissing()) || ffmpegMissing || chromiumMissing;
-
-interface Node {
-  readonly name: string;
-  readonly cli: Tracked;
-  readonly baseUrl: string;
-  readonly rtmpPort: number;
-  readonly dataDir: string;
-}
-
-/** GraphQL against a node, as TestServer.graphql does. */
-function graphqlOf(baseUrl: string): Pick<TestServer, 'graphql'> {
-  return {
-    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as {
-        data: T | null;
-        errors?: { message: string; extensions?: Record<string, unknown> }[];
-      };
-      return {
-        status: response.status,
-        data: body.data,
-        ...(body.errors ? { errors: body.errors } : {}),
-        headers: response.headers,
-      };
-    },
-  };
-}
+const skip = postgresMissing || ffmpegMissing || chromiumMissing;
 
 interface Endpoint {
   nodeId: string;
@@ -92,14 +41,14 @@ const RESOLVE = `query ($id: String!) { resolveViewerEndpoint(contentId: $id) {
   metadata { status isLive viewers title contentId contentType tracks { type codec width height } }
 } }`;
 
-async function scrape(node: Node): Promise<Map<string, MetricFamily>> {
+async function scrape(node: TestNode): Promise<Map<string, MetricFamily>> {
   const response = await fetch(`${node.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   assert.equal(response.status, 200, `${node.name} /metrics`);
   return parseMetrics(await response.text());
 }
 
 /** Waits until `node`'s sessions ended (3 s without a request) and a flush (every 0.5 s) wrote them. */
-async function sessionsWritten(node: Node): Promise<void> {
+async function sessionsWritten(node: TestNode): Promise<void> {
   await waitFor(
     `${node.name}'s viewers gone`,
     async () => sampleValue(await scrape(node), 'airwave_viewer_sessions_open') === 0,
@@ -136,7 +85,7 @@ async function probeHls(url: string): Promise<number> {
 
 describe('three nodes on one PostgreSQL: routing, origin → edge relay, analytics, metrics', { skip }, () => {
   let scratch: ScratchDatabase;
-  const nodes: Record<'a' | 'b' | 'c', Node> = {} as Record<'a' | 'b' | 'c', Node>;
+  const nodes: Record<'a' | 'b' | 'c', TestNode> = {} as Record<'a' | 'b' | 'c', TestNode>;
   let browser: Browser | undefined;
   let pages: PlayerPages | undefined;
   let publisher: Tracked | undefined;
@@ -170,30 +119,15 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
       b: { latitude, longitude },
       c: { latitude: 50.11, longitude: 8.68 },
     };
-    const start = async (name: 'a' | 'b' | 'c', host: string): Promise<Node> => {
-      const dataDir = mkdtempSync(join(tmpdir(), `airwave-multinode-${name}-`));
-      const cli = spawnAirwave(name === 'a' ? [] : ['--role', 'media'], {
-        ...process.env,
-        DATABASE_URL: scratch.url,
-        AIRWAVE_HOST: host,
-        AIRWAVE_HTTP_PORT: '0',
-        AIRWAVE_RTMP_PORT: '0',
-        AIRWAVE_SRT_PORT: '0',
-        AIRWAVE_DATA_DIR: dataDir,
-        AIRWAVE_NODE_ID: `node-${name}`,
+    const start = (name: 'a' | 'b' | 'c', host: string): Promise<TestNode> =>
+      startNode(name, host, scratch.url, name === 'a' ? [] : ['--role', 'media'], {
         AIRWAVE_NODE_LATITUDE: String(positions[name].latitude),
         AIRWAVE_NODE_LONGITUDE: String(positions[name].longitude),
-        AIRWAVE_HEARTBEAT_SECONDS: '1',
         AIRWAVE_TRUSTED_PROXIES: '127.0.0.0/8',
         AIRWAVE_METRICS_TOKEN: METRICS_TOKEN,
         AIRWAVE_VIEWER_IDLE_SECONDS: '3',
         AIRWAVE_ANALYTICS_FLUSH_SECONDS: '0.5',
-        AIRWAVE_LOG_LEVEL: 'warn',
       });
-      const ready = await airwaveReady(cli, 60_000);
-      const rtmpPort = (ready.ports as { rtmp?: number }).rtmp ?? 0;
-      return { name, cli, baseUrl: `http://${host}:${ready.ports.http}`, rtmpPort, dataDir };
-    };
     [nodes.a, nodes.b, nodes.c] = await Promise.all([
       start('a', '127.0.0.2'),
       start('b', '127.0.0.3'),
@@ -217,10 +151,7 @@ describe('three nodes on one PostgreSQL: routing, origin → edge relay, analyti
     await browser?.close();
     await pages?.close();
     await publisher?.stop();
-    await Promise.all(Object.values(nodes).map((node) => node.cli.stop()));
-    for (const node of Object.values(nodes)) {
-      rmSync(node.dataDir, { recursive: true, force: true });
-    }
+    await Promise.all(Object.values(nodes).map((node) => node.stop()));
     await scratch?.drop();
   });
 

@@ -22,7 +22,7 @@ import {
   makeTestVideo,
   putParts,
   type VodSession,
-  waitSettled,
+  waitProcessed,
 } from './support/vod.js';
 
 describe('a recording written to S3 on node A plays from node B', {
@@ -138,7 +138,7 @@ describe('a recording written to S3 on node A plays from node B', {
       sizeBytes: statSync(file).size,
     })) as unknown as VodSession;
     await completeVodUpload(nodeA, token, session.id, await putParts(file, session));
-    const asset = await waitSettled(nodeA, token, session.artifactId);
+    const asset = await waitProcessed(nodeA, token, session.artifactId);
     assert.equal(asset.status, 'READY', asset.errorMessage ?? '');
     assert.equal(asset.storageLocation, 's3');
     await assertPlaysFromB(asset.playbackId, 8, 'VOD');

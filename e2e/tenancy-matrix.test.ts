@@ -75,7 +75,10 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Mutation.revokeDeveloperToken': { calls: (a, _b, f) => [{ id: a.developerToken[f] }] },
   'Mutation.revokeSigningKey': { calls: (a, _b, f) => [{ id: a.signingKey[f] }] },
   'Mutation.setPlaybackPolicy': {
-    calls: (a, _b, f) => [{ input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } }],
+    calls: (a, _b, f) => [
+      { input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
+      { input: { clipId: a.clip[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
+    ],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },
   'Mutation.setStreamSrtPassphrase': {
@@ -108,6 +111,26 @@ const TABLE: Readonly<Record<string, Entry>> = {
   'Mutation.deleteClip': { calls: (a, _b, f) => [{ id: a.clip[f] }] },
   'Mutation.createClip': {
     calls: (a, _b, f) => [{ input: { streamId: a.stream[f], title: 'intruder', mode: 'CLIP_NOW', duration: 2 } }],
+  },
+  'Mutation.setStreamRetentionOverrides': {
+    calls: (a, _b, f) => [
+      { input: { streamId: a.stream[f], dvrRetentionDaysOverride: 1 } },
+      { input: { streamId: a.stream[f], clearClipRetentionOverride: true } },
+    ],
+  },
+  'Mutation.updateMediaRetention': {
+    calls: (a, _b, f) => [
+      { input: { targetType: 'DVR', targetId: a.dvr[f], retentionDays: 1 } },
+      { input: { targetType: 'CLIP', targetId: a.clip[f], retentionDays: 1 } },
+      { input: { targetType: 'VOD', targetId: a.vodAsset[f], retentionDays: 1 } },
+    ],
+  },
+  'Mutation.resetMediaRetentionOverride': {
+    calls: (a, _b, f) => [
+      { input: { targetType: 'DVR', targetId: a.dvr[f] } },
+      { input: { targetType: 'CLIP', targetId: a.clip[f] } },
+      { input: { targetType: 'VOD', targetId: a.vodAsset[f] } },
+    ],
   },
   'Query.resolveViewerEndpoint': { exempt: 'public viewer query: playback IDs are public by design (spec §5.4)' },
   'Query.serviceInstancesHealth': { exempt: 'public; serviceId names a kind of service (graphql, rtmp), not a record' },

@@ -22,6 +22,7 @@ import {
   makeTestVideo,
   putParts,
   type VodSession,
+  waitProcessed,
   waitSettled,
 } from './support/vod.js';
 
@@ -131,8 +132,17 @@ for (const backend of backends) {
       const completed = await completeVodUpload(server, token, session.id, parts);
       assert.equal(completed.__typename, 'VodAsset', JSON.stringify(completed));
       assert.equal(completed.status, 'PROCESSING');
-      const asset = await waitSettled(server, token, session.artifactId);
+      const playable = await waitSettled(server, token, session.artifactId);
+      assert.equal(playable.status, 'READY', playable.errorMessage ?? '');
+      // READY as soon as the streaming outputs are stored; MP4 and images may still follow.
+      for (const output of ['cmaf', 'dash', 'hls']) {
+        assert.ok(playable.outputs.includes(output), `READY without ${output}: ${playable.outputs.join()}`);
+      }
+      const hls = await fetch(`${server.baseUrl}/play/${playable.playbackId}/cmaf/index.m3u8`);
+      assert.equal(hls.status, 200);
+      const asset = await waitProcessed(server, token, session.artifactId);
       assert.equal(asset.status, 'READY', asset.errorMessage ?? '');
+      assert.equal(asset.progressPercent, 100);
       assert.equal(asset.storageLocation, backend.name);
       assert.equal(asset.videoCodec, 'h264');
       assert.equal(asset.audioCodec, 'aac');

@@ -6,60 +6,30 @@
  * audio arrives, and B's /metrics counts one relayed stream and one WebRTC viewer.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createScratchDatabase, postgresMissing, type ScratchDatabase } from '@airwave/server/testing/databases';
 import { parseMetrics, sampleValue } from '@airwave/server/testing/prometheus';
 import type { TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
 import { createStream, registerAccount } from './support/accounts.js';
-import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { chromiumMissing } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { graphqlOf, startNode, type TestNode } from './support/nodes.js';
 import { type Tracked, waitFor } from './support/processes.js';
 import { decodesVideoAndAudio, launchWebRtcChromium, playWhep, startClientPage } from './support/webrtc-clients.js';
 
 const METRICS_TOKEN = 'webrtc-edge-metrics-token';
 const skip = postgresMissing || ffmpegMissing || chromiumMissing;
 
-interface Node {
-  readonly cli: Tracked;
-  readonly baseUrl: string;
-  readonly rtmpPort: number;
-  readonly dataDir: string;
-}
-
 describe('WHEP from a media-only edge relaying the origin', { skip }, () => {
   let scratch: ScratchDatabase;
-  const nodes: Node[] = [];
+  const nodes: TestNode[] = [];
   let browser: Browser | undefined;
   let client: { url: string; close(): Promise<void> } | undefined;
   let publisher: Tracked | undefined;
 
-  const start = async (name: string, host: string, args: readonly string[]): Promise<Node> => {
-    const dataDir = mkdtempSync(join(tmpdir(), `airwave-webrtc-edge-${name}-`));
-    const cli = spawnAirwave(args, {
-      ...process.env,
-      DATABASE_URL: scratch.url,
-      AIRWAVE_HOST: host,
-      AIRWAVE_HTTP_PORT: '0',
-      AIRWAVE_RTMP_PORT: '0',
-      AIRWAVE_SRT_PORT: '0',
-      AIRWAVE_DATA_DIR: dataDir,
-      AIRWAVE_NODE_ID: `node-${name}`,
-      AIRWAVE_HEARTBEAT_SECONDS: '1',
-      AIRWAVE_METRICS_TOKEN: METRICS_TOKEN,
-      AIRWAVE_LOG_LEVEL: 'warn',
-    });
-    const ready = await airwaveReady(cli, 120_000);
-    const node = {
-      cli,
-      baseUrl: `http://${host}:${ready.ports.http}`,
-      rtmpPort: (ready.ports as { rtmp?: number }).rtmp ?? 0,
-      dataDir,
-    };
+  const start = async (name: string, host: string, args: readonly string[]): Promise<TestNode> => {
+    const node = await startNode(name, host, scratch.url, args, { AIRWAVE_METRICS_TOKEN: METRICS_TOKEN });
     nodes.push(node);
     return node;
   };
@@ -72,10 +42,7 @@ describe('WHEP from a media-only edge relaying the origin', { skip }, () => {
     await browser?.close();
     await client?.close();
     await publisher?.stop();
-    await Promise.all(nodes.map((node) => node.cli.stop()));
-    for (const node of nodes) {
-      rmSync(node.dataDir, { recursive: true, force: true });
-    }
+    await Promise.all(nodes.map((node) => node.stop()));
     await scratch?.drop();
   });
 
@@ -85,17 +52,7 @@ describe('WHEP from a media-only edge relaying the origin', { skip }, () => {
       start('b', '127.0.0.3', ['--role', 'media']),
     ]);
     assert.ok(origin && edge);
-    const api = {
-      async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-        const response = await fetch(`${origin.baseUrl}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify({ query, variables }),
-        });
-        const body = (await response.json()) as { data: T | null; errors?: { message: string }[] };
-        return { status: response.status, data: body.data, ...(body.errors ? { errors: body.errors } : {}) };
-      },
-    } as unknown as TestServer;
+    const api = graphqlOf(origin.baseUrl) as TestServer;
     const owner = (await registerAccount(api, 'webrtc-edge')).token;
     const stream = await createStream(api, owner, 'Edge show');
     publisher = publishPattern(`rtmp://127.0.0.2:${origin.rtmpPort}/live/${stream.streamKey}`, {

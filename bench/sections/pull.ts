@@ -243,6 +243,14 @@ export async function run(): Promise<string> {
           return [source];
         },
       },
+      {
+        name: 'pulled over UDP (ffmpeg MPEG-TS sender → in-process reader, no child)',
+        async add(server, token) {
+          const port = await freePort();
+          await createStream(server, token, `udp://127.0.0.1:${port}`);
+          return [loopCopy(file, 'mpegts', `udp://127.0.0.1:${port}?pkt_size=1316`)];
+        },
+      },
     ];
     const results = [];
     for (const mode of modes) {
@@ -299,7 +307,7 @@ export async function run(): Promise<string> {
     );
     const median = (values: number[]) => percentile(values, 50);
     return [
-      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for pulls it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relays; sources are outside it (RTMP publishers and SRT listeners are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
+      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP and SRT pulls it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relays, UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
       '',
       '| mode | streams | server tree CPU % | CPU % per stream | Node main thread / ffmpeg children % | ffmpeg children | RSS MiB (tree) | vs pushed per stream | machine busy % / load1 |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -3,11 +3,14 @@
  * runs axe-core in a page, and saves page screenshots at desktop and phone width when
  * AIRWAVE_SCREENSHOTS names a folder (docs/screenshots is refreshed that way).
  */
+
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { waitFor } from './processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
@@ -90,4 +93,70 @@ export async function overflowing(page: Page): Promise<string[]> {
     }
     return found.slice(0, 5);
   })()`);
+}
+
+/** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, that the page fits 360 px, and saves its screenshots. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  for (const size of Object.values(SCREENSHOT_SIZES)) {
+    await page.setViewportSize(size);
+    assert.deepEqual(await seriousAxeViolations(page), [], `${name} at ${size.width} px: axe violations`);
+  }
+  assert.deepEqual(await overflowing(page), [], `${name} fits 360 px without sideways scrolling`);
+  await page.setViewportSize(SCREENSHOT_SIZES.desktop);
+  await screenshots(page, name);
+}
+
+/** Waits until the video with `testId` plays: its currentTime advances by more than 1 s. */
+export async function videoAdvances(page: Page, testId: string): Promise<void> {
+  const video = page.getByTestId(testId);
+  await video.waitFor({ timeout: 30_000 });
+  const time = () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
+  const start = await waitFor('the video to start', async () => Math.max(await time(), 0), 30_000, 250);
+  await waitFor('the video to advance', async () => (await time()) > start + 1, 20_000, 250);
+}
+
+/** Registers `email` through the sign-up page and waits for the streams list. */
+export async function signUp(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/streams$/);
+}
+
+/**
+ * Moves the pointer over the middle of the seek bar of a recorded-media player, then focuses it and
+ * presses a key; answers whether a sprite thumbnail showed each time.
+ */
+async function scrubThumbnails(page: Page): Promise<{ pointer: boolean; keyboard: boolean }> {
+  const bar = page.getByTestId('scrub-bar');
+  const thumbnail = page.getByTestId('scrub-thumbnail');
+  await page.mouse.move(0, 0);
+  await bar.hover();
+  const pointer = await thumbnail
+    .waitFor({ timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
+  await page.mouse.move(0, 0);
+  await bar.focus();
+  await page.keyboard.press('ArrowRight');
+  const keyboard = await thumbnail
+    .waitFor({ timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
+  await bar.blur();
+  return { pointer, keyboard };
+}
+
+/** Waits until the seek bar shows sprite thumbnails by pointer and by keyboard (sheets can come a little after the media). */
+export async function thumbnailsShow(page: Page, timeoutMs: number): Promise<void> {
+  await waitFor(
+    'sprite thumbnails over the seek bar, by pointer and by keyboard',
+    async () => {
+      const shown = await scrubThumbnails(page);
+      return shown.pointer && shown.keyboard;
+    },
+    timeoutMs,
+    500,
+  );
 }

@@ -125,24 +125,55 @@ export async function completeVodUpload(
   return response.data.completeVodUpload;
 }
 
-/** Polls vodAsset until it leaves PROCESSING (or `timeoutMs` passes). */
-export async function waitSettled(
+/** Polls vodAsset until `done` holds of it (or `timeoutMs` passes). */
+async function pollAsset(
   server: TestServer,
   token: string,
   id: string,
-  timeoutMs = 180_000,
+  timeoutMs: number,
+  done: (asset: VodAssetView) => boolean,
 ): Promise<VodAssetView> {
   const deadline = Date.now() + timeoutMs;
   let last: VodAssetView | null = null;
   while (Date.now() < deadline) {
     const response = await server.graphql<{ vodAsset: VodAssetView | null }>(ASSET, { id }, token);
     last = response.data?.vodAsset ?? null;
-    if (last && last.status !== 'PROCESSING' && last.status !== 'UPLOADING') {
+    if (last && done(last)) {
       return last;
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`asset ${id} did not settle: ${JSON.stringify(last)}`);
+}
+
+/** Polls vodAsset until it leaves PROCESSING: READY (playable, outputs may still follow) or FAILED. */
+export function waitSettled(server: TestServer, token: string, id: string, timeoutMs = 180_000): Promise<VodAssetView> {
+  return pollAsset(
+    server,
+    token,
+    id,
+    timeoutMs,
+    (asset) => asset.status !== 'PROCESSING' && asset.status !== 'UPLOADING',
+  );
+}
+
+/** Polls vodAsset until processing is over: READY with every output (100 %), or FAILED. */
+export function waitProcessed(
+  server: TestServer,
+  token: string,
+  id: string,
+  timeoutMs = 180_000,
+): Promise<VodAssetView> {
+  return pollAsset(
+    server,
+    token,
+    id,
+    timeoutMs,
+    (asset) =>
+      asset.status !== 'PROCESSING' &&
+      asset.status !== 'UPLOADING' &&
+      (asset.status !== 'READY' || asset.progressPercent === 100),
+  );
 }
 
 /** Writes an H.264/AAC test video of about `megabytes` MB (720p, keyframe every 2 s) with ffmpeg. */

@@ -11,6 +11,8 @@ import { RecordingsPage } from './pages/stream/recordings-page';
 import { StreamPage } from './pages/stream/stream-page';
 import { StreamsPage } from './pages/streams';
 import { TokensPage } from './pages/tokens';
+import { VodAssetPage } from './pages/vod/vod-asset';
+import { VodPage } from './pages/vod/vod-page';
 import { Link, navigate, useLocation } from './router';
 import { ErrorBox, Loading } from './ui/states';
 
@@ -44,6 +46,13 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/signing-keys') {
     return <SigningKeysPage />;
   }
+  if (path === '/vod') {
+    return <VodPage />;
+  }
+  const vod = /^\/vod\/([^/]+)$/.exec(path);
+  if (vod?.[1]) {
+    return <VodAssetPage id={decodeURIComponent(vod[1])} />;
+  }
   if (path === '/tokens') {
     return <TokensPage />;
   }
@@ -52,6 +61,7 @@ function Page({ path, query }: { path: string; query: URLSearchParams }) {
 
 const NAV = [
   { href: '/streams', label: 'Streams' },
+  { href: '/vod', label: 'VOD uploads' },
   { href: '/signing-keys', label: 'Signing keys' },
   { href: '/tokens', label: 'Developer tokens' },
 ] as const;

@@ -48,6 +48,13 @@ type Documents = {
     "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": typeof types.DeveloperTokensDocument,
     "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ...Failure\n    }\n  }\n": typeof types.CreateDeveloperTokenDocument,
     "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.RevokeDeveloperTokenDocument,
+    "\n  query VodAsset($id: ID!) {\n    vodAsset(id: $id) {\n      id playbackId filename title status progressPercent sizeBytes storedBytes durationMs resolution\n      videoCodec audioCodec errorMessage outputs createdAt completedAt thumbnailUrl\n    }\n  }\n": typeof types.VodAssetDocument,
+    "\n  query VodList($input: StorageArtifactsInput) {\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": typeof types.VodListDocument,
+    "\n  mutation CreateVodUpload($input: CreateVodUploadInput!) {\n    createVodUpload(input: $input) {\n      __typename\n      ... on VodUploadSession { id artifactId partSize parts { partNumber presignedUrl } }\n      ...Failure\n    }\n  }\n": typeof types.CreateVodUploadDocument,
+    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n": typeof types.CompleteVodUploadDocument,
+    "\n  mutation AbortVodUpload($uploadId: ID!) {\n    abortVodUpload(uploadId: $uploadId) {\n      __typename\n      ...Failure\n    }\n  }\n": typeof types.AbortVodUploadDocument,
+    "\n  mutation DeleteVodAsset($id: ID!) {\n    deleteVodAsset(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteVodAssetDocument,
+    "\n  subscription VodLifecycle {\n    liveVodLifecycle { eventId status vodHash }\n  }\n": typeof types.VodLifecycleDocument,
     "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": typeof types.StreamStatusEventsDocument,
 };
 const documents: Documents = {
@@ -84,6 +91,13 @@ const documents: Documents = {
     "\n  query DeveloperTokens {\n    developerTokensConnection(page: { first: 100 }) {\n      nodes { id tokenName scopes status lastUsedAt expiresAt createdAt }\n    }\n  }\n": types.DeveloperTokensDocument,
     "\n  mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {\n    createDeveloperToken(input: $input) {\n      __typename\n      ... on DeveloperToken { id tokenName tokenValue }\n      ...Failure\n    }\n  }\n": types.CreateDeveloperTokenDocument,
     "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.RevokeDeveloperTokenDocument,
+    "\n  query VodAsset($id: ID!) {\n    vodAsset(id: $id) {\n      id playbackId filename title status progressPercent sizeBytes storedBytes durationMs resolution\n      videoCodec audioCodec errorMessage outputs createdAt completedAt thumbnailUrl\n    }\n  }\n": types.VodAssetDocument,
+    "\n  query VodList($input: StorageArtifactsInput) {\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": types.VodListDocument,
+    "\n  mutation CreateVodUpload($input: CreateVodUploadInput!) {\n    createVodUpload(input: $input) {\n      __typename\n      ... on VodUploadSession { id artifactId partSize parts { partNumber presignedUrl } }\n      ...Failure\n    }\n  }\n": types.CreateVodUploadDocument,
+    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n": types.CompleteVodUploadDocument,
+    "\n  mutation AbortVodUpload($uploadId: ID!) {\n    abortVodUpload(uploadId: $uploadId) {\n      __typename\n      ...Failure\n    }\n  }\n": types.AbortVodUploadDocument,
+    "\n  mutation DeleteVodAsset($id: ID!) {\n    deleteVodAsset(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteVodAssetDocument,
+    "\n  subscription VodLifecycle {\n    liveVodLifecycle { eventId status vodHash }\n  }\n": types.VodLifecycleDocument,
     "\n  subscription StreamStatusEvents($streamId: ID!) {\n    liveStreamEvents(streamId: $streamId) { streamId state status timestamp }\n  }\n": types.StreamStatusEventsDocument,
 };
 
@@ -219,6 +233,34 @@ export function graphql(source: "\n  mutation CreateDeveloperToken($input: Creat
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeDeveloperToken($id: ID!) {\n    revokeDeveloperToken(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').RevokeDeveloperTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VodAsset($id: ID!) {\n    vodAsset(id: $id) {\n      id playbackId filename title status progressPercent sizeBytes storedBytes durationMs resolution\n      videoCodec audioCodec errorMessage outputs createdAt completedAt thumbnailUrl\n    }\n  }\n"): typeof import('./graphql').VodAssetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VodList($input: StorageArtifactsInput) {\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n"): typeof import('./graphql').VodListDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateVodUpload($input: CreateVodUploadInput!) {\n    createVodUpload(input: $input) {\n      __typename\n      ... on VodUploadSession { id artifactId partSize parts { partNumber presignedUrl } }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CreateVodUploadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CompleteVodUploadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AbortVodUpload($uploadId: ID!) {\n    abortVodUpload(uploadId: $uploadId) {\n      __typename\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').AbortVodUploadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteVodAsset($id: ID!) {\n    deleteVodAsset(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeleteVodAssetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription VodLifecycle {\n    liveVodLifecycle { eventId status vodHash }\n  }\n"): typeof import('./graphql').VodLifecycleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -15,6 +15,12 @@ export type ClipCreationMode =
   /** startMedia and stopMedia: seconds from the recording's first frame. */
   | 'RELATIVE';
 
+export type CompleteVodUploadInput = {
+  /** Every part, each once. */
+  parts: Array<VodUploadPartInput>;
+  uploadId: string;
+};
+
 /** Page input: first (default 50, max 500) with after, or last with before. */
 export type ConnectionInput = {
   after?: string | null | undefined;
@@ -77,6 +83,17 @@ export type CreateStreamKeyInput = {
   name: string;
 };
 
+export type CreateVodUploadInput = {
+  /** video/* or application/octet-stream. */
+  contentType?: string | null | undefined;
+  description?: string | null | undefined;
+  /** The file's name; its extension must be a video container (mp4, mov, mkv, webm, ts, …). */
+  filename: string;
+  /** Exact size in bytes (at most the deployment's limit, default 20 GiB). */
+  sizeBytes: number;
+  title?: string | null | undefined;
+};
+
 /** PUSH: an encoder pushes (RTMP, SRT, WHIP). PULL: the service pulls pullSource.sourceUri. */
 export type IngestMode =
   | 'PULL'
@@ -127,10 +144,13 @@ export type RegisterInput = {
   password: string;
 };
 
+/** Exactly one of streamId and clipId. */
 export type SetPlaybackPolicyInput = {
+  /** Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy). */
+  clipId?: string | null | undefined;
   policy: PlaybackPolicyInput;
-  /** Stream global ID (or UUID). */
-  streamId: string;
+  /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
+  streamId?: string | null | undefined;
 };
 
 export type SigningKeyStatus =
@@ -172,6 +192,30 @@ export type UpdatePushTargetInput = {
   isEnabled?: boolean | null | undefined;
   name?: string | null | undefined;
   targetUri?: string | null | undefined;
+};
+
+/** Life of a VOD asset: uploading parts, processing, ready to play, failed, deleted, or expired unfinished. */
+export type VodAssetStatus =
+  | 'DELETED'
+  | 'EXPIRED'
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'READY'
+  | 'UPLOADING';
+
+/** Stage of a VOD asset or upload. */
+export type VodLifecycleStatus =
+  | 'COMPLETED'
+  | 'DELETED'
+  | 'FAILED'
+  | 'PROCESSING'
+  | 'REQUESTED'
+  | 'UPLOADING';
+
+export type VodUploadPartInput = {
+  /** The ETag the part's PUT answered. */
+  etag: string;
+  partNumber: number;
 };
 
 export type WebhookPlaybackPolicyInput = {
@@ -345,6 +389,7 @@ export type SetPlaybackPolicyMutationVariables = Exact<{
 
 export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'AuthError', message: string }
+    | { __typename: 'Clip' }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
     | { __typename: 'ValidationError', field: string | null, message: string }
@@ -513,6 +558,72 @@ export type RevokeDeveloperTokenMutation = { revokeDeveloperToken:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'ValidationError', field: string | null, message: string }
    };
+
+export type VodAssetQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type VodAssetQuery = { vodAsset: { id: string, playbackId: string, filename: string, title: string | null, status: VodAssetStatus, progressPercent: number, sizeBytes: number, storedBytes: number | null, durationMs: number | null, resolution: string | null, videoCodec: string | null, audioCodec: string | null, errorMessage: string | null, outputs: Array<string>, createdAt: string, completedAt: string | null, thumbnailUrl: string | null } | null };
+
+export type VodListQueryVariables = Exact<{
+  input?: StorageArtifactsInput | null | undefined;
+}>;
+
+
+export type VodListQuery = { storageArtifactsConnection: { totalCount: number, nodes: Array<{ id: string, kind: StorageArtifactKind, hash: string, playbackId: string, title: string | null, status: string, durationSeconds: number, sizeBytes: number, createdAt: string, errorMessage: string | null }> } };
+
+export type CreateVodUploadMutationVariables = Exact<{
+  input: CreateVodUploadInput;
+}>;
+
+
+export type CreateVodUploadMutation = { createVodUpload:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
+    | { __typename: 'VodUploadSession', id: string, artifactId: string, partSize: number, parts: Array<{ partNumber: number, presignedUrl: string }> }
+   };
+
+export type CompleteVodUploadMutationVariables = Exact<{
+  input: CompleteVodUploadInput;
+}>;
+
+
+export type CompleteVodUploadMutation = { completeVodUpload:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
+    | { __typename: 'VodAsset', id: string, status: VodAssetStatus }
+   };
+
+export type AbortVodUploadMutationVariables = Exact<{
+  uploadId: string;
+}>;
+
+
+export type AbortVodUploadMutation = { abortVodUpload:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess' }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
+   };
+
+export type DeleteVodAssetMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteVodAssetMutation = { deleteVodAsset:
+    | { __typename: 'AuthError', message: string }
+    | { __typename: 'DeleteSuccess', deletedId: string }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'ValidationError', field: string | null, message: string }
+   };
+
+export type VodLifecycleSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type VodLifecycleSubscription = { liveVodLifecycle: { eventId: string, status: VodLifecycleStatus, vodHash: string } };
 
 export type StreamStatusEventsSubscriptionVariables = Exact<{
   streamId: string;
@@ -1129,6 +1240,125 @@ export const RevokeDeveloperTokenDocument = new TypedDocumentString(`
     field
   }
 }`) as unknown as TypedDocumentString<RevokeDeveloperTokenMutation, RevokeDeveloperTokenMutationVariables>;
+export const VodAssetDocument = new TypedDocumentString(`
+    query VodAsset($id: ID!) {
+  vodAsset(id: $id) {
+    id
+    playbackId
+    filename
+    title
+    status
+    progressPercent
+    sizeBytes
+    storedBytes
+    durationMs
+    resolution
+    videoCodec
+    audioCodec
+    errorMessage
+    outputs
+    createdAt
+    completedAt
+    thumbnailUrl
+  }
+}
+    `) as unknown as TypedDocumentString<VodAssetQuery, VodAssetQueryVariables>;
+export const VodListDocument = new TypedDocumentString(`
+    query VodList($input: StorageArtifactsInput) {
+  storageArtifactsConnection(input: $input) {
+    totalCount
+    nodes {
+      id
+      kind
+      hash
+      playbackId
+      title
+      status
+      durationSeconds
+      sizeBytes
+      createdAt
+      errorMessage
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<VodListQuery, VodListQueryVariables>;
+export const CreateVodUploadDocument = new TypedDocumentString(`
+    mutation CreateVodUpload($input: CreateVodUploadInput!) {
+  createVodUpload(input: $input) {
+    __typename
+    ... on VodUploadSession {
+      id
+      artifactId
+      partSize
+      parts {
+        partNumber
+        presignedUrl
+      }
+    }
+    ...Failure
+  }
+}
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CreateVodUploadMutation, CreateVodUploadMutationVariables>;
+export const CompleteVodUploadDocument = new TypedDocumentString(`
+    mutation CompleteVodUpload($input: CompleteVodUploadInput!) {
+  completeVodUpload(input: $input) {
+    __typename
+    ... on VodAsset {
+      id
+      status
+    }
+    ...Failure
+  }
+}
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<CompleteVodUploadMutation, CompleteVodUploadMutationVariables>;
+export const AbortVodUploadDocument = new TypedDocumentString(`
+    mutation AbortVodUpload($uploadId: ID!) {
+  abortVodUpload(uploadId: $uploadId) {
+    __typename
+    ...Failure
+  }
+}
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<AbortVodUploadMutation, AbortVodUploadMutationVariables>;
+export const DeleteVodAssetDocument = new TypedDocumentString(`
+    mutation DeleteVodAsset($id: ID!) {
+  deleteVodAsset(id: $id) {
+    __typename
+    ... on DeleteSuccess {
+      deletedId
+    }
+    ...Failure
+  }
+}
+    fragment Failure on Error {
+  message
+  ... on ValidationError {
+    field
+  }
+}`) as unknown as TypedDocumentString<DeleteVodAssetMutation, DeleteVodAssetMutationVariables>;
+export const VodLifecycleDocument = new TypedDocumentString(`
+    subscription VodLifecycle {
+  liveVodLifecycle {
+    eventId
+    status
+    vodHash
+  }
+}
+    `) as unknown as TypedDocumentString<VodLifecycleSubscription, VodLifecycleSubscriptionVariables>;
 export const StreamStatusEventsDocument = new TypedDocumentString(`
     subscription StreamStatusEvents($streamId: ID!) {
   liveStreamEvents(streamId: $streamId) {

@@ -5,7 +5,8 @@
  * to protected streams (docs/adr/0055-dashboard-auth-and-preview.md); no token enters a URL.
  */
 import Hls from 'hls.js';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { ScrubBar } from './scrub-bar';
 
 /** Props of the player. */
 export interface LivePlayerProps {
@@ -109,11 +110,10 @@ function playWhep(video: HTMLVideoElement, playbackId: string, report: (latency?
 
 /** The preview player with its latency readout. */
 export default function LivePlayer({ playbackId, protocol, live = true, onTime }: LivePlayerProps) {
-  const video = useRef<HTMLVideoElement>(null);
+  const [element, setElement] = useState<HTMLVideoElement | null>(null);
   const [latency, setLatency] = useState<number>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    const element = video.current;
     if (!element) {
       return;
     }
@@ -133,11 +133,11 @@ export default function LivePlayer({ playbackId, protocol, live = true, onTime }
       stop();
       element.srcObject = null;
     };
-  }, [playbackId, protocol, live]);
+  }, [element, playbackId, protocol, live]);
   return (
     <div className="player">
       <video
-        ref={video}
+        ref={setElement}
         muted
         autoPlay
         playsInline
@@ -148,6 +148,7 @@ export default function LivePlayer({ playbackId, protocol, live = true, onTime }
       >
         <track kind="captions" />
       </video>
+      {!live && <ScrubBar video={element} vttUrl={`/play/${encodeURIComponent(playbackId)}/thumbnails/sprite.vtt`} />}
       {live && (
         <p className="muted" aria-live="off">
           {protocol === 'whep' ? 'WebRTC (WHEP)' : 'LL-HLS'} · behind live:{' '}

@@ -4,7 +4,7 @@
  * media's tracks and `DTP2` packets of its units (looped, paced at `speed` × real time, times in
  * milliseconds), and pings every second, counting the `ok` answers. No MistServer runs here.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { dtmi } from '../formats/dtsc/dtmi.js';
 import { DtscPacketReader, encodeDtscCommand, encodeDtscData, encodeDtscHeader } from '../formats/dtsc/dtsc-packet.js';
 import type { MediaUnit } from '../stream/media-unit.js';

@@ -70,6 +70,12 @@ const schema = z.object({
     .min(10)
     .max(7 * 86_400)
     .default(7200),
+  AIRWAVE_RETENTION_SWEEP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(3600),
   AIRWAVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...clusterSettings,
   ...storageSettings,
@@ -109,6 +115,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly dvrChapterSeconds: number;
   /** How far back live viewers can seek in a recorded stream (`/play/<id>/dvr/`), seconds. */
   readonly dvrWindowSeconds: number;
+  /** How often expired recordings, clips and VOD assets are deleted (retention sweep), seconds. */
+  readonly retentionSweepSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
   readonly allowPrivateWebhooks: boolean;
@@ -265,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     storageDir: resolve(c.AIRWAVE_STORAGE_DIR ?? join(c.AIRWAVE_DATA_DIR, 'storage')),
     dvrChapterSeconds: c.AIRWAVE_DVR_CHAPTER_SECONDS,
     dvrWindowSeconds: c.AIRWAVE_DVR_WINDOW_SECONDS,
+    retentionSweepSeconds: c.AIRWAVE_RETENTION_SWEEP_SECONDS,
     webrtc: {
       enabled: c.AIRWAVE_WEBRTC,
       udpPortRange: portMin === 0 ? undefined : [portMin, portMax],

@@ -5,7 +5,8 @@
  * One timer serves every stream of the hub (one wake-up per interval, not one per stream).
  * These describe no database change, so they are published directly. The tenant of a stream is
  * learnt from the `stream.live` / `stream.reconnecting` events the ingest lifecycle sink publishes
- * (after its commit); viewer events seen before that are held (bounded) until it is known.
+ * (after its commit), or at once for a stream relayed from its origin (whose lifecycle this node
+ * does not report); viewer events seen before that are held (bounded) until it is known.
  */
 import type { Hub, LiveStream, Logger, ViewerEvent } from '@airwave/media';
 import type { EventBus } from './event-bus.js';
@@ -25,6 +26,8 @@ export interface HubEventsOptions {
   /** Total payload bytes sent to viewers of a stream so far, when the node counts them. */
   readonly egressBytes?: (stream: LiveStream) => number | undefined;
   readonly metricsIntervalMs?: number;
+  /** The tenant of a stream this node knows without a lifecycle event (a relayed stream's). */
+  readonly tenantOf?: (streamId: string) => string | undefined;
 }
 
 /** Attaches the bridge to every stream the hub opens from now on; returns the detach function. */
@@ -44,8 +47,8 @@ export function attachHubEvents(options: HubEventsOptions): () => void {
     }
   });
   options.hub.addOutput((stream) => {
-    let tenantId: string | undefined;
-    let early: ViewerEvent[] | undefined = [];
+    let tenantId = options.tenantOf?.(stream.streamId);
+    let early: ViewerEvent[] | undefined = tenantId === undefined ? [] : undefined;
     let lastEgress: { bytes: number; at: number } | undefined;
     const publishViewer = (event: ViewerEvent, tenant: string) => {
       options.bus.publish(event.type === 'connect' ? 'viewer.connected' : 'viewer.disconnected', {

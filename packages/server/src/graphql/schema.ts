@@ -13,6 +13,7 @@ import { publicModule } from './modules/public.js';
 import { pullSourcesModule } from './modules/pull-sources.js';
 import { pushTargetsModule } from './modules/push-targets.js';
 import { recordingsModule } from './modules/recordings.js';
+import { retentionModule } from './modules/retention.js';
 import { srtModule } from './modules/srt.js';
 import { streamKeysModule } from './modules/stream-keys.js';
 import { streamsModule } from './modules/streams.js';
@@ -39,6 +40,7 @@ export const modules: readonly GraphQLModule[] = [
   pushTargetsModule,
   clipsModule,
   vodModule,
+  retentionModule,
 ];
 
 /** The full SDL. */

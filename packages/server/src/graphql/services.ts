@@ -13,6 +13,7 @@ import type { PlaybackPoliciesService } from '../domain/playback-policies/playba
 import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import type { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
+import type { RetentionService } from '../domain/retention/retention.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import type { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import type { SrtService } from '../domain/srt/srt.service.js';
@@ -56,4 +57,6 @@ export interface Services {
   readonly clips: ClipsService;
   /** VOD uploads and assets (issue 18). */
   readonly vod: VodUploadsService;
+  /** Retention of recordings, clips and VOD (tenant defaults, stream and asset overrides). */
+  readonly retention: RetentionService;
 }

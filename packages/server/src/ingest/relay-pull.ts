@@ -5,7 +5,10 @@
  * into this node's hub, where every output serves it as if it were ingested here. One pull per
  * stream however many viewers ask; the first request waits until the origin's recent history
  * has arrived (so its playlist is full at once), at most `waitMs`; the pull ends `lingerMs` after
- * the stream's last viewer left, when the origin ends the stream, or when the connection fails.
+ * the stream's last viewer left or when the origin ends the stream. A connection that breaks
+ * after the stream was relayed is made again with capped, jittered backoff (looking the origin up
+ * again, as the encoder may have moved), while viewers here see the stream RECONNECTING and then
+ * resume at a key frame; after `retryForMs` without a connection the stream ends here.
  * Relayed streams are not reported to the database (the origin reports them).
  */
 import http from 'node:http';
@@ -28,19 +31,25 @@ export interface RelayPullOptions {
   readonly log: Logger;
   /** Pins the hub's clock to a relayed unit's arrival time (ReplayClock.pin of the hub's `now`). */
   readonly pinArrival: (at: number | undefined) => void;
-  /** Stream UUIDs relayed here (shared with the lifecycle filter and metrics). */
-  readonly relayed: Set<string>;
+  /** Stream UUIDs relayed here, to their tenant ids (shared with the lifecycle filter, viewer events and metrics). */
+  readonly relayed: Map<string, string>;
   /** An origin whose heartbeat is older than this is not asked. */
   readonly staleMs: number;
   /** How long a first request waits for the origin's history (default 5 s). */
   readonly waitMs?: number;
   /** How long a pull stays after its last viewer left (default 5 s). */
   readonly lingerMs?: number;
+  /** How long a lost relay keeps connecting again before the stream ends here (default 15 s). */
+  readonly retryForMs?: number;
 }
 
 /** Negative lookups are remembered this long per playback id (unknown or offline ids cost no query each). */
 const MISS_MS = 2000;
 const MAX_MISSES = 10_000;
+/** Backoff of a lost relay's reconnects: the first delay, the cap, and how long it keeps trying. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 4000;
+const RETRY_FOR_MS = 15_000;
 
 /** Relays streams from the nodes that ingest them. */
 export class RelayPull implements RemoteStreams {
@@ -106,32 +115,34 @@ export class RelayPull implements RemoteStreams {
       this.miss(playbackId);
       return;
     }
-    await this.pull(row.streamId, playbackId, origin.nodeId, origin.baseUrl);
+    await this.pull(row, origin.nodeId, origin.baseUrl);
   }
 
-  private pull(streamId: string, playbackId: string, originId: string, baseUrl: string): Promise<void> {
+  private pull(row: LiveContentRow, originId: string, baseUrl: string): Promise<void> {
     const { hub, log, relayed } = this.options;
-    relayed.add(streamId);
-    const into = new RelayIntoHub(hub, { streamId, playbackId }, this.options.pinArrival);
-    const decoder = new RelayDecoder();
-    const url = new URL(`/internal/relay/${streamId}`, baseUrl);
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, {
-      headers: { authorization: `Bearer ${signRelayToken(this.options.key, streamId, this.options.nodeId)}` },
-    });
+    const { streamId, playbackId } = row;
+    relayed.set(streamId, row.tenantId);
+    let into = new RelayIntoHub(hub, { streamId, playbackId }, this.options.pinArrival);
+    let request: http.ClientRequest | undefined;
+    let retry: NodeJS.Timeout | undefined;
     let unwatch: (() => void) | undefined;
     let finished = false;
+    let origin = { id: originId, baseUrl };
+    /** When the edge lost its connection; undefined while connected. */
+    let lostAt: number | undefined;
+    let attempts = 0;
     const finish = (reason: string): void => {
       if (finished) {
         return;
       }
       finished = true;
+      clearTimeout(retry);
       unwatch?.();
-      request.destroy();
+      request?.destroy();
       into.close(reason);
       relayed.delete(streamId);
       this.pulls.delete(streamId);
-      log.info({ streamId, origin: originId, reason }, 'relay from the origin ended');
+      log.info({ streamId, origin: origin.id, reason }, 'relay from the origin ended');
     };
     this.pulls.set(streamId, () => finish('this node is shutting down'));
     log.info({ streamId, origin: originId }, 'relaying a stream from its origin');
@@ -145,36 +156,102 @@ export class RelayPull implements RemoteStreams {
         }
       };
       const timer = setTimeout(answer, this.options.waitMs ?? 5000);
-      request.on('response', (response) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          finish(`the origin answered ${response.statusCode}`);
+      /** The connection broke: the stream waits on this node (RECONNECTING) while the edge connects again. */
+      const lost = (reason: string): void => {
+        if (finished) {
+          return;
+        }
+        if (!unwatch) {
+          finish(reason);
           answer();
           return;
         }
-        response.on('data', (chunk: Buffer) => {
-          try {
-            for (const event of decoder.push(chunk)) {
-              const progress = into.apply(event);
-              if (progress === 'caught-up') {
-                unwatch = this.watch(streamId, () => finish('no viewers left on this edge'));
-                answer();
-              } else if (progress === 'ended') {
-                finish('the stream ended at the origin');
-              }
+        const broken = request;
+        request = undefined;
+        broken?.destroy();
+        lostAt ??= Date.now();
+        if (Date.now() - lostAt >= (this.options.retryForMs ?? RETRY_FOR_MS)) {
+          finish(`${reason}; no connection to the origin for ${Date.now() - lostAt} ms`);
+          return;
+        }
+        into.detach(reason);
+        into = new RelayIntoHub(hub, { streamId, playbackId }, this.options.pinArrival, into.written);
+        const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempts) * (0.75 + Math.random() / 2);
+        attempts += 1;
+        log.warn({ streamId, origin: origin.id, reason, retryInMs: Math.round(delay) }, 'relay lost; connecting again');
+        retry = setTimeout(() => void reconnect().catch((error: unknown) => lost(String(error))), delay);
+        retry.unref();
+      };
+      /** Looks the origin up again (the encoder may have moved) and connects to it. */
+      const reconnect = async (): Promise<void> => {
+        const row = await this.options.lookup(playbackId);
+        if (finished) {
+          return;
+        }
+        if (row?.status !== 'LIVE' && row?.status !== 'RECONNECTING') {
+          finish('the stream is no longer live');
+          return;
+        }
+        const next = row.origin;
+        if (!next || next.nodeId === this.options.nodeId || next.stoppedAt !== null) {
+          lost('no live origin holds the stream');
+          return;
+        }
+        origin = { id: next.nodeId, baseUrl: next.baseUrl };
+        connect();
+      };
+      const connect = (): void => {
+        const decoder = new RelayDecoder();
+        const url = new URL(`/internal/relay/${streamId}`, origin.baseUrl);
+        const client = url.protocol === 'https:' ? https : http;
+        const current = client.get(url, {
+          headers: { authorization: `Bearer ${signRelayToken(this.options.key, streamId, this.options.nodeId)}` },
+        });
+        request = current;
+        current.on('response', (response) => {
+          if (response.statusCode !== 200) {
+            response.resume();
+            lost(`the origin answered ${response.statusCode}`);
+            return;
+          }
+          response.on('data', (chunk: Buffer) => {
+            if (request !== current) {
+              return;
             }
-          } catch (error) {
-            log.warn({ err: error, streamId, origin: originId }, 'bad relay data from the origin');
-            finish('bad relay data from the origin');
+            try {
+              for (const event of decoder.push(chunk)) {
+                const progress = into.apply(event);
+                if (progress === 'caught-up') {
+                  if (lostAt !== undefined) {
+                    log.info({ streamId, origin: origin.id, afterMs: Date.now() - lostAt }, 'relay resumed');
+                  }
+                  lostAt = undefined;
+                  attempts = 0;
+                  unwatch ??= this.watch(streamId, () => finish('no viewers left on this edge'));
+                  answer();
+                } else if (progress === 'ended') {
+                  finish('the stream ended at the origin');
+                }
+              }
+            } catch (error) {
+              log.warn({ err: error, streamId, origin: origin.id }, 'bad relay data from the origin');
+              finish('bad relay data from the origin');
+            }
+          });
+          response.on('close', () => {
+            if (request === current) {
+              lost('the origin closed the relay');
+            }
+          });
+        });
+        current.on('error', (error) => {
+          if (request === current) {
+            log.warn({ err: error, streamId, origin: origin.id }, 'relay connection failed');
+            lost('relay connection failed');
           }
         });
-        response.on('close', () => finish('the origin closed the relay'));
-      });
-      request.on('error', (error) => {
-        log.warn({ err: error, streamId, origin: originId }, 'relay connection failed');
-        finish('relay connection failed');
-        answer();
-      });
+      };
+      connect();
     });
   }
 
@@ -208,7 +285,10 @@ export class RelayPull implements RemoteStreams {
 }
 
 /** A lifecycle sink that stays silent about relayed streams (their origin reports them). */
-export function withoutRelayed(sink: StreamLifecycleSink, relayed: ReadonlySet<string>): StreamLifecycleSink {
+export function withoutRelayed(
+  sink: StreamLifecycleSink,
+  relayed: { has(streamId: string): boolean },
+): StreamLifecycleSink {
   return {
     onStatus(streamId, status, info) {
       if (!relayed.has(streamId)) {

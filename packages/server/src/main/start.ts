@@ -98,6 +98,7 @@ import { PushRunner } from '../push/push-runner.js';
 import { openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
+import { startRetentionPlane } from './retention-plane.js';
 import { startVodPlane } from './vod-plane.js';
 
 /** A running Airwave process. */
@@ -184,8 +185,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       events,
     });
     closers.unshift(() => lifecycle.flush());
-    /** Streams relayed from their origin node: their origin reports them, this node does not. */
-    const relayed = new Set<string>();
+    /** Streams relayed from their origin node, to their tenants: their origin reports them, this node does not. */
+    const relayed = new Map<string, string>();
     let relaysServed = 0;
     /** The hub's clock, pinned to the origin's arrival time while a relayed unit is written. */
     const arrival = new ReplayClock();
@@ -239,7 +240,14 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
         cmafWindow: () => llHls.registry.heldBytes(),
       },
     });
-    attachHubEvents({ hub, bus: events, log, nodeId, egressBytes: (stream) => stream.stats.bytesOut });
+    attachHubEvents({
+      hub,
+      bus: events,
+      log,
+      nodeId,
+      egressBytes: (stream) => stream.stats.bytesOut,
+      tenantOf: (streamId) => relayed.get(streamId),
+    });
     const packaging = { packaging: config.packaging, packagerIdleMs: config.packagerIdleMs };
     // Finished TS segments live in files under the data directory, as nginx-rtmp keeps its
     // fragments, not in the heap: the TS window costs no memory beside the CMAF one (issue 13 §4).
@@ -388,6 +396,18 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const srtStore = new SrtStore(database.db);
+    const recordings = recording.service(streams);
+    const clips = recording.clips(streams);
+    const retention = startRetentionPlane({
+      database,
+      log,
+      sweepSeconds: config.retentionSweepSeconds,
+      streams,
+      recordings,
+      clips,
+      vod: vod.service,
+    });
+    closers.unshift(() => retention.close());
     const services: Services = {
       node,
       accounts,
@@ -417,11 +437,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
           }),
       }),
       srt: new SrtService(srtStore, streams),
-      recordings: recording.service(streams),
+      recordings,
       recordingChapterSeconds: config.dvrChapterSeconds,
       pushTargets,
-      clips: recording.clips(streams),
+      clips,
       vod: vod.service,
+      retention: retention.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);
     const authorizer = new StreamKeyPublishAuthorizer(streamKeys, log);

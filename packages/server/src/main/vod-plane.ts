@@ -59,7 +59,8 @@ export async function startVodPlane(deps: {
     log: log.child({ component: 'vod' }),
     concurrency: config.vod.processingConcurrency,
     reports: {
-      processed: (id, result) => (service as VodUploadsService).processed(id, result),
+      playable: (id, result) => (service as VodUploadsService).playable(id, result),
+      finished: (id, outputs, bytes) => (service as VodUploadsService).finished(id, outputs, bytes),
       failed: (id, reason) => (service as VodUploadsService).failed(id, reason),
       progressed: (id, percent) => (service as VodUploadsService).progressed(id, percent),
     },

@@ -1,22 +1,24 @@
 /**
  * Multipart uploads for the local-directory backend, served by Airwave itself with the protocol
- * S3 uses (issue 18): each part is PUT to a signed, expiring URL on Airwave's HTTP port
+ * S3 uses (issue 18, ADR 0052): each part is PUT to a signed, expiring URL on Airwave's HTTP port
  * (`/uploads/<uploadId>/<partNumber>?expires=<unix s>&signature=<HMAC-SHA256>`), answered with
- * the part's ETag (quoted MD5 of its bytes, as S3 does); completing streams the parts in order
- * into the object store and drops them. Parts wait in `<dir>/<uploadId>/`.
+ * the part's ETag (quoted MD5 of its bytes, as S3 does). Every part is written straight into one
+ * file of the upload at its offset (`(partNumber − 1) × partBytes`), so completing checks the
+ * ETags and sizes, fsyncs that file once and moves it into the store: the bytes are written once.
+ * An upload waits in `<dir>/<uploadId>/` (`data`, `meta.json`, one `<n>.part.json` per part).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { MAX_PARTS, type MultipartPart, type MultipartUploads, type UploadedPart } from './multipart-uploads.js';
-import { assertStorageKey, type ObjectStorage, StorageFailedError } from './object-storage.js';
+import { assertStorageKey, type ObjectStorage, putFile, StorageFailedError } from './object-storage.js';
 
 /** Largest part accepted (S3's limit). */
 export const MAX_PART_BYTES = 5 * 1024 ** 3;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** Bytes of a part gathered before one write to the file. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Why a part PUT is refused: HTTP status and S3-style error code. */
 export class PartRefused extends Error {
@@ -33,13 +35,22 @@ export class PartRefused extends Error {
 
 interface UploadMeta {
   key: string;
+  partBytes: number;
   contentType?: string;
+}
+
+interface PartRecord {
+  etag: string;
+  sizeBytes: number;
 }
 
 /** Local multipart sessions with signed part URLs. */
 export class LocalMultipartUploads implements MultipartUploads {
+  /** PUTs in flight per `<uploadId>/<part>`: a second PUT of one part waits for the first. */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
   /**
-   * @param dir where parts wait
+   * @param dir where uploads wait (on the store's filesystem, so a completed one moves in)
    * @param storage where completed objects go
    * @param secret HMAC key of part URLs (kept across restarts so issued URLs stay valid)
    * @param baseUrl origin of this node's HTTP port, e.g. `http://127.0.0.1:8080`
@@ -67,13 +78,18 @@ export class LocalMultipartUploads implements MultipartUploads {
     }
   }
 
-  /** Starts an upload: a directory for its parts. */
-  async createMultipart(key: string, contentType: string | undefined): Promise<string> {
+  /** Starts an upload: a directory with an empty data file. */
+  async createMultipart(key: string, contentType: string | undefined, partBytes?: number): Promise<string> {
     assertStorageKey(key);
+    if (partBytes === undefined || !Number.isSafeInteger(partBytes) || partBytes < 1 || partBytes > MAX_PART_BYTES) {
+      throw new Error('a local multipart upload needs its part size (1 byte to 5 GiB)');
+    }
     const uploadId = randomBytes(16).toString('hex');
-    await mkdir(join(this.dir, uploadId), { recursive: true });
-    const meta: UploadMeta = { key, ...(contentType ? { contentType } : {}) };
-    await writeFile(join(this.dir, uploadId, 'meta.json'), JSON.stringify(meta));
+    const folder = join(this.dir, uploadId);
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'data'), '');
+    const meta: UploadMeta = { key, partBytes, ...(contentType ? { contentType } : {}) };
+    await writeFile(join(folder, 'meta.json'), JSON.stringify(meta));
     return uploadId;
   }
 
@@ -84,7 +100,7 @@ export class LocalMultipartUploads implements MultipartUploads {
     return `${this.baseUrl()}/uploads/${uploadId}/${partNumber}?expires=${expires}&signature=${signature}`;
   }
 
-  /** Checks a part URL's signature and expiry, then stores the body; answers the part's ETag. */
+  /** Checks a part URL's signature and expiry, then writes the body at the part's offset; answers the part's ETag. */
   async acceptPart(
     uploadId: string,
     partNumberText: string,
@@ -104,33 +120,73 @@ export class LocalMultipartUploads implements MultipartUploads {
     if (expires * 1000 < this.now()) {
       throw new PartRefused(403, 'AccessDenied', 'the URL has expired');
     }
-    if (!(await this.meta(uploadId))) {
+    const meta = await this.meta(uploadId);
+    if (!meta) {
       throw new PartRefused(404, 'NoSuchUpload', 'the upload does not exist (aborted, completed or expired)');
     }
+    const slot = `${uploadId}/${partNumber}`;
+    const before = this.writing.get(slot) ?? Promise.resolve();
+    const write = before.catch(() => undefined).then(() => this.writePart(uploadId, partNumber, meta.partBytes, body));
+    this.writing.set(slot, write);
+    try {
+      return await write;
+    } finally {
+      if (this.writing.get(slot) === write) {
+        this.writing.delete(slot);
+      }
+    }
+  }
+
+  /** Writes one part at its offset; its record (ETag, size) is written only once every byte is. */
+  private async writePart(uploadId: string, partNumber: number, partBytes: number, body: Readable): Promise<string> {
     const folder = join(this.dir, uploadId);
-    const temp = join(folder, `${partNumber}.${randomBytes(4).toString('hex')}.tmp`);
+    const record = join(folder, `${partNumber}.part.json`);
+    await rm(record, { force: true });
     const md5 = createHash('md5');
     let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(join(folder, 'data'), 'r+');
+    } catch {
+      throw new PartRefused(404, 'NoSuchUpload', 'the upload does not exist (aborted, completed or expired)');
+    }
+    // Chunks are written in batches, one batch in flight while the next is read.
+    let writing: Promise<unknown> = Promise.resolve();
+    let batch: Buffer[] = [];
+    let position = (partNumber - 1) * partBytes;
+    const flush = async () => {
+      await writing;
+      const chunks = batch;
+      const at = position;
+      position += chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      batch = [];
+      writing = handle.writev(chunks, at);
+      writing.catch(() => undefined);
+    };
+    try {
+      let batched = 0;
+      for await (const chunk of body as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > MAX_PART_BYTES) {
-          done(new PartRefused(413, 'EntityTooLarge', `a part may hold at most ${MAX_PART_BYTES} bytes`));
-          return;
+        if (size > partBytes) {
+          throw new PartRefused(413, 'EntityTooLarge', `a part of this upload holds at most ${partBytes} bytes`);
         }
         md5.update(chunk);
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(body, count, createWriteStream(temp));
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
+        batch.push(chunk);
+        batched += chunk.length;
+        if (batched >= WRITE_BATCH_BYTES) {
+          batched = 0;
+          await flush();
+        }
+      }
+      await flush();
+      await writing;
+    } finally {
+      await writing.catch(() => undefined);
+      await handle.close();
     }
     const etag = `"${md5.digest('hex')}"`;
-    await writeFile(join(folder, `${partNumber}.etag`), etag);
-    await rename(temp, join(folder, `${partNumber}.part`));
+    const part: PartRecord = { etag, sizeBytes: size };
+    await writeFile(record, JSON.stringify(part));
     return etag;
   }
 
@@ -142,41 +198,46 @@ export class LocalMultipartUploads implements MultipartUploads {
     const folder = join(this.dir, uploadId);
     const parts: UploadedPart[] = [];
     for (const name of await readdir(folder)) {
-      const match = /^(\d+)\.part$/.exec(name);
+      const match = /^(\d+)\.part\.json$/.exec(name);
       if (match) {
-        const partNumber = Number(match[1]);
-        const etag = await readFile(join(folder, `${partNumber}.etag`), 'utf8').catch(() => '');
-        parts.push({ partNumber, etag, sizeBytes: (await stat(join(folder, name))).size });
+        const record = await readFile(join(folder, name), 'utf8').catch(() => undefined);
+        if (record !== undefined) {
+          const { etag, sizeBytes } = JSON.parse(record) as PartRecord;
+          parts.push({ partNumber: Number(match[1]), etag, sizeBytes });
+        }
       }
     }
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  /** Streams the listed parts in order into the store, then drops them. */
+  /** Checks the listed parts (ETags; every part but the last full), then moves the upload's file into the store. */
   async completeMultipart(key: string, uploadId: string, parts: readonly MultipartPart[]): Promise<void> {
     const meta = await this.meta(uploadId);
     if (!meta || meta.key !== key) {
       throw new StorageFailedError('complete-multipart', key, 'NoSuchUpload');
     }
-    const held = new Map((await this.listParts(key, uploadId)).map((part) => [part.partNumber, part.etag]));
+    const held = new Map((await this.listParts(key, uploadId)).map((part) => [part.partNumber, part]));
     const unquote = (etag: string) => etag.replace(/^"|"$/g, '');
-    for (const part of parts) {
-      const etag = held.get(part.partNumber);
-      if (etag === undefined || unquote(etag) !== unquote(part.etag)) {
+    let total = 0;
+    parts.forEach((part, index) => {
+      const stored = held.get(part.partNumber);
+      if (stored === undefined || unquote(stored.etag) !== unquote(part.etag) || part.partNumber !== index + 1) {
         throw new StorageFailedError('complete-multipart', key, `InvalidPart: part ${part.partNumber}`);
       }
-    }
-    const folder = join(this.dir, uploadId);
-    const files = parts.map((part) => join(folder, `${part.partNumber}.part`));
-    const joined = Readable.from(
-      (async function* () {
-        for (const file of files) {
-          yield* createReadStream(file);
-        }
-      })(),
-    );
-    await this.storage.put(key, joined, meta.contentType ? { contentType: meta.contentType } : {});
-    await rm(folder, { recursive: true, force: true });
+      if (index < parts.length - 1 && stored.sizeBytes !== meta.partBytes) {
+        throw new StorageFailedError(
+          'complete-multipart',
+          key,
+          `EntityTooSmall: part ${part.partNumber} holds ${stored.sizeBytes} bytes, not ${meta.partBytes}`,
+        );
+      }
+      total += stored.sizeBytes;
+    });
+    const data = join(this.dir, uploadId, 'data');
+    // A longer last part uploaded before the one listed may have left bytes past the end.
+    await truncate(data, total);
+    await putFile(this.storage, key, data, meta.contentType ? { contentType: meta.contentType } : {});
+    await rm(join(this.dir, uploadId), { recursive: true, force: true });
   }
 
   /** Drops the upload's parts. */

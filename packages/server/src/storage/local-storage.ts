@@ -35,7 +35,8 @@ function failed(operation: string, key: string, error: unknown): StorageFailedEr
   return new StorageFailedError(operation, key, code ?? (error instanceof Error ? error.message : String(error)));
 }
 
-async function fsyncDirectory(path: string): Promise<void> {
+/** fsync of a file or directory by path. */
+async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();
@@ -60,6 +61,33 @@ export class LocalStorage implements ObjectStorage {
   private path(key: string): string {
     assertStorageKey(key);
     return join(this.root, key);
+  }
+
+  /** Files here can be moved in (same filesystem as the objects; cleared by `open`). */
+  get scratchDir(): string {
+    return join(this.root, TEMP_DIR);
+  }
+
+  /** Moves a finished file into place: fsynced and renamed (copied when it sits on another filesystem). */
+  async moveIn(key: string, file: string, options?: PutOptions): Promise<void> {
+    const target = this.path(key);
+    try {
+      await fsyncPath(file);
+      await this.writeContentType(key, options?.contentType);
+      await this.moveIntoPlace(file, target);
+    } catch (error) {
+      if (errorCode(error) === 'EXDEV') {
+        await this.put(key, createReadStream(file), options);
+        await rm(file, { force: true });
+        return;
+      }
+      throw failed('move-in', key, error);
+    }
+  }
+
+  /** The object's file (objects are files under the root). */
+  localFile(key: string): string {
+    return this.path(key);
   }
 
   async put(key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void> {
@@ -104,7 +132,7 @@ export class LocalStorage implements ObjectStorage {
         }
       }
     }
-    await fsyncDirectory(dirname(target));
+    await fsyncPath(dirname(target));
   }
 
   private async writeContentType(key: string, contentType: string | undefined): Promise<void> {

@@ -19,8 +19,11 @@ export interface UploadedPart extends MultipartPart {
 
 /** The multipart protocol of one backend. */
 export interface MultipartUploads {
-  /** Starts an upload of the key; answers its upload ID. */
-  createMultipart(key: string, contentType: string | undefined): Promise<string>;
+  /**
+   * Starts an upload of the key; answers its upload ID. `partBytes` is the size of every part but
+   * the last (the local backend writes each part in place at its offset; S3 does not need it).
+   */
+  createMultipart(key: string, contentType: string | undefined, partBytes?: number): Promise<string>;
   /** A URL the client PUTs part `partNumber` to, refused after `expiresInSeconds`. */
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
   /** The parts held so far, by part number. */

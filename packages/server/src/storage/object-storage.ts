@@ -4,6 +4,7 @@
  * embedded) and any S3-compatible store. Reads and writes are streams (no whole file in memory);
  * reads take a byte range so progressive MP4 can seek.
  */
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 /** A byte range of an object; `end` is inclusive and defaults to the last byte. */
@@ -53,6 +54,21 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** Deletes every object under the prefix and says how many there were. */
   deletePrefix(prefix: string): Promise<number>;
+  /** The object's file on this machine, when the backend keeps objects as files: tools read it in place. */
+  localFile?(key: string): string;
+  /** A directory on the store's own filesystem for work files that end up stored (backends keeping files). */
+  readonly scratchDir?: string;
+  /** Moves a finished file of this machine into the store at the key (renamed when on the same filesystem, else copied); the file is gone afterwards. */
+  moveIn?(key: string, file: string, options?: PutOptions): Promise<void>;
+}
+
+/** Stores a finished file of this machine: moved in when the backend keeps files (no copy), else streamed. */
+export async function putFile(storage: ObjectStorage, key: string, file: string, options?: PutOptions): Promise<void> {
+  if (storage.moveIn) {
+    await storage.moveIn(key, file, options);
+  } else {
+    await storage.put(key, createReadStream(file), options);
+  }
 }
 
 /** The key names no object. */

@@ -8,6 +8,7 @@ import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
 import { Link } from '../../router';
+import { clock } from '../../ui/clock';
 import { errorFor, Field, formError } from '../../ui/field';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
 import { formatTime } from '../streams';
@@ -65,12 +66,6 @@ const DeleteClipDocument = graphql(`
 `);
 
 const OPEN = new Set(['requested', 'starting', 'recording', 'finalizing']);
-
-/** Seconds as m:ss. */
-function clock(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
 
 /** The page for the stream with global ID `id`. */
 export function RecordingsPage({ id }: { id: string }) {

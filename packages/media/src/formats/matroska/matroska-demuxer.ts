@@ -21,7 +21,7 @@ import {
   VIDEO_TIMESCALE,
   type VideoTrack,
 } from '../../stream/track.js';
-import { readDataSize, readElementId, readFloat, readUnsigned, UNKNOWN_SIZE } from './ebml.js';
+import { readDataSize, readElementId, readUnsigned, UNKNOWN_SIZE } from './ebml.js';
 
 /** Where the demuxer delivers (a hub Publisher satisfies the first two). */
 export interface MatroskaDemuxerSink {

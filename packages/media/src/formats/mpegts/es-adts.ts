@@ -3,10 +3,10 @@
  * each PES payload holds one or more ADTS frames, and a frame may continue into the next PES.
  * The first frame starting in a PES takes its PTS, the following ones step by 1024 samples.
  */
-import { type AdtsFrame, aacCodecString, adtsToAudioSpecificConfig, parseAdtsFrames } from '../../codecs/aac.js';
+import { type AdtsFrame, adtsToAudioSpecificConfig, parseAdtsFrames } from '../../codecs/aac.js';
 import { ParseError } from '../../errors.js';
-import type { AudioTrack } from '../../stream/track.js';
-import { AudioClock, type EsOutput, type EsReader } from './es-reader.js';
+import { AacEsFrames } from './aac-es-frames.js';
+import type { EsOutput, EsReader } from './es-reader.js';
 
 /** Largest ADTS frame (13-bit aac_frame_length): what may be carried over to the next PES. */
 const MAX_FRAME = 0x1fff;
@@ -36,26 +36,15 @@ function framesUntilError(data: Uint8Array): { frames: AdtsFrame[]; consumed: nu
 
 /** Reads an ADTS elementary stream into one AAC track. */
 export class AdtsEsReader implements EsReader {
-  private current: AudioTrack | undefined;
-  private readonly clock = new AudioClock();
-  /** Bytes of a frame that continues in the next PES. */
-  private carry: Uint8Array | undefined;
-  /** The PTS of the PES being read, until the first frame that starts in it takes it. */
-  private pendingPts: number | undefined;
+  private readonly frames: AacEsFrames;
 
-  constructor(private readonly trackId: number) {}
+  constructor(trackId: number) {
+    this.frames = new AacEsFrames(trackId);
+  }
 
   /** Splits one PES payload into frames; a changed header configuration announces a new track first. */
   pes(payload: Uint8Array, pts: number | undefined, _dts: number | undefined, out: EsOutput): void {
-    const carried = this.carry?.length ?? 0;
-    let data = payload;
-    if (this.carry) {
-      data = new Uint8Array(carried + payload.length);
-      data.set(this.carry);
-      data.set(payload, carried);
-      this.carry = undefined;
-    }
-    this.pendingPts = pts;
+    const { data, carried } = this.frames.begin(payload, pts);
     let offset = 0;
     while (offset < data.length) {
       const { frames, consumed, error } = framesUntilError(data.subarray(offset));
@@ -73,7 +62,7 @@ export class AdtsEsReader implements EsReader {
     }
     const rest = data.length - offset;
     if (rest > 0 && rest <= MAX_FRAME) {
-      this.carry = data.slice(offset);
+      this.frames.keep(data, offset);
     } else if (rest > 0) {
       out.drop(`ADTS: ${rest} bytes that cannot be a frame`);
     }
@@ -89,32 +78,6 @@ export class AdtsEsReader implements EsReader {
       out.drop('ADTS frame with channel_configuration 0 (a program_config_element) is not supported');
       return;
     }
-    const track = this.current;
-    const codecString = aacCodecString(config.objectType);
-    if (
-      !track ||
-      track.sampleRate !== config.sampleRate ||
-      track.channels !== config.channels ||
-      track.codecString !== codecString
-    ) {
-      this.current = {
-        kind: 'audio',
-        id: this.trackId,
-        codec: 'aac',
-        timescale: config.sampleRate,
-        config: adtsToAudioSpecificConfig(config),
-        codecString,
-        sampleRate: config.sampleRate,
-        channels: config.channels,
-      };
-      out.track(this.current);
-    }
-    // A frame that starts inside the carried bytes continues the previous PES's timeline.
-    const dts = this.clock.at(startsInThisPes ? this.pendingPts : undefined, config.sampleRate);
-    if (startsInThisPes) {
-      this.pendingPts = undefined;
-    }
-    this.clock.advance(config.samplesPerFrame);
-    out.unit({ trackId: this.trackId, dts, pts: dts, key: true, data: frame.payload.slice() });
+    this.frames.emit(frame.payload.slice(), config, () => adtsToAudioSpecificConfig(config), startsInThisPes, out);
   }
 }

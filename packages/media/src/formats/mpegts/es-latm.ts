@@ -7,10 +7,10 @@
  */
 import { BitReader } from '../../bits/bit-reader.js';
 import { BitWriter } from '../../bits/bit-writer.js';
-import { aacCodecString, readAudioSpecificConfig } from '../../codecs/aac.js';
+import { readAudioSpecificConfig } from '../../codecs/aac.js';
 import { ParseError, UnsupportedError } from '../../errors.js';
-import type { AudioTrack } from '../../stream/track.js';
-import { AudioClock, type EsOutput, type EsReader } from './es-reader.js';
+import { AacEsFrames } from './aac-es-frames.js';
+import type { EsOutput, EsReader } from './es-reader.js';
 
 /** LOAS header: 11-bit syncword and 13-bit audioMuxLengthBytes. */
 const LOAS_HEADER = 3;
@@ -101,24 +101,15 @@ function readStreamMuxConfig(r: BitReader, data: Uint8Array): MuxConfig {
 /** Reads a LOAS/LATM elementary stream into one AAC track. */
 export class LatmEsReader implements EsReader {
   private config: MuxConfig | undefined;
-  private current: AudioTrack | undefined;
-  private readonly clock = new AudioClock();
-  private carry: Uint8Array | undefined;
-  private pendingPts: number | undefined;
+  private readonly frames: AacEsFrames;
 
-  constructor(private readonly trackId: number) {}
+  constructor(trackId: number) {
+    this.frames = new AacEsFrames(trackId);
+  }
 
   /** Splits one PES payload into AudioSyncStream frames; a frame may continue into the next PES. */
   pes(payload: Uint8Array, pts: number | undefined, _dts: number | undefined, out: EsOutput): void {
-    const carried = this.carry?.length ?? 0;
-    let data = payload;
-    if (this.carry) {
-      data = new Uint8Array(carried + payload.length);
-      data.set(this.carry);
-      data.set(payload, carried);
-      this.carry = undefined;
-    }
-    this.pendingPts = pts;
+    const { data, carried } = this.frames.begin(payload, pts);
     let offset = 0;
     while (offset + LOAS_HEADER <= data.length) {
       const header =
@@ -137,7 +128,7 @@ export class LatmEsReader implements EsReader {
       offset = end;
     }
     if (offset < data.length) {
-      this.carry = data.slice(offset);
+      this.frames.keep(data, offset);
     }
   }
 
@@ -181,30 +172,7 @@ export class LatmEsReader implements EsReader {
       }
       throw error;
     }
-    const track = this.current;
-    if (
-      !track ||
-      track.sampleRate !== config.sampleRate ||
-      track.channels !== config.channels ||
-      track.codecString !== aacCodecString(config.objectType)
-    ) {
-      this.current = {
-        kind: 'audio',
-        id: this.trackId,
-        codec: 'aac',
-        timescale: config.sampleRate,
-        config: config.asc,
-        codecString: aacCodecString(config.objectType),
-        sampleRate: config.sampleRate,
-        channels: config.channels,
-      };
-      out.track(this.current);
-    }
-    const dts = this.clock.at(startsInThisPes ? this.pendingPts : undefined, config.sampleRate);
-    if (startsInThisPes) {
-      this.pendingPts = undefined;
-    }
-    this.clock.advance(config.samplesPerFrame);
-    out.unit({ trackId: this.trackId, dts, pts: dts, key: true, data: payload });
+    const muxConfig = config;
+    this.frames.emit(payload, muxConfig, () => muxConfig.asc, startsInThisPes, out);
   }
 }

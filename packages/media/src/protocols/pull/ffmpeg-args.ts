@@ -51,24 +51,3 @@ export function pullArgs(kind: PullKind, url: string, output: PullOutput = 'mpeg
     ...['-flush_packets', '1', 'pipe:1'],
   ];
 }
-
-/** Query parameters of a `udp://` URI passed on to ffmpeg (the rest are dropped). */
-export const UDP_PASSED_OPTIONS = ['localaddr', 'sources', 'block', 'buffer_size', 'fifo_size', 'pkt_size'];
-
-/** The URL ffmpeg reads a UDP source from: bind the port, join a multicast group, accept only `sources`. */
-export function udpInputUrl(url: URL, address: string, multicast: boolean): string {
-  const out = new URL(`udp://${multicast ? address : '0.0.0.0'}:${url.port}`);
-  for (const name of UDP_PASSED_OPTIONS) {
-    const value = url.searchParams.get(name);
-    if (value !== null) {
-      out.searchParams.set(name, value);
-    }
-  }
-  if (!multicast && address !== '0.0.0.0' && !out.searchParams.has('sources')) {
-    out.searchParams.set('sources', address);
-  }
-  out.searchParams.set('reuse', '1');
-  out.searchParams.set('overrun_nonfatal', '1');
-  out.searchParams.set('fifo_size', out.searchParams.get('fifo_size') ?? '50000');
-  return out.href;
-}

@@ -1,6 +1,6 @@
 /**
  * A pull attempt through one supervised ffmpeg child (RTSP/RTSPS, SRT caller, RIST, HLS,
- * MPEG-TS/Matroska/WebM over HTTP(S), MPEG-TS over UDP): the source's host is resolved and checked
+ * MPEG-TS/Matroska/WebM over HTTP(S)): the source's host is resolved and checked
  * first, and ffmpeg is handed only what was checked — the loopback HTTP or RTSP relay (which dial
  * checked addresses themselves) or the literal checked address. ffmpeg copies the first video and
  * audio stream into MPEG-TS (WebM for WebM sources) on stdout, which a reader turns into tracks and
@@ -11,7 +11,7 @@ import type { Logger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import { checkedAddress, PullRefusedError, withAddress } from './address-guard.js';
-import { pullArgs, pullOutputOf, udpInputUrl } from './ffmpeg-args.js';
+import { pullArgs, pullOutputOf } from './ffmpeg-args.js';
 import type { HttpRelay, RelaySession } from './http-relay.js';
 import {
   EndOnce,
@@ -122,10 +122,6 @@ class FfmpegInput implements PullInput {
       local.hostname = '127.0.0.1';
       local.port = String(this.rtspRelay.port);
       return local.href;
-    }
-    if (target.kind === 'udp') {
-      const multicast = /^(22[4-9]|23\d)\./.test(address) || address.toLowerCase().startsWith('ff');
-      return udpInputUrl(target.url, address, multicast);
     }
     const dialled = withAddress(target.url, address);
     if (target.kind === 'srt') {

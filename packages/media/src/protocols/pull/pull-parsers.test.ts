@@ -4,7 +4,6 @@ import { describe, it } from 'node:test';
 import { ProtocolError } from '../../errors.js';
 import { retryDelayMs } from '../shared/retry-delay.js';
 import { PullRefusedError } from './address-guard.js';
-import { udpInputUrl } from './ffmpeg-args.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
 import { redactText, redactUri } from './redact.js';
@@ -57,18 +56,6 @@ describe('pull URIs', () => {
     assert.match(problem('dtsc://a.example'), /^format: dtsc sources name the stream/);
     assert.match(problem(' '), /^required/);
     assert.match(problem(`rtsp://a.example/${'x'.repeat(2100)}`), /^length/);
-  });
-
-  it('passes only known UDP options to ffmpeg and filters unicast by sender', () => {
-    const url = new URL('udp://203.0.113.5:5000?localaddr=127.0.0.1&exec=rm&fifo_size=9');
-    const unicast = new URL(udpInputUrl(url, '203.0.113.5', false));
-    assert.equal(unicast.hostname, '0.0.0.0');
-    assert.equal(unicast.searchParams.get('sources'), '203.0.113.5');
-    assert.equal(unicast.searchParams.get('exec'), null);
-    assert.equal(unicast.searchParams.get('fifo_size'), '9');
-    const multicast = new URL(udpInputUrl(new URL('udp://239.1.1.1:5000'), '239.1.1.1', true));
-    assert.equal(multicast.hostname, '239.1.1.1');
-    assert.equal(multicast.searchParams.get('sources'), null);
   });
 });
 

@@ -131,9 +131,15 @@ export class ClipsService {
   /** Deletes a clip and its stored renditions (the recording's segments stay). */
   async delete(tenantId: string, id: string): Promise<ArtifactRecord> {
     const clip = await this.get(tenantId, id);
-    await this.deps.storage.deletePrefix(artifactPrefix(clip.id));
-    await this.deps.store.deleteArtifact(clip.id);
-    this.deps.events?.artifact('storage.artifact_deleted', clip);
+    await this.remove(clip);
     return clip;
+  }
+
+  /** Deletes a clip's stored renditions, then its row; the deleted event goes out once, from the caller that deleted the row. */
+  async remove(clip: ArtifactRecord): Promise<void> {
+    await this.deps.storage.deletePrefix(artifactPrefix(clip.id));
+    if (await this.deps.store.deleteArtifact(clip.id)) {
+      this.deps.events?.artifact('storage.artifact_deleted', clip);
+    }
   }
 }

@@ -10,7 +10,7 @@ import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
 import { PromiseCache } from '../playback-access/promise-cache.js';
 import type { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { streamIdOf } from '../streams/streams.service.js';
-import type { PlaybackPoliciesStore } from './playback-policies.store.js';
+import type { ContentPolicyTarget, PlaybackPoliciesStore } from './playback-policies.store.js';
 import {
   type PlaybackPolicy,
   type PlaybackPolicyInput,
@@ -127,6 +127,40 @@ export class PlaybackPoliciesService {
     this.cache.set(playbackId, resolved);
     this.changed({ playbackId, streamId: id, tenantId: caller.tenantId, local: true });
     return id;
+  }
+
+  /**
+   * Sets the own policy of a clip or VOD asset the caller's tenant owns (security:write; callers
+   * find the target by the ID given, NOT_FOUND otherwise). It replaces, for that playback ID only,
+   * what the content inherits. An omitted webhook secret keeps the content's own, never the
+   * stream's.
+   */
+  async setForContent(
+    principal: Principal | null,
+    target: ContentPolicyTarget,
+    input: PlaybackPolicyInput,
+  ): Promise<PlaybackPolicy> {
+    const caller = requirePrincipal(principal, 'security:write');
+    if (target.tenantId !== caller.tenantId) {
+      throw new NotFoundError(target.kind === 'CLIP' ? 'Clip' : 'VodAsset', target.contentId);
+    }
+    const current = (await this.deps.store.forContent(caller.tenantId, target.playbackId)) ?? PUBLIC_POLICY;
+    const next = await this.validate(caller.tenantId, input, current);
+    const policy = await this.deps.store.upsertContent(target, next, new Date(this.now()));
+    const streamId = target.streamId ?? target.contentId;
+    const { playbackId } = target;
+    this.cache.set(playbackId, { streamId, tenantId: caller.tenantId, playbackId, policy });
+    this.changed({ playbackId, streamId, tenantId: caller.tenantId, local: true });
+    return policy;
+  }
+
+  /** The read view of a clip's or VOD asset's policy: its own, else its stream's (PUBLIC without a stream). */
+  async viewForContent(tenantId: string, playbackId: string, streamId: string | null): Promise<PlaybackPolicyView> {
+    const own = await this.deps.store.forContent(tenantId, playbackId);
+    if (own) {
+      return policyView(own);
+    }
+    return streamId ? this.viewForStream(tenantId, streamId) : policyView(PUBLIC_POLICY);
   }
 
   private changed(change: PolicyChange): void {

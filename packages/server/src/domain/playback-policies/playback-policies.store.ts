@@ -7,10 +7,35 @@ import type { Db } from '../../db/database.js';
 import { mediaArtifactsTable, recordingsTable } from '../recordings/recording-tables.js';
 import { tenantStream } from '../streams/stream-rows.js';
 import { streamsTable } from '../streams/stream-tables.js';
-import { playbackPoliciesTable } from './playback-policies.tables.js';
+import { contentPlaybackPoliciesTable, playbackPoliciesTable } from './playback-policies.tables.js';
 import { type PlaybackPolicy, type PlaybackPolicyType, PUBLIC_POLICY, type ResolvedPolicy } from './playback-policy.js';
 
-type PolicyRow = typeof playbackPoliciesTable.$inferSelect;
+type PolicyRow = Pick<
+  typeof playbackPoliciesTable.$inferSelect,
+  'policyType' | 'allowedKids' | 'webhookUrl' | 'webhookSecret' | 'webhookTimeoutMs' | 'version'
+>;
+
+/** A clip or VOD asset whose own policy is set (setPlaybackPolicy with clipId or vodAssetId). */
+export interface ContentPolicyTarget {
+  readonly kind: 'CLIP' | 'VOD';
+  /** The clip's or asset's UUID. */
+  readonly contentId: string;
+  readonly playbackId: string;
+  readonly tenantId: string;
+  /** The stream it came from; null for uploads. */
+  readonly streamId: string | null;
+}
+
+function policyValues(policy: Omit<PlaybackPolicy, 'version'>, now: Date) {
+  return {
+    policyType: policy.type,
+    allowedKids: [...policy.allowedKids],
+    webhookUrl: policy.webhook?.url ?? null,
+    webhookSecret: policy.webhook?.secret ?? null,
+    webhookTimeoutMs: policy.webhook?.timeoutMs ?? null,
+    updatedAt: now,
+  };
+}
 
 function toPolicy(row: PolicyRow | null | undefined): PlaybackPolicy {
   if (!row) {
@@ -65,20 +90,54 @@ export class PlaybackPoliciesStore {
     policy: Omit<PlaybackPolicy, 'version'>,
     now: Date,
   ): Promise<PlaybackPolicy> {
-    const values = {
-      policyType: policy.type,
-      allowedKids: [...policy.allowedKids],
-      webhookUrl: policy.webhook?.url ?? null,
-      webhookSecret: policy.webhook?.secret ?? null,
-      webhookTimeoutMs: policy.webhook?.timeoutMs ?? null,
-      updatedAt: now,
-    };
+    const values = policyValues(policy, now);
     const rows = await this.db
       .insert(playbackPoliciesTable)
       .values({ streamId, tenantId, version: 1, ...values })
       .onConflictDoUpdate({
         target: playbackPoliciesTable.streamId,
         set: { ...values, version: sql`${playbackPoliciesTable.version} + 1` },
+      })
+      .returning();
+    return toPolicy(rows[0]);
+  }
+
+  /** The own policy of a clip or VOD asset (by its playback ID), or undefined when it has none. */
+  async forContent(tenantId: string, playbackId: string): Promise<PlaybackPolicy | undefined> {
+    const rows = await this.db
+      .select()
+      .from(contentPlaybackPoliciesTable)
+      .where(
+        and(
+          eq(contentPlaybackPoliciesTable.playbackId, playbackId),
+          eq(contentPlaybackPoliciesTable.tenantId, tenantId),
+        ),
+      )
+      .limit(1);
+    return rows[0] ? toPolicy(rows[0]) : undefined;
+  }
+
+  /** Writes the own policy of a clip or VOD asset; returns it with its new version. */
+  async upsertContent(
+    target: ContentPolicyTarget,
+    policy: Omit<PlaybackPolicy, 'version'>,
+    now: Date,
+  ): Promise<PlaybackPolicy> {
+    const values = policyValues(policy, now);
+    const rows = await this.db
+      .insert(contentPlaybackPoliciesTable)
+      .values({
+        playbackId: target.playbackId,
+        tenantId: target.tenantId,
+        contentKind: target.kind,
+        contentId: target.contentId,
+        streamId: target.streamId,
+        version: 1,
+        ...values,
+      })
+      .onConflictDoUpdate({
+        target: contentPlaybackPoliciesTable.playbackId,
+        set: { ...values, version: sql`${contentPlaybackPoliciesTable.version} + 1` },
       })
       .returning();
     return toPolicy(rows[0]);
@@ -92,13 +151,24 @@ export class PlaybackPoliciesStore {
       .leftJoin(playbackPoliciesTable, eq(playbackPoliciesTable.streamId, streamsTable.id))
       .where(eq(streamsTable.playbackId, playbackId))
       .limit(1);
-    const row = rows[0] ?? (await this.storedContentPolicy(playbackId));
+    const row = rows[0] ?? (await this.contentOwnPolicy(playbackId)) ?? (await this.storedContentPolicy(playbackId));
     return row
       ? { streamId: row.streamId, tenantId: row.tenantId, playbackId, policy: toPolicy(row.policy) }
       : undefined;
   }
 
-  /** Recordings, chapters and clips play under the policy of their stream. */
+  /** A clip's or VOD asset's own policy (a VOD asset without a stream names itself as the stream). */
+  private async contentOwnPolicy(playbackId: string) {
+    const rows = await this.db
+      .select()
+      .from(contentPlaybackPoliciesTable)
+      .where(eq(contentPlaybackPoliciesTable.playbackId, playbackId))
+      .limit(1);
+    const row = rows[0];
+    return row ? { streamId: row.streamId ?? row.contentId, tenantId: row.tenantId, policy: row } : undefined;
+  }
+
+  /** Recordings, chapters and clips without a policy of their own play under the policy of their stream. */
   private async storedContentPolicy(playbackId: string) {
     const owner = this.db
       .select({ streamId: recordingsTable.streamId })

@@ -54,6 +54,20 @@ export class RecordingEvents {
     });
   }
 
+  /** A recording was deleted (deleteDVR or retention): its lifecycle's end, and the artifact gone from storage. */
+  recordingDeleted(recording: RecordingRecord): void {
+    this.dvr('dvr.deleted', recording);
+    this.bus?.publish('storage.artifact_deleted', {
+      tenantId: recording.tenantId,
+      streamId: recording.streamId,
+      assetHash: recording.dvrHash,
+      assetType: 'dvr',
+      sizeBytes: recording.sizeBytes,
+      durationMs: recording.durationMs,
+      nodeId: this.nodeId,
+    });
+  }
+
   /** Processing of an artifact (renditions, poster, sprite) started, finished or failed. */
   processing(
     stage: ProcessingStage,

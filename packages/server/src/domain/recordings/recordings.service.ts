@@ -96,16 +96,29 @@ export class RecordingsService {
   /** Deletes a recording, its chapters and clips, and their bytes (deleteDVR). */
   async deleteDvr(tenantId: string, dvrHash: string): Promise<RecordingRecord> {
     const recording = await this.stopDvr(tenantId, dvrHash);
-    for (const kind of ['CHAPTER', 'CLIP'] as const) {
-      for (const artifact of await this.deps.store.artifactsOf(recording.id, kind)) {
-        await this.deps.storage.deletePrefix(artifactPrefix(artifact.id));
-        this.deps.events?.artifact('storage.artifact_deleted', artifact);
-      }
+    await this.remove(recording);
+    return recording;
+  }
+
+  /**
+   * Deletes a finished recording's objects (its chapters' and clips' too), then its row; the
+   * deleted events go out once, from the caller that deleted the row (deleteDVR, retention).
+   */
+  async remove(recording: RecordingRecord): Promise<void> {
+    const artifacts = [
+      ...(await this.deps.store.artifactsOf(recording.id, 'CHAPTER')),
+      ...(await this.deps.store.artifactsOf(recording.id, 'CLIP')),
+    ];
+    for (const artifact of artifacts) {
+      await this.deps.storage.deletePrefix(artifactPrefix(artifact.id));
     }
     await this.deps.storage.deletePrefix(recording.storagePrefix);
-    await this.deps.store.deleteRecording(recording.id);
-    this.deps.events?.dvr('dvr.deleted', recording);
-    return recording;
+    if (await this.deps.store.deleteRecording(recording.id)) {
+      for (const artifact of artifacts) {
+        this.deps.events?.artifact('storage.artifact_deleted', artifact);
+      }
+      this.deps.events?.recordingDeleted(recording);
+    }
   }
 
   /** Chapters of a recording overlapping a wall-clock range (epoch ms), a page at a time. */

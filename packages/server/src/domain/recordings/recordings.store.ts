@@ -141,14 +141,22 @@ export class RecordingsStore {
     return rows.map(toArtifact);
   }
 
-  /** Deletes an artifact row. */
-  async deleteArtifact(id: string): Promise<void> {
-    await this.db.delete(mediaArtifactsTable).where(eq(mediaArtifactsTable.id, id));
+  /** Deletes an artifact row; false when it was already gone. */
+  async deleteArtifact(id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(mediaArtifactsTable)
+      .where(eq(mediaArtifactsTable.id, id))
+      .returning({ id: mediaArtifactsTable.id });
+    return rows.length > 0;
   }
 
-  /** Deletes a recording row (its artifacts cascade). */
-  async deleteRecording(id: string): Promise<void> {
-    await this.db.delete(recordingsTable).where(eq(recordingsTable.id, id));
+  /** Deletes a recording row (its artifacts cascade); false when it was already gone. */
+  async deleteRecording(id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(recordingsTable)
+      .where(eq(recordingsTable.id, id))
+      .returning({ id: recordingsTable.id });
+    return rows.length > 0;
   }
 
   /** What a playback ID names in storage: a recording, or a chapter or clip of one. */

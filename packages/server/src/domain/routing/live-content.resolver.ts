@@ -5,7 +5,7 @@
  */
 import type { NodeView } from '../node-status/node-status.service.js';
 import type { LiveContentStore } from './live-content.store.js';
-import type { ContentResolver, ResolvedContent } from './viewer-routing.service.js';
+import { type ContentResolver, type ResolvedContent, viewersAcross } from './viewer-routing.service.js';
 
 /** Resolves playback ids of live streams. */
 export class LiveContentResolver implements ContentResolver {
@@ -18,12 +18,7 @@ export class LiveContentResolver implements ContentResolver {
       return undefined;
     }
     const isLive = row.status === 'LIVE' || row.status === 'RECONNECTING';
-    let viewers = 0;
-    for (const node of nodes) {
-      if (node.health !== 'UNHEALTHY') {
-        viewers += node.streamViewers[row.streamId] ?? 0;
-      }
-    }
+    const viewers = viewersAcross(nodes, row.streamId);
     return {
       contentId,
       contentType: 'live',

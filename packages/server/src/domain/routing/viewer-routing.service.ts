@@ -16,6 +16,17 @@ import type { NodeView } from '../node-status/node-status.service.js';
 import type { GeoLocator } from './geo.js';
 import { rankNodes, type ScoredNode } from './node-scoring.js';
 
+/** The viewers of a stream summed over the heartbeats of every node that is not unhealthy. */
+export function viewersAcross(nodes: readonly NodeView[], streamId: string): number {
+  let viewers = 0;
+  for (const node of nodes) {
+    if (node.health !== 'UNHEALTHY') {
+      viewers += node.streamViewers[streamId] ?? 0;
+    }
+  }
+  return viewers;
+}
+
 /** One track as the metadata lists it. */
 export interface ContentTrack {
   readonly type: 'video' | 'audio';
@@ -196,6 +207,11 @@ export class ViewerRoutingService {
     this.contents.set(id, { at: now, content });
     content.catch(() => this.contents.delete(id));
     return content;
+  }
+
+  /** A live stream's viewers over every node that is not unhealthy (their heartbeats, at most a second old here). */
+  async viewersOnEveryNode(streamId: string): Promise<number> {
+    return viewersAcross(await this.nodes(), streamId);
   }
 
   private nodes(): Promise<NodeView[]> {

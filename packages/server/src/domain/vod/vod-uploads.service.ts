@@ -202,7 +202,7 @@ export class VodUploadsService {
     const id = randomUUID();
     const storagePrefix = `vod/${id}/`;
     const now = this.now();
-    const uploadId = await this.deps.uploads.createMultipart(sourceKey({ storagePrefix }), contentType);
+    const uploadId = await this.deps.uploads.createMultipart(sourceKey({ storagePrefix }), contentType, partBytes);
     const asset = await this.deps.store.insert({
       id,
       tenantId,
@@ -390,18 +390,25 @@ export class VodUploadsService {
     return count;
   }
 
-  /** Processing made the outputs: the asset is READY. */
-  async processed(id: string, result: VodProcessed): Promise<void> {
-    const moved = await this.deps.store.move(
-      id,
-      ['PROCESSING'],
-      'READY',
-      { ...result, progressPercent: 100 },
-      this.now(),
-    );
+  /** The streaming outputs are stored: the asset is READY (playable) while the rest follows; false when it left PROCESSING. */
+  async playable(id: string, result: VodProcessed): Promise<boolean> {
+    const moved = await this.deps.store.move(id, ['PROCESSING'], 'READY', result, this.now());
     if (moved) {
       this.publish('vod.completed', moved);
     }
+    return moved !== undefined;
+  }
+
+  /** Every output is stored: progress 100; false when the asset is no longer READY (deleted). */
+  async finished(id: string, outputs: readonly string[], storedBytes: number): Promise<boolean> {
+    const moved = await this.deps.store.move(
+      id,
+      ['READY'],
+      'READY',
+      { outputs, storedBytes, progressPercent: 100 },
+      this.now(),
+    );
+    return moved !== undefined;
   }
 
   /** Processing failed with a reason: the asset is FAILED. */
@@ -423,7 +430,7 @@ export class VodUploadsService {
     await this.deps.store.progress(id, Math.max(0, Math.min(100, percent)), this.now());
   }
 
-  /** Assets whose processing a dead process left unfinished. */
+  /** Assets whose processing a dead process left unfinished (PROCESSING, or READY short of 100 %). */
   unfinished(): Promise<VodAssetRecord[]> {
     return this.deps.store.processing();
   }

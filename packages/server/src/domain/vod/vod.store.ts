@@ -3,7 +3,7 @@
  * playback plane, any tenant), the bytes a tenant holds (quota), state moves guarded by the state
  * they leave, and the sessions past their expiry.
  */
-import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { VodAssetRecord, VodProcessed, VodStatus } from './vod-asset.js';
 import { vodAssetsTable } from './vod-tables.js';
@@ -127,12 +127,12 @@ export class VodStore {
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
-  /** Records processing progress (0–100) of a PROCESSING asset. */
+  /** Records processing progress (0–100) of an asset being processed (PROCESSING, or READY with outputs to come). */
   async progress(id: string, percent: number, now: Date): Promise<void> {
     await this.db
       .update(vodAssetsTable)
       .set({ progressPercent: percent, updatedAt: now })
-      .where(and(eq(vodAssetsTable.id, id), eq(vodAssetsTable.status, 'PROCESSING')));
+      .where(and(eq(vodAssetsTable.id, id), inArray(vodAssetsTable.status, ['PROCESSING', 'READY'])));
   }
 
   /** UPLOADING sessions whose expiry has passed. */
@@ -144,9 +144,18 @@ export class VodStore {
     return rows.map(toRecord);
   }
 
-  /** Assets left PROCESSING (a process died mid-job): processing starts again. */
+  /** Assets left PROCESSING, or READY short of 100 % (a process died mid-job): processing starts again. */
   async processing(): Promise<VodAssetRecord[]> {
-    const rows = await this.db.select().from(vodAssetsTable).where(eq(vodAssetsTable.status, 'PROCESSING'));
+    const rows = await this.db
+      .select()
+      .from(vodAssetsTable)
+      .where(
+        or(
+          eq(vodAssetsTable.status, 'PROCESSING'),
+          and(eq(vodAssetsTable.status, 'READY'), lt(vodAssetsTable.progressPercent, 100)),
+        ),
+      )
+      .orderBy(vodAssetsTable.completedAt);
     return rows.map(toRecord);
   }
 }

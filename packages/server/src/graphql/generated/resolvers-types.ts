@@ -7,6 +7,7 @@ import type { SigningKeyView as SigningKeyViewModel } from '../../domain/signing
 import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView as NetworkStatusViewModel } from '../../domain/node-status/public-info.service.js';
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
 import type { StreamMetricsParent as StreamMetricsParentModel } from '../../domain/srt/srt.js';
+import type { ClipParent as ClipParentModel, DvrRequestParent as DvrRequestParentModel } from '../modules/media-parents.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -63,11 +64,15 @@ export type Clip = {
   readonly description?: Maybe<Scalars['String']['output']>;
   /** Snapped duration, seconds (ends at the segment boundary after the requested end). */
   readonly duration: Scalars['Float']['output'];
+  readonly effectiveRetention: EffectiveRetention;
   readonly endUnixMs: Scalars['Float']['output'];
   readonly errorMessage?: Maybe<Scalars['String']['output']>;
   readonly expiresAt?: Maybe<Scalars['Time']['output']>;
   readonly id: Scalars['ID']['output'];
+  readonly isExpired: Scalars['Boolean']['output'];
   readonly playbackId: Scalars['String']['output'];
+  /** Who may play the clip: its own policy (setPlaybackPolicy with clipId), else its stream's. */
+  readonly playbackPolicy: PlaybackPolicy;
   readonly sizeBytes: Scalars['Float']['output'];
   /** 10 × 10 sprite sheet path. */
   readonly spriteUrl: Scalars['String']['output'];
@@ -319,9 +324,13 @@ export type DvrRequest = {
   readonly createdAt: Scalars['Time']['output'];
   readonly durationSeconds: Scalars['Float']['output'];
   readonly dvrHash: Scalars['String']['output'];
+  /** How long the recording is kept (null while it records). */
+  readonly effectiveRetention?: Maybe<EffectiveRetention>;
   readonly endedAt?: Maybe<Scalars['Time']['output']>;
   readonly errorMessage?: Maybe<Scalars['String']['output']>;
+  readonly expiresAt?: Maybe<Scalars['Time']['output']>;
   readonly id: Scalars['ID']['output'];
+  readonly isExpired: Scalars['Boolean']['output'];
   readonly isFinalized: Scalars['Boolean']['output'];
   /** Playlist path of the whole recording under the playback origin. */
   readonly manifestPath: Scalars['String']['output'];
@@ -423,6 +432,16 @@ export type DvrLifecycleStatus =
   | 'RECORDING'
   | 'STARTED'
   | 'STOPPED';
+
+/** How long an asset is kept. */
+export type EffectiveRetention = {
+  readonly __typename?: 'EffectiveRetention';
+  /** Days that apply (0: kept until deleted); for an asset's own end, whole days left. */
+  readonly retentionDays: Scalars['Int']['output'];
+  /** When it is deleted; null: not before it is deleted by hand (or while it is still recording). */
+  readonly retentionUntil?: Maybe<Scalars['Time']['output']>;
+  readonly source: RetentionSource;
+};
 
 /** An expected failure returned as a union member of a mutation result. */
 export type Error = {
@@ -543,6 +562,25 @@ export type LogoutPayload = {
 
 export type LogoutResult = AuthError | LogoutPayload;
 
+/** The account's default retention per class (days from an asset's completion; 0: kept until deleted). */
+export type MediaRetentionPolicy = {
+  readonly __typename?: 'MediaRetentionPolicy';
+  readonly defaultClipRetentionDays?: Maybe<Scalars['Int']['output']>;
+  readonly defaultDvrRetentionDays?: Maybe<Scalars['Int']['output']>;
+  /** Null: the service default applies. */
+  readonly defaultVodRetentionDays?: Maybe<Scalars['Int']['output']>;
+  readonly effectiveClipRetentionDays: Scalars['Int']['output'];
+  readonly effectiveDvrRetentionDays: Scalars['Int']['output'];
+  readonly effectiveVodRetentionDays: Scalars['Int']['output'];
+  readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** Classes of stored media with a retention of their own (chapters go with their recording). */
+export type MediaRetentionTarget =
+  | 'CLIP'
+  | 'DVR'
+  | 'VOD';
+
 export type Mutation = {
   readonly __typename?: 'Mutation';
   /** Aborts an upload; the store drops its parts. */
@@ -584,12 +622,18 @@ export type Mutation = {
   readonly refreshStreamKey: RefreshStreamKeyResult;
   /** Creates an account (a new tenant and its first user) and signs it in. */
   readonly register: RegisterResult;
+  /** Drops an asset's own retention (and a clip's creation-time expiresAt). */
+  readonly resetMediaRetentionOverride: UpdateMediaRetentionResult;
   /** Revokes a developer token at once (developer tokens need developer:write). */
   readonly revokeDeveloperToken: RevokeDeveloperTokenResult;
   /** Revokes a signing key; its tokens stop playing at once (security:write). */
   readonly revokeSigningKey: RevokeSigningKeyResult;
-  /** Sets who may play a stream; takes effect at once (security:write). */
+  /** Sets or clears the account's default retention of a class (account:write). */
+  readonly setMediaRetentionPolicy: SetMediaRetentionPolicyResult;
+  /** Sets who may play a stream (and what was recorded of it) or one clip; takes effect at once (security:write). */
   readonly setPlaybackPolicy: SetPlaybackPolicyResult;
+  /** Sets or clears a stream's retention of its recordings and clips. */
+  readonly setStreamRetentionOverrides: SetStreamRetentionOverridesResult;
   /** Sets the stream's own SRT passphrase (10 to 79 printable ASCII characters; overrides the node's), or clears it with null. Write-only. SRT publishers must then encrypt with it (AES-128/192/256); a wrong one is refused. */
   readonly setStreamSrtPassphrase: SetStreamSrtPassphraseResult;
   /** Starts recording a live stream that is not recording. */
@@ -598,6 +642,8 @@ export type Mutation = {
   readonly stopDVR: StopDvrResult;
   /** What the playback gate would decide for a playback ID and token, without serving media (security:read). */
   readonly testPlaybackAccess: TestPlaybackAccessResult;
+  /** Gives one recording, clip or VOD asset its own retention. */
+  readonly updateMediaRetention: UpdateMediaRetentionResult;
   /** Renames, re-points, enables or disables a push target. */
   readonly updatePushTarget: UpdatePushTargetResult;
   readonly updateStream: UpdateStreamResult;
@@ -697,6 +743,11 @@ export type MutationRegisterArgs = {
 };
 
 
+export type MutationResetMediaRetentionOverrideArgs = {
+  input: ResetMediaRetentionOverrideInput;
+};
+
+
 export type MutationRevokeDeveloperTokenArgs = {
   id: Scalars['ID']['input'];
 };
@@ -707,8 +758,18 @@ export type MutationRevokeSigningKeyArgs = {
 };
 
 
+export type MutationSetMediaRetentionPolicyArgs = {
+  input: SetMediaRetentionPolicyInput;
+};
+
+
 export type MutationSetPlaybackPolicyArgs = {
   input: SetPlaybackPolicyInput;
+};
+
+
+export type MutationSetStreamRetentionOverridesArgs = {
+  input: SetStreamRetentionOverridesInput;
 };
 
 
@@ -730,6 +791,11 @@ export type MutationStopDvrArgs = {
 
 export type MutationTestPlaybackAccessArgs = {
   input: TestPlaybackAccessInput;
+};
+
+
+export type MutationUpdateMediaRetentionArgs = {
+  input: UpdateMediaRetentionInput;
 };
 
 
@@ -1007,6 +1073,8 @@ export type Query = {
   readonly dvrChapters: DvrChapterPage;
   /** The signed-in user (developer tokens need account:read). */
   readonly me: User;
+  /** The account's default retention per class (account:read). */
+  readonly mediaRetentionPolicy: MediaRetentionPolicy;
   /** Public. Clusters and nodes of this deployment. */
   readonly networkStatus: NetworkStatus;
   /** Always true; a cheap liveness probe. */
@@ -1143,6 +1211,18 @@ export type RegisterInput = {
 
 export type RegisterResult = AuthPayload | ValidationError;
 
+export type ResetMediaRetentionOverrideInput = {
+  readonly targetId: Scalars['ID']['input'];
+  readonly targetType: MediaRetentionTarget;
+};
+
+/** Where an effective retention comes from; TIER_ENTITLEMENT is the service default (DVR and clips 30 days, VOD kept). */
+export type RetentionSource =
+  | 'PER_ASSET_OVERRIDE'
+  | 'PER_STREAM_OVERRIDE'
+  | 'TENANT_DEFAULT'
+  | 'TIER_ENTITLEMENT';
+
 export type RevokeDeveloperTokenResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
 
 export type RevokeSigningKeyResult = AuthError | DeleteSuccess | NotFoundError | ValidationError;
@@ -1166,13 +1246,39 @@ export type ServiceInstance = {
   readonly status: InstanceStatus;
 };
 
+export type SetMediaRetentionPolicyInput = {
+  /** true: back to the service default. */
+  readonly clear?: InputMaybe<Scalars['Boolean']['input']>;
+  /** 0 to 3650; 0 keeps assets until deleted. Required unless clear. */
+  readonly days?: InputMaybe<Scalars['Int']['input']>;
+  readonly targetType: MediaRetentionTarget;
+};
+
+export type SetMediaRetentionPolicyResult = AuthError | MediaRetentionPolicy | ValidationError;
+
+/** Exactly one of streamId and clipId. */
 export type SetPlaybackPolicyInput = {
+  /** Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy). */
+  readonly clipId?: InputMaybe<Scalars['ID']['input']>;
   readonly policy: PlaybackPolicyInput;
+  /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
+  readonly streamId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+export type SetPlaybackPolicyResult = AuthError | Clip | NotFoundError | Stream | ValidationError;
+
+export type SetStreamRetentionOverridesInput = {
+  readonly clearClipRetentionOverride?: InputMaybe<Scalars['Boolean']['input']>;
+  /** true: the account default applies again (wins over a value). */
+  readonly clearDvrRetentionOverride?: InputMaybe<Scalars['Boolean']['input']>;
+  readonly clipRetentionDaysOverride?: InputMaybe<Scalars['Int']['input']>;
+  /** 0 to 3650 days; 0 keeps until deleted; omitted: unchanged. */
+  readonly dvrRetentionDaysOverride?: InputMaybe<Scalars['Int']['input']>;
   /** Stream global ID (or UUID). */
   readonly streamId: Scalars['ID']['input'];
 };
 
-export type SetPlaybackPolicyResult = AuthError | NotFoundError | Stream | ValidationError;
+export type SetStreamRetentionOverridesResult = AuthError | NotFoundError | StreamRetentionOverrides | ValidationError;
 
 export type SetStreamSrtPassphraseResult = AuthError | NotFoundError | StreamSrtSettings | ValidationError;
 
@@ -1221,6 +1327,8 @@ export type StorageArtifact = {
   readonly __typename?: 'StorageArtifact';
   readonly createdAt: Scalars['Time']['output'];
   readonly durationSeconds: Scalars['Float']['output'];
+  /** How long it is kept; null for chapters (they go with their recording) and recordings still recording. */
+  readonly effectiveRetention?: Maybe<EffectiveRetention>;
   readonly errorMessage?: Maybe<Scalars['String']['output']>;
   readonly expiresAt?: Maybe<Scalars['Time']['output']>;
   readonly hash: Scalars['String']['output'];
@@ -1316,6 +1424,8 @@ export type Stream = {
   /** Newest connection attempts of the pull source first (empty for PUSH streams); limit 0..100. */
   readonly recentPullSourceEvents: ReadonlyArray<PullSourceEvent>;
   readonly record: Scalars['Boolean']['output'];
+  /** The stream's own retention of its recordings and clips. */
+  readonly retentionOverrides: StreamRetentionOverrides;
   readonly sourceLocation?: Maybe<Scalars['String']['output']>;
   /** Whether SRT publishers need the stream's own passphrase. */
   readonly srtPassphraseSet: Scalars['Boolean']['output'];
@@ -1453,6 +1563,7 @@ export type StreamKeysConnection = {
 /** Live metrics as reported by the media plane. */
 export type StreamMetrics = {
   readonly __typename?: 'StreamMetrics';
+  /** Viewers of the live stream over every node (the ingesting node and the edges relaying it). */
   readonly currentViewers: Scalars['Int']['output'];
   readonly isLive: Scalars['Boolean']['output'];
   /** The node that reported last. */
@@ -1471,6 +1582,15 @@ export type StreamMetrics = {
   readonly trackCount: Scalars['Int']['output'];
   /** When the media plane last reported on this stream. */
   readonly updatedAt?: Maybe<Scalars['Time']['output']>;
+};
+
+/** A stream's own retention of its recordings and clips (null: the account default). */
+export type StreamRetentionOverrides = {
+  readonly __typename?: 'StreamRetentionOverrides';
+  readonly clipRetentionDaysOverride?: Maybe<Scalars['Int']['output']>;
+  readonly dvrRetentionDaysOverride?: Maybe<Scalars['Int']['output']>;
+  /** Stream UUID. */
+  readonly streamId: Scalars['ID']['output'];
 };
 
 /** A stream's SRT settings after a change. */
@@ -1605,6 +1725,18 @@ export type TimeRangeInput = {
   readonly end: Scalars['Time']['input'];
   readonly start: Scalars['Time']['input'];
 };
+
+export type UpdateMediaRetentionInput = {
+  /** Kept this many days from now (0: until deleted). Exactly one of retentionDays and retentionUntil. */
+  readonly retentionDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Deleted at this time (in the future). */
+  readonly retentionUntil?: InputMaybe<Scalars['Time']['input']>;
+  /** The recording (DVRRequest ID or dvrHash), clip or VOD asset. */
+  readonly targetId: Scalars['ID']['input'];
+  readonly targetType: MediaRetentionTarget;
+};
+
+export type UpdateMediaRetentionResult = AuthError | EffectiveRetention | NotFoundError | ValidationError;
 
 export type UpdatePushTargetInput = {
   /** false stops a running push within a second. */
@@ -1931,7 +2063,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   CreateClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( Clip & { __typename: 'Clip' } )
+    | ( ClipParentModel & { __typename: 'Clip' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
@@ -2037,10 +2169,22 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
+  SetMediaRetentionPolicyResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( MediaRetentionPolicy & { __typename: 'MediaRetentionPolicy' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
   SetPlaybackPolicyResult:
     | ( AuthError & { __typename: 'AuthError' } )
+    | ( ClipParentModel & { __typename: 'Clip' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  SetStreamRetentionOverridesResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
+    | ( StreamRetentionOverrides & { __typename: 'StreamRetentionOverrides' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   SetStreamSrtPassphraseResult:
@@ -2051,7 +2195,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   StartDVRResult:
     | ( AuthError & { __typename: 'AuthError' } )
-    | ( DvrRequest & { __typename: 'DVRRequest' } )
+    | ( DvrRequestParentModel & { __typename: 'DVRRequest' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
@@ -2065,6 +2209,12 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( PlaybackAccessDecision & { __typename: 'PlaybackAccessDecision' } )
+    | ( ValidationError & { __typename: 'ValidationError' } )
+  ;
+  UpdateMediaRetentionResult:
+    | ( AuthError & { __typename: 'AuthError' } )
+    | ( EffectiveRetention & { __typename: 'EffectiveRetention' } )
+    | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
   ;
   UpdatePushTargetResult:
@@ -2105,7 +2255,7 @@ export type ResolversTypes = {
   AuthError: ResolverTypeWrapper<AuthError>;
   AuthPayload: ResolverTypeWrapper<AuthPayloadModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  Clip: ResolverTypeWrapper<Clip>;
+  Clip: ResolverTypeWrapper<ClipParentModel>;
   ClipCreationMode: ClipCreationMode;
   ClusterStatus: ResolverTypeWrapper<ClusterStatus>;
   CompleteVodUploadInput: CompleteVodUploadInput;
@@ -2132,7 +2282,7 @@ export type ResolversTypes = {
   DVRChapterPage: ResolverTypeWrapper<DvrChapterPage>;
   DVRChapterRef: ResolverTypeWrapper<DvrChapterRef>;
   DVRChapterState: DvrChapterState;
-  DVRRequest: ResolverTypeWrapper<DvrRequest>;
+  DVRRequest: ResolverTypeWrapper<DvrRequestParentModel>;
   DeleteClipResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteClipResult']>;
   DeleteDVRResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeleteDVRResult']>;
   DeletePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['DeletePushTargetResult']>;
@@ -2145,6 +2295,7 @@ export type ResolversTypes = {
   DeveloperTokenEdge: ResolverTypeWrapper<Omit<DeveloperTokenEdge, 'node'> & { node: ResolversTypes['DeveloperToken'] }>;
   DvrLifecycleEvent: ResolverTypeWrapper<DvrLifecycleEvent>;
   DvrLifecycleStatus: DvrLifecycleStatus;
+  EffectiveRetention: ResolverTypeWrapper<EffectiveRetention>;
   Error: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Error']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -2163,6 +2314,8 @@ export type ResolversTypes = {
   LoginResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['LoginResult']>;
   LogoutPayload: ResolverTypeWrapper<LogoutPayload>;
   LogoutResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['LogoutResult']>;
+  MediaRetentionPolicy: ResolverTypeWrapper<MediaRetentionPolicy>;
+  MediaRetentionTarget: MediaRetentionTarget;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NetworkNode: ResolverTypeWrapper<NetworkNode>;
   NetworkStatus: ResolverTypeWrapper<NetworkStatusViewModel>;
@@ -2189,11 +2342,17 @@ export type ResolversTypes = {
   RefreshStreamKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RefreshStreamKeyResult']>;
   RegisterInput: RegisterInput;
   RegisterResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RegisterResult']>;
+  ResetMediaRetentionOverrideInput: ResetMediaRetentionOverrideInput;
+  RetentionSource: RetentionSource;
   RevokeDeveloperTokenResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeDeveloperTokenResult']>;
   RevokeSigningKeyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['RevokeSigningKeyResult']>;
   ServiceInstance: ResolverTypeWrapper<ServiceInstanceViewModel>;
+  SetMediaRetentionPolicyInput: SetMediaRetentionPolicyInput;
+  SetMediaRetentionPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetMediaRetentionPolicyResult']>;
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetPlaybackPolicyResult']>;
+  SetStreamRetentionOverridesInput: SetStreamRetentionOverridesInput;
+  SetStreamRetentionOverridesResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamRetentionOverridesResult']>;
   SetStreamSrtPassphraseResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SetStreamSrtPassphraseResult']>;
   SigningKey: ResolverTypeWrapper<SigningKeyViewModel>;
   SigningKeyEdge: ResolverTypeWrapper<Omit<SigningKeyEdge, 'node'> & { node: ResolversTypes['SigningKey'] }>;
@@ -2219,6 +2378,7 @@ export type ResolversTypes = {
   StreamKeyEdge: ResolverTypeWrapper<Omit<StreamKeyEdge, 'node'> & { node: ResolversTypes['StreamKey'] }>;
   StreamKeysConnection: ResolverTypeWrapper<Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversTypes['StreamKey']> }>;
   StreamMetrics: ResolverTypeWrapper<StreamMetricsParentModel>;
+  StreamRetentionOverrides: ResolverTypeWrapper<StreamRetentionOverrides>;
   StreamSrtSettings: ResolverTypeWrapper<StreamSrtSettings>;
   StreamStatus: StreamStatus;
   StreamTrack: ResolverTypeWrapper<StreamTrack>;
@@ -2230,6 +2390,8 @@ export type ResolversTypes = {
   TestPlaybackAccessResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['TestPlaybackAccessResult']>;
   Time: ResolverTypeWrapper<Scalars['Time']['output']>;
   TimeRangeInput: TimeRangeInput;
+  UpdateMediaRetentionInput: UpdateMediaRetentionInput;
+  UpdateMediaRetentionResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdateMediaRetentionResult']>;
   UpdatePushTargetInput: UpdatePushTargetInput;
   UpdatePushTargetResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['UpdatePushTargetResult']>;
   UpdateStreamInput: UpdateStreamInput;
@@ -2261,7 +2423,7 @@ export type ResolversParentTypes = {
   AuthError: AuthError;
   AuthPayload: AuthPayloadModel;
   Boolean: Scalars['Boolean']['output'];
-  Clip: Clip;
+  Clip: ClipParentModel;
   ClusterStatus: ClusterStatus;
   CompleteVodUploadInput: CompleteVodUploadInput;
   CompleteVodUploadResult: ResolversUnionTypes<ResolversParentTypes>['CompleteVodUploadResult'];
@@ -2285,7 +2447,7 @@ export type ResolversParentTypes = {
   DVRChapter: DvrChapter;
   DVRChapterPage: DvrChapterPage;
   DVRChapterRef: DvrChapterRef;
-  DVRRequest: DvrRequest;
+  DVRRequest: DvrRequestParentModel;
   DeleteClipResult: ResolversUnionTypes<ResolversParentTypes>['DeleteClipResult'];
   DeleteDVRResult: ResolversUnionTypes<ResolversParentTypes>['DeleteDVRResult'];
   DeletePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['DeletePushTargetResult'];
@@ -2297,6 +2459,7 @@ export type ResolversParentTypes = {
   DeveloperTokenConnection: Omit<DeveloperTokenConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['DeveloperTokenEdge']>, nodes: ReadonlyArray<ResolversParentTypes['DeveloperToken']> };
   DeveloperTokenEdge: Omit<DeveloperTokenEdge, 'node'> & { node: ResolversParentTypes['DeveloperToken'] };
   DvrLifecycleEvent: DvrLifecycleEvent;
+  EffectiveRetention: EffectiveRetention;
   Error: ResolversInterfaceTypes<ResolversParentTypes>['Error'];
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
@@ -2312,6 +2475,7 @@ export type ResolversParentTypes = {
   LoginResult: ResolversUnionTypes<ResolversParentTypes>['LoginResult'];
   LogoutPayload: LogoutPayload;
   LogoutResult: ResolversUnionTypes<ResolversParentTypes>['LogoutResult'];
+  MediaRetentionPolicy: MediaRetentionPolicy;
   Mutation: Record<PropertyKey, never>;
   NetworkNode: NetworkNode;
   NetworkStatus: NetworkStatusViewModel;
@@ -2334,11 +2498,16 @@ export type ResolversParentTypes = {
   RefreshStreamKeyResult: ResolversUnionTypes<ResolversParentTypes>['RefreshStreamKeyResult'];
   RegisterInput: RegisterInput;
   RegisterResult: ResolversUnionTypes<ResolversParentTypes>['RegisterResult'];
+  ResetMediaRetentionOverrideInput: ResetMediaRetentionOverrideInput;
   RevokeDeveloperTokenResult: ResolversUnionTypes<ResolversParentTypes>['RevokeDeveloperTokenResult'];
   RevokeSigningKeyResult: ResolversUnionTypes<ResolversParentTypes>['RevokeSigningKeyResult'];
   ServiceInstance: ServiceInstanceViewModel;
+  SetMediaRetentionPolicyInput: SetMediaRetentionPolicyInput;
+  SetMediaRetentionPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetMediaRetentionPolicyResult'];
   SetPlaybackPolicyInput: SetPlaybackPolicyInput;
   SetPlaybackPolicyResult: ResolversUnionTypes<ResolversParentTypes>['SetPlaybackPolicyResult'];
+  SetStreamRetentionOverridesInput: SetStreamRetentionOverridesInput;
+  SetStreamRetentionOverridesResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamRetentionOverridesResult'];
   SetStreamSrtPassphraseResult: ResolversUnionTypes<ResolversParentTypes>['SetStreamSrtPassphraseResult'];
   SigningKey: SigningKeyViewModel;
   SigningKeyEdge: Omit<SigningKeyEdge, 'node'> & { node: ResolversParentTypes['SigningKey'] };
@@ -2359,6 +2528,7 @@ export type ResolversParentTypes = {
   StreamKeyEdge: Omit<StreamKeyEdge, 'node'> & { node: ResolversParentTypes['StreamKey'] };
   StreamKeysConnection: Omit<StreamKeysConnection, 'edges' | 'nodes'> & { edges: ReadonlyArray<ResolversParentTypes['StreamKeyEdge']>, nodes: ReadonlyArray<ResolversParentTypes['StreamKey']> };
   StreamMetrics: StreamMetricsParentModel;
+  StreamRetentionOverrides: StreamRetentionOverrides;
   StreamSrtSettings: StreamSrtSettings;
   StreamTrack: StreamTrack;
   StreamingUsage: AnalyticsGroupModel;
@@ -2369,6 +2539,8 @@ export type ResolversParentTypes = {
   TestPlaybackAccessResult: ResolversUnionTypes<ResolversParentTypes>['TestPlaybackAccessResult'];
   Time: Scalars['Time']['output'];
   TimeRangeInput: TimeRangeInput;
+  UpdateMediaRetentionInput: UpdateMediaRetentionInput;
+  UpdateMediaRetentionResult: ResolversUnionTypes<ResolversParentTypes>['UpdateMediaRetentionResult'];
   UpdatePushTargetInput: UpdatePushTargetInput;
   UpdatePushTargetResult: ResolversUnionTypes<ResolversParentTypes>['UpdatePushTargetResult'];
   UpdateStreamInput: UpdateStreamInput;
@@ -2421,11 +2593,14 @@ export type ClipResolvers<ContextType = GraphQLContext, ParentType extends Resol
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  effectiveRetention?: Resolver<ResolversTypes['EffectiveRetention'], ParentType, ContextType>;
   endUnixMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isExpired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   spriteUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   spriteVttUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2555,9 +2730,12 @@ export type DvrRequestResolvers<ContextType = GraphQLContext, ParentType extends
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   dvrHash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  effectiveRetention?: Resolver<Maybe<ResolversTypes['EffectiveRetention']>, ParentType, ContextType>;
   endedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isExpired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isFinalized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manifestPath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2646,6 +2824,13 @@ export type DvrLifecycleEventResolvers<ContextType = GraphQLContext, ParentType 
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
 };
 
+export type EffectiveRetentionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EffectiveRetention'] = ResolversParentTypes['EffectiveRetention']> = {
+  retentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  retentionUntil?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['RetentionSource'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type ErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Error'] = ResolversParentTypes['Error']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'RateLimitError' | 'ValidationError', ParentType, ContextType>;
 };
@@ -2716,6 +2901,17 @@ export type LogoutResultResolvers<ContextType = GraphQLContext, ParentType exten
   __resolveType: TypeResolveFn<'AuthError' | 'LogoutPayload', ParentType, ContextType>;
 };
 
+export type MediaRetentionPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MediaRetentionPolicy'] = ResolversParentTypes['MediaRetentionPolicy']> = {
+  defaultClipRetentionDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  defaultDvrRetentionDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  defaultVodRetentionDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  effectiveClipRetentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  effectiveDvrRetentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  effectiveVodRetentionDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   abortVodUpload?: Resolver<ResolversTypes['AbortVodUploadResult'], ParentType, ContextType, RequireFields<MutationAbortVodUploadArgs, 'uploadId'>>;
   completeVodUpload?: Resolver<ResolversTypes['CompleteVodUploadResult'], ParentType, ContextType, RequireFields<MutationCompleteVodUploadArgs, 'input'>>;
@@ -2737,13 +2933,17 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   refreshStreamKey?: Resolver<ResolversTypes['RefreshStreamKeyResult'], ParentType, ContextType, RequireFields<MutationRefreshStreamKeyArgs, 'id'>>;
   register?: Resolver<ResolversTypes['RegisterResult'], ParentType, ContextType, RequireFields<MutationRegisterArgs, 'input'>>;
+  resetMediaRetentionOverride?: Resolver<ResolversTypes['UpdateMediaRetentionResult'], ParentType, ContextType, RequireFields<MutationResetMediaRetentionOverrideArgs, 'input'>>;
   revokeDeveloperToken?: Resolver<ResolversTypes['RevokeDeveloperTokenResult'], ParentType, ContextType, RequireFields<MutationRevokeDeveloperTokenArgs, 'id'>>;
   revokeSigningKey?: Resolver<ResolversTypes['RevokeSigningKeyResult'], ParentType, ContextType, RequireFields<MutationRevokeSigningKeyArgs, 'id'>>;
+  setMediaRetentionPolicy?: Resolver<ResolversTypes['SetMediaRetentionPolicyResult'], ParentType, ContextType, RequireFields<MutationSetMediaRetentionPolicyArgs, 'input'>>;
   setPlaybackPolicy?: Resolver<ResolversTypes['SetPlaybackPolicyResult'], ParentType, ContextType, RequireFields<MutationSetPlaybackPolicyArgs, 'input'>>;
+  setStreamRetentionOverrides?: Resolver<ResolversTypes['SetStreamRetentionOverridesResult'], ParentType, ContextType, RequireFields<MutationSetStreamRetentionOverridesArgs, 'input'>>;
   setStreamSrtPassphrase?: Resolver<ResolversTypes['SetStreamSrtPassphraseResult'], ParentType, ContextType, RequireFields<MutationSetStreamSrtPassphraseArgs, 'streamId'>>;
   startDVR?: Resolver<ResolversTypes['StartDVRResult'], ParentType, ContextType, RequireFields<MutationStartDvrArgs, 'streamId'>>;
   stopDVR?: Resolver<ResolversTypes['StopDVRResult'], ParentType, ContextType, RequireFields<MutationStopDvrArgs, 'dvrHash'>>;
   testPlaybackAccess?: Resolver<ResolversTypes['TestPlaybackAccessResult'], ParentType, ContextType, RequireFields<MutationTestPlaybackAccessArgs, 'input'>>;
+  updateMediaRetention?: Resolver<ResolversTypes['UpdateMediaRetentionResult'], ParentType, ContextType, RequireFields<MutationUpdateMediaRetentionArgs, 'input'>>;
   updatePushTarget?: Resolver<ResolversTypes['UpdatePushTargetResult'], ParentType, ContextType, RequireFields<MutationUpdatePushTargetArgs, 'id' | 'input'>>;
   updateStream?: Resolver<ResolversTypes['UpdateStreamResult'], ParentType, ContextType, RequireFields<MutationUpdateStreamArgs, 'id' | 'input'>>;
 };
@@ -2906,6 +3106,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   dvrChapter?: Resolver<Maybe<ResolversTypes['DVRChapter']>, ParentType, ContextType, RequireFields<QueryDvrChapterArgs, 'dvrId' | 'endMs' | 'startMs'>>;
   dvrChapters?: Resolver<ResolversTypes['DVRChapterPage'], ParentType, ContextType, RequireFields<QueryDvrChaptersArgs, 'dvrId'>>;
   me?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  mediaRetentionPolicy?: Resolver<ResolversTypes['MediaRetentionPolicy'], ParentType, ContextType>;
   networkStatus?: Resolver<ResolversTypes['NetworkStatus'], ParentType, ContextType>;
   ping?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   resolveIngestEndpoint?: Resolver<Maybe<ResolversTypes['IngestEndpointResponse']>, ParentType, ContextType, RequireFields<QueryResolveIngestEndpointArgs, 'streamKey'>>;
@@ -2957,8 +3158,16 @@ export type ServiceInstanceResolvers<ContextType = GraphQLContext, ParentType ex
   status?: Resolver<ResolversTypes['InstanceStatus'], ParentType, ContextType>;
 };
 
+export type SetMediaRetentionPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetMediaRetentionPolicyResult'] = ResolversParentTypes['SetMediaRetentionPolicyResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'MediaRetentionPolicy' | 'ValidationError', ParentType, ContextType>;
+};
+
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
-  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+};
+
+export type SetStreamRetentionOverridesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamRetentionOverridesResult'] = ResolversParentTypes['SetStreamRetentionOverridesResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'StreamRetentionOverrides' | 'ValidationError', ParentType, ContextType>;
 };
 
 export type SetStreamSrtPassphraseResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamSrtPassphraseResult'] = ResolversParentTypes['SetStreamSrtPassphraseResult']> = {
@@ -3000,6 +3209,7 @@ export type StopDvrResultResolvers<ContextType = GraphQLContext, ParentType exte
 export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StorageArtifact'] = ResolversParentTypes['StorageArtifact']> = {
   createdAt?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   durationSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  effectiveRetention?: Resolver<Maybe<ResolversTypes['EffectiveRetention']>, ParentType, ContextType>;
   errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   hash?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3051,6 +3261,7 @@ export type StreamResolvers<ContextType = GraphQLContext, ParentType extends Res
   pushTargets?: Resolver<ReadonlyArray<ResolversTypes['PushTarget']>, ParentType, ContextType>;
   recentPullSourceEvents?: Resolver<ReadonlyArray<ResolversTypes['PullSourceEvent']>, ParentType, ContextType, RequireFields<StreamRecentPullSourceEventsArgs, 'limit'>>;
   record?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  retentionOverrides?: Resolver<ResolversTypes['StreamRetentionOverrides'], ParentType, ContextType>;
   sourceLocation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   srtPassphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3140,6 +3351,13 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   updatedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
 };
 
+export type StreamRetentionOverridesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamRetentionOverrides'] = ResolversParentTypes['StreamRetentionOverrides']> = {
+  clipRetentionDaysOverride?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  dvrRetentionDaysOverride?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type StreamSrtSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StreamSrtSettings'] = ResolversParentTypes['StreamSrtSettings']> = {
   passphraseSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3187,6 +3405,10 @@ export type TestPlaybackAccessResultResolvers<ContextType = GraphQLContext, Pare
 export interface TimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Time'], any> {
   name: 'Time';
 }
+
+export type UpdateMediaRetentionResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateMediaRetentionResult'] = ResolversParentTypes['UpdateMediaRetentionResult']> = {
+  __resolveType: TypeResolveFn<'AuthError' | 'EffectiveRetention' | 'NotFoundError' | 'ValidationError', ParentType, ContextType>;
+};
 
 export type UpdatePushTargetResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdatePushTargetResult'] = ResolversParentTypes['UpdatePushTargetResult']> = {
   __resolveType: TypeResolveFn<'AuthError' | 'NotFoundError' | 'PushTarget' | 'ValidationError', ParentType, ContextType>;
@@ -3365,6 +3587,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeveloperTokenConnection?: DeveloperTokenConnectionResolvers<ContextType>;
   DeveloperTokenEdge?: DeveloperTokenEdgeResolvers<ContextType>;
   DvrLifecycleEvent?: DvrLifecycleEventResolvers<ContextType>;
+  EffectiveRetention?: EffectiveRetentionResolvers<ContextType>;
   Error?: ErrorResolvers<ContextType>;
   IngestConnection?: IngestConnectionResolvers<ContextType>;
   IngestEndpoint?: IngestEndpointResolvers<ContextType>;
@@ -3375,6 +3598,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   LoginResult?: LoginResultResolvers<ContextType>;
   LogoutPayload?: LogoutPayloadResolvers<ContextType>;
   LogoutResult?: LogoutResultResolvers<ContextType>;
+  MediaRetentionPolicy?: MediaRetentionPolicyResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NetworkNode?: NetworkNodeResolvers<ContextType>;
   NetworkStatus?: NetworkStatusResolvers<ContextType>;
@@ -3397,7 +3621,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RevokeDeveloperTokenResult?: RevokeDeveloperTokenResultResolvers<ContextType>;
   RevokeSigningKeyResult?: RevokeSigningKeyResultResolvers<ContextType>;
   ServiceInstance?: ServiceInstanceResolvers<ContextType>;
+  SetMediaRetentionPolicyResult?: SetMediaRetentionPolicyResultResolvers<ContextType>;
   SetPlaybackPolicyResult?: SetPlaybackPolicyResultResolvers<ContextType>;
+  SetStreamRetentionOverridesResult?: SetStreamRetentionOverridesResultResolvers<ContextType>;
   SetStreamSrtPassphraseResult?: SetStreamSrtPassphraseResultResolvers<ContextType>;
   SigningKey?: SigningKeyResolvers<ContextType>;
   SigningKeyEdge?: SigningKeyEdgeResolvers<ContextType>;
@@ -3417,6 +3643,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   StreamKeyEdge?: StreamKeyEdgeResolvers<ContextType>;
   StreamKeysConnection?: StreamKeysConnectionResolvers<ContextType>;
   StreamMetrics?: StreamMetricsResolvers<ContextType>;
+  StreamRetentionOverrides?: StreamRetentionOverridesResolvers<ContextType>;
   StreamSrtSettings?: StreamSrtSettingsResolvers<ContextType>;
   StreamTrack?: StreamTrackResolvers<ContextType>;
   StreamingUsage?: StreamingUsageResolvers<ContextType>;
@@ -3424,6 +3651,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Subscription?: SubscriptionResolvers<ContextType>;
   TestPlaybackAccessResult?: TestPlaybackAccessResultResolvers<ContextType>;
   Time?: GraphQLScalarType;
+  UpdateMediaRetentionResult?: UpdateMediaRetentionResultResolvers<ContextType>;
   UpdatePushTargetResult?: UpdatePushTargetResultResolvers<ContextType>;
   UpdateStreamResult?: UpdateStreamResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

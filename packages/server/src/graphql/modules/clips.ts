@@ -9,10 +9,11 @@ import type { ArtifactRecord } from '../../domain/recordings/recording.js';
 import type { Clip, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import type { ClipParent } from './media-parents.js';
 import { thumbnailUrls } from './recordings.js';
 
 /** A clip record as the GraphQL Clip. */
-export function clipToGraphQL(clip: ArtifactRecord): Clip {
+export function clipToGraphQL(clip: ArtifactRecord): ClipParent {
   const params = clip.params as { mode?: string };
   return {
     id: toGlobalId('Clip', clip.id),
@@ -82,6 +83,8 @@ export const clipsModule: GraphQLModule = {
       expiresAt: Time
       createdAt: Time!
       updatedAt: Time!
+      "Who may play the clip: its own policy (setPlaybackPolicy with clipId), else its stream's."
+      playbackPolicy: PlaybackPolicy!
     }
 
     input CreateClipInput {
@@ -115,6 +118,12 @@ export const clipsModule: GraphQLModule = {
     }
   `,
   resolvers: {
+    Clip: {
+      playbackPolicy: (clip, _args, ctx) => {
+        const principal = requirePrincipal(ctx.principal);
+        return ctx.services.playbackPolicies.viewForContent(principal.tenantId, clip.playbackId, clip.streamId);
+      },
+    },
     Query: {
       clip: async (_root, { id }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');

@@ -9,6 +9,7 @@ import type { AccessDecision } from '../../domain/playback-access/playback-acces
 import type { PlaybackAccessDecision, Resolvers } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import { setPolicyOfTarget } from './playback-policy-targets.js';
 
 /** The decision without the verified token (which only the media routes carry on). */
 function decisionToGraphQL(decision: AccessDecision): PlaybackAccessDecision {
@@ -127,13 +128,16 @@ export const playbackAccessModule: GraphQLModule = {
       webhook: WebhookPlaybackPolicyInput
     }
 
+    "Exactly one of streamId and clipId."
     input SetPlaybackPolicyInput {
-      "Stream global ID (or UUID)."
-      streamId: ID!
+      "Stream global ID (or UUID): its live output, recordings, chapters and clips."
+      streamId: ID
+      "Clip global ID, UUID or clip hash: that clip only (instead of its stream's policy)."
+      clipId: ID
       policy: PlaybackPolicyInput!
     }
 
-    union SetPlaybackPolicyResult = Stream | ValidationError | NotFoundError | AuthError
+    union SetPlaybackPolicyResult = Stream | Clip | ValidationError | NotFoundError | AuthError
 
     input TestPlaybackAccessInput {
       playbackId: String!
@@ -178,7 +182,7 @@ export const playbackAccessModule: GraphQLModule = {
       createSigningKey(input: CreateSigningKeyInput!): CreateSigningKeyResult!
       "Revokes a signing key; its tokens stop playing at once (security:write)."
       revokeSigningKey(id: ID!): RevokeSigningKeyResult!
-      "Sets who may play a stream; takes effect at once (security:write)."
+      "Sets who may play a stream (and what was recorded of it) or one clip; takes effect at once (security:write)."
       setPlaybackPolicy(input: SetPlaybackPolicyInput!): SetPlaybackPolicyResult!
       "What the playback gate would decide for a playback ID and token, without serving media (security:read)."
       testPlaybackAccess(input: TestPlaybackAccessInput!): TestPlaybackAccessResult!
@@ -200,12 +204,7 @@ export const playbackAccessModule: GraphQLModule = {
           const revoked = await ctx.services.signingKeys.revoke(ctx.principal, fromGlobalId('SigningKey', id));
           return { success: true, deletedId: toGlobalId('SigningKey', revoked.id), pending: false };
         }),
-      setPlaybackPolicy: (_root, { input }, ctx) =>
-        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
-          const streamId = await ctx.services.playbackPolicies.set(ctx.principal, input.streamId, input.policy);
-          const principal = requirePrincipal(ctx.principal);
-          return ctx.services.streams.get(principal.tenantId, streamId);
-        }),
+      setPlaybackPolicy: (_root, { input }, ctx) => setPolicyOfTarget(input, ctx),
       testPlaybackAccess: (_root, { input }, ctx) =>
         unionResult('PlaybackAccessDecision', ['ValidationError', 'NotFoundError', 'AuthError'], async () =>
           decisionToGraphQL(await ctx.services.playbackAccess.test(ctx.principal, input)),

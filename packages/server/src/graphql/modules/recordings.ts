@@ -7,15 +7,10 @@ import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
 import type { ArtifactRecord, RecordingRecord } from '../../domain/recordings/recording.js';
 import { RecordingsService, type StorageArtifactItem } from '../../domain/recordings/recordings.service.js';
-import type {
-  DvrChapter,
-  DvrChapterRef,
-  DvrRequest,
-  Resolvers,
-  StorageArtifact,
-} from '../generated/resolvers-types.js';
+import type { DvrChapter, DvrChapterRef, Resolvers, StorageArtifact } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import type { DvrRequestParent } from './media-parents.js';
 
 /** Poster, sprite sheet and cue-file paths of a playback ID (not an auth boundary: no token needed). */
 export function thumbnailUrls(playbackId: string) {
@@ -24,7 +19,7 @@ export function thumbnailUrls(playbackId: string) {
 }
 
 /** A recording as a DVRRequest. */
-export function recordingToGraphQL(recording: RecordingRecord): DvrRequest {
+export function recordingToGraphQL(recording: RecordingRecord): DvrRequestParent {
   return {
     id: toGlobalId('DVRRequest', recording.id),
     dvrHash: recording.dvrHash,

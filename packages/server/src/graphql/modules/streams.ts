@@ -70,7 +70,10 @@ const streamFields = {
 /** A stream record as the whole GraphQL object (every field but those resolved by lookups: playbackPolicy, recentPullSourceEvents, the SRT fields); the API bench's bare route answers it. */
 export function streamToGraphQL(
   stream: StreamRecord,
-): Omit<Stream, 'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection'> {
+): Omit<
+  Stream,
+  'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection' | 'retentionOverrides'
+> {
   return {
     id: streamFields.id(stream),
     streamId: streamFields.streamId(stream),
@@ -124,6 +127,7 @@ export const streamsModule: GraphQLModule = {
     type StreamMetrics {
       status: StreamStatus!
       isLive: Boolean!
+      "Viewers of the live stream over every node (the ingesting node and the edges relaying it)."
       currentViewers: Int!
       "When the current (or last) publish started."
       startedAt: Time

@@ -82,5 +82,15 @@ export const viewerRoutingModule: GraphQLModule = {
         );
       },
     },
+    StreamMetrics: {
+      // The ingesting node reports its own viewers; edges relaying the stream count theirs in
+      // their heartbeats: a live stream's viewers are the larger of the two views.
+      currentViewers: async (metrics, _args, ctx) => {
+        const own = Number(metrics.currentViewers ?? 0);
+        return metrics.isLive === true
+          ? Math.max(own, await ctx.services.viewerRouting.viewersOnEveryNode(metrics.streamId))
+          : own;
+      },
+    },
   } satisfies Resolvers,
 };

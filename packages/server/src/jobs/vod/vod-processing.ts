@@ -1,23 +1,27 @@
 /**
- * VOD processing (issue 18): the uploaded original is copied from storage to a work directory,
- * ffprobe validates it (a non-video or corrupt file fails with ffprobe's reason), H.264/H.265/
- * AV1/VP9 with AAC/Opus (or no audio) are remuxed without re-encoding, anything else is first
- * transcoded to H.264/AAC with progress; then ffmpeg writes CMAF segments (fragmented at
- * keyframes) with a DASH MPD and HLS playlists over the same segments, classic MPEG-TS HLS when
- * the codecs fit MPEG-TS, a progressive MP4 with `moov` first, a poster and a 10 × 10 sprite sheet
- * with its WebVTT; every file goes to storage under the asset's prefix. Jobs run in ffmpeg
- * children, at most `concurrency` at once.
+ * VOD processing (issue 18, ADR 0052): ffprobe validates the uploaded original (read in place on
+ * the local backend, copied to a work directory from S3; a non-video or corrupt file fails with
+ * ffprobe's reason), H.264/H.265/AV1/VP9 with AAC/Opus (or no audio) are remuxed without
+ * re-encoding, anything else is first transcoded to H.264/AAC with progress. Then, in two steps:
+ * 1. one ffmpeg run writes the streaming outputs, CMAF segments (fragmented at keyframes) with a
+ *    DASH MPD and HLS playlists over them, and classic MPEG-TS HLS when the codecs fit; once they
+ *    are stored the asset is READY (playable) at once;
+ * 2. the progressive MP4 with `moov` first, the poster and the 10 × 10 sprite sheet with its
+ *    WebVTT follow; the asset's outputs grow and progress reaches 100.
+ * Jobs run in ffmpeg children, at most `concurrency` at once. A job re-queued after a restart
+ * redoes only what is missing (an asset already READY gets step 2 only).
  */
-import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '@airwave/media';
 import { sourceKey, type VodAssetRecord, type VodProcessed } from '../../domain/vod/vod-asset.js';
 import type { VodProcessingQueue } from '../../domain/vod/vod-uploads.service.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
+import { SPRITE_COLUMNS, SPRITE_TILES, spriteVtt } from '../thumbnails/sprite-sheet.js';
+import { type Probe, ProcessingFailed, probeVideo, runTool, storeDirectory } from './vod-tools.js';
 
 /** Video codecs copied as they are (ffprobe names). */
 const REMUX_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9']);
@@ -25,12 +29,21 @@ const REMUX_VIDEO = new Set(['h264', 'hevc', 'av1', 'vp9']);
 const REMUX_AUDIO = new Set(['aac', 'opus']);
 /** Codecs classic HLS (MPEG-TS) can carry. */
 const TS_VIDEO = new Set(['h264', 'hevc']);
-const SPRITE_COLUMNS = 10;
 const SPRITE_TILE_WIDTH = 160;
+/** ffmpeg quiet unless failing, never reading stdin. */
+const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
+
+/** Output options copying the video and the first audio track as they are. */
+function copyStreams(probe: Probe): string[] {
+  return ['-map', '0:v:0', ...(probe.audio ? ['-map', '0:a:0'] : []), '-c', 'copy'];
+}
 
 /** Where a job reports. */
 export interface VodJobReports {
-  processed(id: string, result: VodProcessed): Promise<void>;
+  /** The streaming outputs are stored: the asset plays. False when the asset left PROCESSING meanwhile (deleted). */
+  playable(id: string, result: VodProcessed): Promise<boolean>;
+  /** Every output is stored. False when the asset is no longer READY (deleted meanwhile). */
+  finished(id: string, outputs: readonly string[], storedBytes: number): Promise<boolean>;
   failed(id: string, reason: string): Promise<void>;
   progressed(id: string, percent: number): Promise<void>;
 }
@@ -42,118 +55,20 @@ export interface VodProcessingOptions {
   readonly log: Logger;
   /** Jobs at once (default 1). */
   readonly concurrency?: number;
-  /** Work directories go here (default the OS temp directory). */
+  /** Work directories go here (default the store's scratch directory, so outputs move in; else the OS temp directory). */
   readonly workDir?: string;
 }
 
-interface Probe {
-  durationMs: number;
-  bitrateKbps: number | null;
-  video: { codec: string; width: number; height: number } | undefined;
-  audio: { codec: string } | undefined;
+/** The file processing reads and what it holds. */
+interface Prepared {
+  readonly input: string;
+  readonly probe: Probe;
+  readonly remux: boolean;
+  readonly codecs: { video: string; audio: string | null };
 }
 
-/** A processing failure whose message is the reason shown to the owner. */
-class ProcessingFailed extends Error {}
-
-/** Runs a tool to its end; rejects with its last stderr line on failure. */
-function runTool(command: string, args: readonly string[], onStdout?: (text: string) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      if (onStdout) {
-        onStdout(text);
-      } else if (stdout.length < 4 * 1024 * 1024) {
-        stdout += text;
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4096);
-    });
-    child.once('error', (error) => reject(new ProcessingFailed(`${command} could not start: ${error.message}`)));
-    child.once('close', (code) => {
-      if (code === 0) {
-        resolve(stdout);
-      } else {
-        const line = stderr.trim().split('\n').at(-1) ?? '';
-        reject(new ProcessingFailed(`${command} failed (code ${code}): ${line}`));
-      }
-    });
-  });
-}
-
-/** Reads what ffprobe says of the file; throws ProcessingFailed when it is not a playable video. */
-export async function probeVideo(file: string): Promise<Probe> {
-  let text: string;
-  try {
-    text = await runTool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
-  } catch (error) {
-    const reason = (error as Error).message.replace(/^ffprobe failed \(code \d+\): /, '').replaceAll(`${file}: `, '');
-    throw new ProcessingFailed(`not a readable media file: ${reason}`);
-  }
-  const parsed = JSON.parse(text) as {
-    format?: { duration?: string; bit_rate?: string };
-    streams?: {
-      codec_type?: string;
-      codec_name?: string;
-      width?: number;
-      height?: number;
-      disposition?: { attached_pic?: number };
-    }[];
-  };
-  const streams = parsed.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  const audio = streams.find((s) => s.codec_type === 'audio');
-  const duration = Number(parsed.format?.duration);
-  if (!video?.codec_name || !video.width || !video.height) {
-    throw new ProcessingFailed('the file has no video track');
-  }
-  if (!Number.isFinite(duration) || duration <= 0) {
-    throw new ProcessingFailed('the file has no duration (corrupt or truncated)');
-  }
-  const bitrate = Number(parsed.format?.bit_rate);
-  return {
-    durationMs: Math.round(duration * 1000),
-    bitrateKbps: Number.isFinite(bitrate) ? Math.round(bitrate / 1000) : null,
-    video: { codec: video.codec_name, width: video.width, height: video.height },
-    audio: audio?.codec_name ? { codec: audio.codec_name } : undefined,
-  };
-}
-
-/** The WebVTT of a sprite sheet: one cue per tile over the duration. */
-export function spriteVtt(durationMs: number, tiles: number, tileWidth: number, tileHeight: number): string {
-  const stamp = (ms: number) => {
-    const h = Math.floor(ms / 3_600_000);
-    const m = Math.floor((ms % 3_600_000) / 60_000);
-    const s = (ms % 60_000) / 1000;
-    return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${s.toFixed(3).padStart(6, '0')}`;
-  };
-  const lines = ['WEBVTT', ''];
-  const step = durationMs / tiles;
-  for (let i = 0; i < tiles; i++) {
-    const x = (i % SPRITE_COLUMNS) * tileWidth;
-    const y = Math.floor(i / SPRITE_COLUMNS) * tileHeight;
-    lines.push(`${stamp(Math.round(i * step))} --> ${stamp(Math.round((i + 1) * step))}`);
-    lines.push(`sprite.jpg#xywh=${x},${y},${tileWidth},${tileHeight}`, '');
-  }
-  return lines.join('\n');
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      out.push(...(await filesUnder(path)));
-    } else {
-      out.push(path);
-    }
-  }
-  return out;
-}
+/** The asset was deleted while its job ran: what the job stored is removed again. */
+class AssetGone extends Error {}
 
 /** The processing queue: validates, remuxes or transcodes, packages, stores. */
 export class VodProcessing implements VodProcessingQueue {
@@ -194,14 +109,20 @@ export class VodProcessing implements VodProcessingQueue {
   }
 
   private async run(asset: VodAssetRecord): Promise<void> {
-    const { reports, log } = this.options;
-    const work = await mkdtemp(join(this.options.workDir ?? tmpdir(), 'airwave-vod-'));
+    const { reports, log, storage } = this.options;
+    const work = await mkdtemp(join(this.options.workDir ?? storage.scratchDir ?? tmpdir(), 'vod-'));
     const started = Date.now();
     try {
-      const result = await this.process(asset, work);
-      await reports.processed(asset.id, result);
-      log.info({ assetId: asset.id, ms: Date.now() - started, outputs: result.outputs }, 'VOD asset processed');
+      const outputs = await this.process(asset, work, started);
+      log.info({ assetId: asset.id, ms: Date.now() - started, outputs }, 'VOD asset processed');
     } catch (error) {
+      if (error instanceof AssetGone) {
+        log.info({ assetId: asset.id }, 'VOD asset deleted while processing');
+        await storage
+          .deletePrefix(asset.storagePrefix)
+          .catch((err: unknown) => log.warn({ err }, 'could not remove a deleted VOD asset'));
+        return;
+      }
       const reason =
         error instanceof ProcessingFailed ? error.message : `processing failed: ${(error as Error).message}`;
       log.warn({ assetId: asset.id, reason }, 'VOD processing failed');
@@ -213,96 +134,121 @@ export class VodProcessing implements VodProcessingQueue {
     }
   }
 
-  private async process(asset: VodAssetRecord, work: string): Promise<VodProcessed> {
-    const { storage, reports } = this.options;
-    const source = join(work, 'source');
-    const read = await storage.get(sourceKey(asset));
-    await pipeline(read.body, createWriteStream(source));
+  private async process(asset: VodAssetRecord, work: string, started: number): Promise<readonly string[]> {
+    const { storage, reports, log } = this.options;
+    const prepared = await this.prepare(asset, work);
+    const { probe, codecs, remux } = prepared;
+    const ts = TS_VIDEO.has(codecs.video) && (codecs.audio === null || codecs.audio === 'aac');
+    const outputs = ['cmaf', 'dash', ...(ts ? ['hls'] : [])];
+    let storedBytes = asset.storedBytes ?? asset.sizeBytes;
+    if (asset.status === 'PROCESSING') {
+      await reports.progressed(asset.id, remux ? 10 : 75);
+      const first = join(work, 'first');
+      await this.streaming(prepared.input, first, probe, ts);
+      storedBytes = asset.sizeBytes + (await storeDirectory(storage, first, asset.storagePrefix));
+      const result: VodProcessed = {
+        durationMs: probe.durationMs,
+        width: probe.video.width,
+        height: probe.video.height,
+        videoCodec: codecs.video,
+        audioCodec: codecs.audio,
+        bitrateKbps: probe.bitrateKbps,
+        storedBytes,
+        outputs,
+      };
+      if (!(await reports.playable(asset.id, result))) {
+        throw new AssetGone();
+      }
+      log.info({ assetId: asset.id, ms: Date.now() - started, outputs }, 'VOD asset playable');
+    }
+    await reports.progressed(asset.id, remux ? 60 : 90);
+    const rest = join(work, 'rest');
+    await mkdir(rest, { recursive: true });
+    await Promise.all([this.mp4(prepared, rest), this.images(prepared, rest)]);
+    storedBytes += await storeDirectory(storage, rest, asset.storagePrefix);
+    const all = [...outputs, 'mp4', 'poster', 'sprite'];
+    if (!(await reports.finished(asset.id, all, storedBytes))) {
+      throw new AssetGone();
+    }
+    return all;
+  }
+
+  /** The file to read (in place on the local backend), probed; transcoded first when its codecs cannot be copied. */
+  private async prepare(asset: VodAssetRecord, work: string): Promise<Prepared> {
+    const { storage } = this.options;
+    let source = storage.localFile?.(sourceKey(asset));
+    if (source === undefined) {
+      source = join(work, 'source');
+      const read = await storage.get(sourceKey(asset));
+      await pipeline(read.body, createWriteStream(source));
+    }
     const probe = await probeVideo(source);
-    const video = probe.video as NonNullable<Probe['video']>;
-    const remux = REMUX_VIDEO.has(video.codec) && (!probe.audio || REMUX_AUDIO.has(probe.audio.codec));
-    let input = source;
-    let codecs = { video: video.codec, audio: probe.audio?.codec ?? null };
-    if (!remux) {
-      input = join(work, 'transcoded.mp4');
-      await this.transcode(asset, source, input, probe);
-      codecs = { video: 'h264', audio: probe.audio ? 'aac' : null };
+    const remux = REMUX_VIDEO.has(probe.video.codec) && (!probe.audio || REMUX_AUDIO.has(probe.audio.codec));
+    if (remux) {
+      return { input: source, probe, remux, codecs: { video: probe.video.codec, audio: probe.audio?.codec ?? null } };
     }
-    await reports.progressed(asset.id, remux ? 20 : 80);
-    const out = join(work, 'out');
+    const input = join(work, 'transcoded.mp4');
+    await this.transcode(asset, source, input, probe);
+    return { input, probe, remux, codecs: { video: 'h264', audio: probe.audio ? 'aac' : null } };
+  }
+
+  /** One ffmpeg run reading the input once: CMAF + DASH + CMAF HLS, and TS HLS when `ts`. */
+  private async streaming(input: string, out: string, probe: Probe, ts: boolean): Promise<void> {
     await mkdir(join(out, 'cmaf'), { recursive: true });
-    const maps = ['-map', '0:v:0', ...(probe.audio ? ['-map', '0:a:0'] : [])];
-    // Every remux output reads the same streams and copies them (no re-encode).
-    const copyStreams = ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, ...maps, '-c', 'copy'];
-    const outputs = ['cmaf', 'dash', 'mp4', 'poster', 'sprite'];
-    const jobs = [
-      runTool('ffmpeg', [
-        ...copyStreams,
-        ...(codecs.video === 'hevc' ? ['-tag:v', 'hvc1'] : []),
-        '-movflags',
-        '+faststart',
-        join(out, 'video.mp4'),
-      ]),
-      runTool('ffmpeg', [
-        ...copyStreams,
-        '-f',
-        'dash',
-        '-seg_duration',
-        '4',
-        '-use_template',
-        '1',
-        '-use_timeline',
-        '1',
-        '-hls_playlist',
-        '1',
-        '-hls_master_name',
-        'index.m3u8',
-        '-init_seg_name',
-        'init-$RepresentationID$.m4s',
-        '-media_seg_name',
-        'seg-$RepresentationID$-$Number%05d$.m4s',
-        join(out, 'cmaf', 'index.mpd'),
-      ]),
-      this.images(input, out, probe),
+    const copy = copyStreams(probe);
+    const args = [
+      ...QUIET,
+      '-i',
+      input,
+      ...copy,
+      '-f',
+      'dash',
+      '-seg_duration',
+      '4',
+      '-use_template',
+      '1',
+      '-use_timeline',
+      '1',
+      '-hls_playlist',
+      '1',
+      '-hls_master_name',
+      'index.m3u8',
+      '-init_seg_name',
+      'init-$RepresentationID$.m4s',
+      '-media_seg_name',
+      'seg-$RepresentationID$-$Number%05d$.m4s',
+      join(out, 'cmaf', 'index.mpd'),
     ];
-    if (TS_VIDEO.has(codecs.video) && (codecs.audio === null || codecs.audio === 'aac')) {
+    if (ts) {
       await mkdir(join(out, 'hls'), { recursive: true });
-      jobs.push(
-        runTool('ffmpeg', [
-          ...copyStreams,
-          '-f',
-          'hls',
-          '-hls_time',
-          '4',
-          '-hls_playlist_type',
-          'vod',
-          '-hls_segment_filename',
-          join(out, 'hls', 'seg-%05d.ts'),
-          join(out, 'hls', 'index.m3u8'),
-        ]),
+      args.push(
+        ...copy,
+        '-f',
+        'hls',
+        '-hls_time',
+        '4',
+        '-hls_playlist_type',
+        'vod',
+        '-hls_segment_filename',
+        join(out, 'hls', 'seg-%05d.ts'),
+        join(out, 'hls', 'index.m3u8'),
       );
-      outputs.push('hls');
     }
-    // The copies are disk-bound and the images decode keyframes only: run them side by side.
-    await Promise.all(jobs);
-    await reports.progressed(asset.id, remux ? 80 : 95);
-    let storedBytes = (await stat(source)).size;
-    for (const file of await filesUnder(out)) {
-      const key = `${asset.storagePrefix}${relative(out, file).split('\\').join('/')}`;
-      const { size } = await stat(file);
-      await storage.put(key, createReadStream(file));
-      storedBytes += size;
-    }
-    return {
-      durationMs: probe.durationMs,
-      width: video.width,
-      height: video.height,
-      videoCodec: codecs.video,
-      audioCodec: codecs.audio,
-      bitrateKbps: probe.bitrateKbps,
-      storedBytes,
-      outputs,
-    };
+    await runTool('ffmpeg', args);
+  }
+
+  /** The progressive MP4, `moov` first. */
+  private async mp4({ input, probe, codecs }: Prepared, out: string): Promise<void> {
+    await runTool('ffmpeg', [
+      ...QUIET,
+      '-i',
+      input,
+      ...copyStreams(probe),
+      ...(codecs.video === 'hevc' ? ['-tag:v', 'hvc1'] : []),
+      '-movflags',
+      '+faststart',
+      join(out, 'video.mp4'),
+    ]);
   }
 
   private async transcode(asset: VodAssetRecord, source: string, target: string, probe: Probe): Promise<void> {
@@ -310,10 +256,7 @@ export class VodProcessing implements VodProcessingQueue {
     await runTool(
       'ffmpeg',
       [
-        '-hide_banner',
-        '-nostdin',
-        '-v',
-        'error',
+        ...QUIET,
         '-i',
         source,
         '-map',
@@ -337,7 +280,7 @@ export class VodProcessing implements VodProcessingQueue {
       (text) => {
         const match = /out_time_us=(\d+)/.exec(text);
         if (match && probe.durationMs > 0) {
-          const percent = Math.min(75, Math.floor((Number(match[1]) / 1000 / probe.durationMs) * 75));
+          const percent = Math.min(70, Math.floor((Number(match[1]) / 1000 / probe.durationMs) * 70));
           if (percent >= last + 5) {
             last = percent;
             void this.options.reports.progressed(asset.id, percent);
@@ -347,14 +290,11 @@ export class VodProcessing implements VodProcessingQueue {
     );
   }
 
-  private async images(input: string, out: string, probe: Probe): Promise<void> {
-    const video = probe.video as NonNullable<Probe['video']>;
+  /** The poster (a keyframe at 10 %) and the sprite sheet of keyframes with its WebVTT. */
+  private async images({ input, probe }: Prepared, out: string): Promise<void> {
     const seconds = probe.durationMs / 1000;
     await runTool('ffmpeg', [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
+      ...QUIET,
       '-ss',
       (seconds * 0.1).toFixed(3),
       '-skip_frame',
@@ -367,25 +307,21 @@ export class VodProcessing implements VodProcessingQueue {
       '3',
       join(out, 'poster.jpg'),
     ]);
-    const tiles = SPRITE_COLUMNS * SPRITE_COLUMNS;
-    const tileHeight = Math.max(2, Math.round((SPRITE_TILE_WIDTH * video.height) / video.width / 2) * 2);
+    const tileHeight = Math.max(2, Math.round((SPRITE_TILE_WIDTH * probe.video.height) / probe.video.width / 2) * 2);
     await runTool('ffmpeg', [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
+      ...QUIET,
       '-skip_frame',
       'nokey',
       '-i',
       input,
       '-vf',
-      `fps=${tiles}/${seconds.toFixed(3)},scale=${SPRITE_TILE_WIDTH}:${tileHeight},tile=${SPRITE_COLUMNS}x${SPRITE_COLUMNS}`,
+      `fps=${SPRITE_TILES}/${seconds.toFixed(3)},scale=${SPRITE_TILE_WIDTH}:${tileHeight},tile=${SPRITE_COLUMNS}x${SPRITE_TILES / SPRITE_COLUMNS}`,
       '-frames:v',
       '1',
       '-q:v',
       '4',
       join(out, 'sprite.jpg'),
     ]);
-    await writeFile(join(out, 'sprite.vtt'), spriteVtt(probe.durationMs, tiles, SPRITE_TILE_WIDTH, tileHeight));
+    await writeFile(join(out, 'sprite.vtt'), spriteVtt(seconds, SPRITE_TILE_WIDTH, tileHeight, 'sprite.jpg'));
   }
 }

@@ -114,7 +114,7 @@ export class VodPlayback {
     private readonly lookup: (playbackId: string) => Promise<VodAssetRecord | undefined>,
   ) {}
 
-  /** The asset a playback ID names, if any (cached briefly). */
+  /** The asset a playback ID names, if any (cached briefly once processing is over). */
   find(playbackId: string): Promise<VodAssetRecord | undefined> {
     const now = Date.now();
     const cached = this.lookups.get(playbackId);
@@ -126,7 +126,11 @@ export class VodPlayback {
     }
     const value = this.lookup(playbackId);
     this.lookups.set(playbackId, { at: now, value });
-    value.catch(() => this.lookups.delete(playbackId));
+    // Only settled assets are cached: one being processed gains outputs from one request to the next.
+    value.then(
+      (asset) => asset && asset.status === 'READY' && asset.progressPercent < 100 && this.lookups.delete(playbackId),
+      () => this.lookups.delete(playbackId),
+    );
     return value;
   }
 
