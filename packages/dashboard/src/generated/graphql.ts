@@ -151,6 +151,8 @@ export type SetPlaybackPolicyInput = {
   policy: PlaybackPolicyInput;
   /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
   streamId?: string | null | undefined;
+  /** VodAsset global ID, UUID or artifact hash: that asset only (uploads are public until set). */
+  vodAssetId?: string | null | undefined;
 };
 
 export type SigningKeyStatus =
@@ -167,7 +169,7 @@ export type StorageArtifactKind =
 export type StorageArtifactsInput = {
   /** Page size, 0..500 (default 25). */
   first?: number | null | undefined;
-  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  /** Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId. */
   kinds?: Array<StorageArtifactKind> | null | undefined;
   offset?: number | null | undefined;
   streamId?: string | null | undefined;
@@ -393,6 +395,7 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
     | { __typename: 'ValidationError', field: string | null, message: string }
+    | { __typename: 'VodAsset' }
    };
 
 export type PushTargetsQueryVariables = Exact<{

@@ -304,6 +304,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
       baseUrl: () => currentNode.baseUrl,
+      nodeId,
     });
     closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);
@@ -399,7 +400,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const srtStore = new SrtStore(database.db);
-    const recordings = recording.service(streams);
+    const recordings = recording.service(streams, vod.service);
     const clips = recording.clips(streams);
     const retention = startRetentionPlane({
       database,
@@ -441,7 +442,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       }),
       srt: new SrtService(srtStore, streams),
       recordings,
-      recordingChapterSeconds: config.dvrChapterSeconds,
+      chapterSettings: recording.chapterSettings,
       pushTargets,
       clips,
       vod: vod.service,

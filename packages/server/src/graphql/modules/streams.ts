@@ -16,6 +16,7 @@ import type {
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 import { pullStatusToGraphQL } from './pull-sources.js';
+import { checkChapterSettings } from './recordings.js';
 
 function trackToGraphQL(track: TrackInfo): StreamTrack {
   return {
@@ -76,7 +77,13 @@ export function streamToGraphQL(
   stream: StreamRecord,
 ): Omit<
   Stream,
-  'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection' | 'retentionOverrides'
+  | 'playbackPolicy'
+  | 'recentPullSourceEvents'
+  | 'srtPassphraseSet'
+  | 'ingestConnection'
+  | 'retentionOverrides'
+  | 'dvrChapterMode'
+  | 'dvrChapterIntervalSeconds'
 > {
   return {
     id: streamFields.id(stream),
@@ -269,9 +276,13 @@ export const streamsModule: GraphQLModule = {
           return ctx.services.streams.create(principal.tenantId, input);
         }),
       updateStream: (_root, { id, input }, ctx) =>
-        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
+        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return ctx.services.streams.update(principal.tenantId, id, input);
+          // Chapter settings (recordings module) are checked first, written once the stream is.
+          const chapters = await checkChapterSettings(ctx, principal.tenantId, id, input);
+          const updated = await ctx.services.streams.update(principal.tenantId, id, input);
+          await chapters?.apply();
+          return updated;
         }),
       deleteStream: (_root, { id }, ctx) =>
         unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {

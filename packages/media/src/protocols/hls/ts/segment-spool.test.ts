@@ -34,7 +34,8 @@ describe('SegmentSpool', () => {
     early.drop();
     const late = spool.store(new Uint8Array(1000));
     await until(() => late.heldBytes === 0, 'the write');
-    assert.equal(readdirSync(dir).length, 1, 'the early segment is gone once its write completed');
+    // The early file is removed once its own write completed, which may finish after the late one's.
+    await until(() => readdirSync(dir).length === 1, 'the early segment gone once its write completed');
     late.drop();
     await until(() => readdirSync(dir).length === 0, 'the file removed');
     spool.store(new Uint8Array(10));
