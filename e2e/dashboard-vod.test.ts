@@ -116,11 +116,15 @@ describe('VOD uploads in the dashboard', { skip: chromiumMissing || ffmpegMissin
     await screenshots(page, 'vod-scrub');
   });
 
-  it('lists the video and deletes it; its playback URLs stop working', async () => {
+  it('lists the video (also after a reload) and deletes it; its playback URLs stop working', async () => {
     await page.getByRole('link', { name: '← VOD uploads' }).click();
     await page.waitForURL(/\/vod$/);
     const row = page.getByTestId('vod-row').filter({ hasText: 'Holiday' });
     await row.waitFor();
+    // After a reload the row comes from storageArtifactsConnection (kind VOD), not the tab's memory.
+    await page.reload();
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /ready/i, 'listed with its state');
     await checkPage(page, 'vod-list');
     await row.getByRole('button', { name: 'Delete video Holiday' }).click();
     await row.waitFor({ state: 'detached' });
