@@ -95,26 +95,6 @@ export async function readPushTargets(
   return response.data?.stream?.pushTargets ?? [];
 }
 
-/** A GraphQL client of a server running in another process (`airwave start`). */
-export function graphqlAt(baseUrl: string): Pick<TestServer, 'graphql'> {
-  return {
-    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { data: T | null; errors?: { message: string }[] };
-      return {
-        status: response.status,
-        data: body.data,
-        ...(body.errors ? { errors: body.errors } : {}),
-        headers: response.headers,
-      };
-    },
-  };
-}
-
 /** Polls the stream's targets until `check` holds for them; a timeout says what they last were. */
 export async function waitTargets(
   server: Pick<TestServer, 'graphql'>,

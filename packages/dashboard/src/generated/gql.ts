@@ -51,7 +51,7 @@ type Documents = {
     "\n  query VodAsset($id: ID!) {\n    vodAsset(id: $id) {\n      id playbackId filename title status progressPercent sizeBytes storedBytes durationMs resolution\n      videoCodec audioCodec errorMessage outputs createdAt completedAt thumbnailUrl\n    }\n  }\n": typeof types.VodAssetDocument,
     "\n  query VodList($input: StorageArtifactsInput) {\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": typeof types.VodListDocument,
     "\n  mutation CreateVodUpload($input: CreateVodUploadInput!) {\n    createVodUpload(input: $input) {\n      __typename\n      ... on VodUploadSession { id artifactId partSize parts { partNumber presignedUrl } }\n      ...Failure\n    }\n  }\n": typeof types.CreateVodUploadDocument,
-    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n": typeof types.CompleteVodUploadDocument,
+    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id artifactHash status }\n      ...Failure\n    }\n  }\n": typeof types.CompleteVodUploadDocument,
     "\n  mutation AbortVodUpload($uploadId: ID!) {\n    abortVodUpload(uploadId: $uploadId) {\n      __typename\n      ...Failure\n    }\n  }\n": typeof types.AbortVodUploadDocument,
     "\n  mutation DeleteVodAsset($id: ID!) {\n    deleteVodAsset(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteVodAssetDocument,
     "\n  subscription VodLifecycle {\n    liveVodLifecycle { eventId status vodHash }\n  }\n": typeof types.VodLifecycleDocument,
@@ -94,7 +94,7 @@ const documents: Documents = {
     "\n  query VodAsset($id: ID!) {\n    vodAsset(id: $id) {\n      id playbackId filename title status progressPercent sizeBytes storedBytes durationMs resolution\n      videoCodec audioCodec errorMessage outputs createdAt completedAt thumbnailUrl\n    }\n  }\n": types.VodAssetDocument,
     "\n  query VodList($input: StorageArtifactsInput) {\n    storageArtifactsConnection(input: $input) {\n      totalCount\n      nodes { id kind hash playbackId title status durationSeconds sizeBytes createdAt errorMessage }\n    }\n  }\n": types.VodListDocument,
     "\n  mutation CreateVodUpload($input: CreateVodUploadInput!) {\n    createVodUpload(input: $input) {\n      __typename\n      ... on VodUploadSession { id artifactId partSize parts { partNumber presignedUrl } }\n      ...Failure\n    }\n  }\n": types.CreateVodUploadDocument,
-    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n": types.CompleteVodUploadDocument,
+    "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id artifactHash status }\n      ...Failure\n    }\n  }\n": types.CompleteVodUploadDocument,
     "\n  mutation AbortVodUpload($uploadId: ID!) {\n    abortVodUpload(uploadId: $uploadId) {\n      __typename\n      ...Failure\n    }\n  }\n": types.AbortVodUploadDocument,
     "\n  mutation DeleteVodAsset($id: ID!) {\n    deleteVodAsset(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteVodAssetDocument,
     "\n  subscription VodLifecycle {\n    liveVodLifecycle { eventId status vodHash }\n  }\n": types.VodLifecycleDocument,
@@ -248,7 +248,7 @@ export function graphql(source: "\n  mutation CreateVodUpload($input: CreateVodU
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id status }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CompleteVodUploadDocument;
+export function graphql(source: "\n  mutation CompleteVodUpload($input: CompleteVodUploadInput!) {\n    completeVodUpload(input: $input) {\n      __typename\n      ... on VodAsset { id artifactHash status }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').CompleteVodUploadDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -596,7 +596,7 @@ export type CompleteVodUploadMutation = { completeVodUpload:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'ValidationError', field: string | null, message: string }
-    | { __typename: 'VodAsset', id: string, status: VodAssetStatus }
+    | { __typename: 'VodAsset', id: string, artifactHash: string, status: VodAssetStatus }
    };
 
 export type AbortVodUploadMutationVariables = Exact<{
@@ -1315,6 +1315,7 @@ export const CompleteVodUploadDocument = new TypedDocumentString(`
     __typename
     ... on VodAsset {
       id
+      artifactHash
       status
     }
     ...Failure

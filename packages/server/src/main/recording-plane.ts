@@ -89,8 +89,10 @@ export async function startRecordingPlane(deps: {
     log: deps.log,
     events: {
       started: (recording) => events.dvr('dvr.started', recording),
-      segmentWritten: (recording, segment, totals) => {
-        events.dvr('dvr.updated', { ...recording, ...totals });
+      segmentWritten: (recording, segment, totals, reported) => {
+        if (reported) {
+          events.dvr('dvr.updated', { ...recording, ...totals });
+        }
         if (segment.track === 'video' && segment.msn % LIVE_POSTER_SEGMENTS === 0) {
           thumbnails.livePoster(recording, segment);
         }

@@ -17,10 +17,24 @@ import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
 /** What the recorders tell the rest of the service (events). */
 export interface RecorderEvents {
   started?(recording: RecordingRecord): void;
-  segmentWritten?(recording: RecordingRecord, segment: IndexedSegment, totals: RecordingTotals): void;
+  /** Every durable leading-track segment; `reported` when the recording's row was updated with these totals (the first segment, every REPORT_EVERY_SEGMENTS, a chapter's end). */
+  segmentWritten?(
+    recording: RecordingRecord,
+    segment: IndexedSegment,
+    totals: RecordingTotals,
+    reported: boolean,
+  ): void;
   failed?(recording: RecordingRecord, reason: string): void;
   finished?(recording: RecordingRecord): void;
 }
+
+/**
+ * The recording's row (totals) is updated, and the DVR lifecycle told, on its first segment and
+ * then every this many (10 s of media) rather than every segment: one UPDATE and one event per
+ * stream every 10 s. The index on storage is what crash recovery reads, so nothing depends on
+ * the row being newer.
+ */
+export const REPORT_EVERY_SEGMENTS = 5;
 
 interface Active {
   readonly recording: RecordingRecord;
@@ -123,12 +137,15 @@ export class Recorders {
             return;
           }
           const current = active;
+          const reported = closed !== undefined || totals.segmentCount % REPORT_EVERY_SEGMENTS === 1;
           current.chain = current.chain.then(async () => {
-            await lifecycle.progress(recording.id, totals);
+            if (reported) {
+              await lifecycle.progress(recording.id, totals);
+            }
             if (closed) {
               await lifecycle.chapter(recording, closed, plan);
             }
-            events?.segmentWritten?.(recording, segment, totals);
+            events?.segmentWritten?.(recording, segment, totals, reported);
           });
           this.track(current.chain);
         },
