@@ -2,11 +2,13 @@
  * hls.js and dash.js in Debian's Chromium on recordings: while a `record: true` stream is live,
  * each seeks back inside the live DVR window (`/play/<id>/dvr/index.m3u8`, `/dvr/index.mpd`) and
  * playback goes on from there; once the stream ended, each plays the recording's chapter from the
- * chapter's own playback ID and seeks inside it. "Goes on" means the video's currentTime
+ * chapter's own playback ID and seeks inside it. The live recording's poster is served and
+ * refreshed from its newest segment. "Goes on" means the video's currentTime
  * advances past the seek target.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jpegSize } from '@airwave/server/jobs/thumbnails/sprite-sheet';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
 import { registerAccount } from './support/accounts.js';
@@ -85,6 +87,27 @@ describe('players seek in the live DVR window and play chapters', { skip: chromi
       assert.ok(report.after < report.before, 'still behind where it was before the seek');
     });
   }
+
+  it("serves the live recording's poster, made again from its newest segment once it is a few seconds old", async () => {
+    const recording = await waitFor('the live recording', async () => {
+      const response = await server.graphql<{ storageArtifactsConnection: { nodes: { playbackId: string }[] } }>(
+        'query ($id: ID) { storageArtifactsConnection(input: { kinds: [DVR], streamId: $id }) { nodes { playbackId } } }',
+        { id: stream.id },
+        token,
+      );
+      return response.data?.storageArtifactsConnection.nodes[0];
+    });
+    const poster = async () => {
+      const response = await fetch(`${server.baseUrl}/play/${recording.playbackId}/thumbnails/poster.jpg`);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/jpeg');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      assert.ok(jpegSize(new Uint8Array(bytes)), 'a JPEG');
+      return bytes;
+    };
+    const first = await poster();
+    await waitFor('a newer poster (the test pattern moves)', async () => !(await poster()).equals(first), 30_000, 1000);
+  });
 
   it('hls.js and dash.js play the chapter from its own playback ID and seek inside it', async (t) => {
     assert.equal(await ffmpeg?.exited, 0, ffmpeg?.stderr());

@@ -22,9 +22,6 @@ import { RenditionJobs } from '../jobs/renditions/artifact-renditions.js';
 import { ThumbnailJobs } from '../jobs/thumbnails/thumbnail-jobs.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 
-/** A live recording's poster is refreshed every this many video segments (2 s each). */
-const LIVE_POSTER_SEGMENTS = 3;
-
 /** The recording side of a running node. */
 export interface RecordingPlane {
   readonly stored: StoredPlayback;
@@ -93,11 +90,14 @@ export async function startRecordingPlane(deps: {
         if (reported) {
           events.dvr('dvr.updated', { ...recording, ...totals });
         }
-        if (segment.track === 'video' && segment.msn % LIVE_POSTER_SEGMENTS === 0) {
-          thumbnails.livePoster(recording, segment);
+        if (segment.track === 'video') {
+          thumbnails.liveSegment(recording, segment);
         }
       },
-      finished: (recording) => thumbnails.recording(recording),
+      finished: (recording) => {
+        thumbnails.liveEnded(recording.id);
+        thumbnails.recording(recording);
+      },
       failed: (recording, reason) => events.dvr('dvr.failed', recording, reason),
     },
   });
@@ -107,6 +107,7 @@ export async function startRecordingPlane(deps: {
       (playbackId) => store.contentByPlaybackId(playbackId),
       (playbackId) => store.latestOfStreamPlayback(playbackId),
       deps.config.dvrWindowSeconds,
+      (recording) => thumbnails.livePoster(recording.id),
     ),
     recorders,
     renditions,

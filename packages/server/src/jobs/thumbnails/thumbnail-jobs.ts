@@ -3,7 +3,10 @@
  * loop) from the recorded CMAF segments: a poster JPEG from the middle segment, and a 10 × 10
  * sprite sheet with its WebVTT cues spread evenly over the duration. Long content decodes only
  * the keyframes of 100 segments spread over it (`-skip_frame nokey`), so an hour costs about 100
- * decoded frames. Live recordings get a poster of their newest segment, refreshed as they grow.
+ * decoded frames. A live recording gets a poster of its first segment and, when its poster is
+ * asked for, one of its newest segment if the last is older than LIVE_POSTER_MAX_AGE_MS (an
+ * ffmpeg per stream every few seconds cost about 1 % of a core per recorded stream, most of the
+ * recording's cost, for posters nobody looked at; see ADR 0022).
  * Stored beside the content: `<prefix>poster.jpg`, `sprite.jpg`, `sprite.vtt`, `live-poster.jpg`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,6 +23,9 @@ import { pipeInputs, runFfmpeg, trackBytes } from '../ffmpeg-job.js';
 import { JobQueue } from '../job-queue.js';
 import { jpegSize, SPRITE_COLUMNS, SPRITE_ROWS, SPRITE_TILES, spreadEvenly, spriteVtt } from './sprite-sheet.js';
 
+/** A live poster older than this is made again when it is asked for, ms. */
+export const LIVE_POSTER_MAX_AGE_MS = 6000;
+
 /** Width of one sprite thumbnail, pixels (height follows the aspect ratio). */
 const TILE_WIDTH = 160;
 /** Widest poster, pixels. */
@@ -29,7 +35,13 @@ const POSTER_MAX_WIDTH = 1280;
 type ThumbnailJob =
   | { readonly kind: 'artifact'; readonly artifact: ArtifactRecord; readonly recording: RecordingRecord }
   | { readonly kind: 'recording'; readonly recording: RecordingRecord }
-  | { readonly kind: 'live'; readonly recording: RecordingRecord; readonly segment: IndexedSegment };
+  | {
+      readonly kind: 'live';
+      readonly recording: RecordingRecord;
+      readonly segment: IndexedSegment;
+      /** Called once the poster is stored (or failed). */
+      readonly done: () => void;
+    };
 
 /** Options of the thumbnail jobs. */
 export interface ThumbnailJobsOptions {
@@ -50,7 +62,9 @@ export interface SpriteTiming {
 /** Queues and runs poster and sprite jobs. */
 export class ThumbnailJobs {
   private readonly queue: JobQueue<ThumbnailJob>;
-  private readonly livePending = new Set<string>();
+  private readonly livePending = new Map<string, Promise<void>>();
+  /** Per open recording on this node: its newest video segment and when its live poster was made. */
+  private readonly live = new Map<string, { recording: RecordingRecord; newest: IndexedSegment; madeAt: number }>();
 
   constructor(private readonly options: ThumbnailJobsOptions) {
     this.queue = new JobQueue((job) => this.run(job), options.concurrency ?? 1);
@@ -66,13 +80,40 @@ export class ThumbnailJobs {
     this.queue.push({ kind: 'recording', recording });
   }
 
-  /** A live poster from a just-written segment (skipped while the previous one is still queued). */
-  livePoster(recording: RecordingRecord, segment: IndexedSegment): void {
-    if (this.livePending.has(recording.id)) {
+  /** Follows a live recording's newest video segment; the first one makes its first poster. */
+  liveSegment(recording: RecordingRecord, segment: IndexedSegment): void {
+    const known = this.live.get(recording.id);
+    if (known) {
+      known.newest = segment;
       return;
     }
-    this.livePending.add(recording.id);
-    this.queue.push({ kind: 'live', recording, segment });
+    this.live.set(recording.id, { recording, newest: segment, madeAt: 0 });
+    void this.livePoster(recording.id);
+  }
+
+  /** The recording ended: its live poster is no longer refreshed. */
+  liveEnded(recordingId: string): void {
+    this.live.delete(recordingId);
+  }
+
+  /**
+   * Makes a live recording's poster from its newest segment unless the last one is fresh (or one
+   * is being made: that one is awaited); resolves at once for recordings not live on this node.
+   */
+  livePoster(recordingId: string): Promise<void> {
+    const entry = this.live.get(recordingId);
+    const pending = this.livePending.get(recordingId);
+    if (pending || !entry || Date.now() - entry.madeAt < LIVE_POSTER_MAX_AGE_MS) {
+      return pending ?? Promise.resolve();
+    }
+    const made = new Promise<void>((done) => {
+      this.queue.push({ kind: 'live', recording: entry.recording, segment: entry.newest, done });
+    }).finally(() => {
+      entry.madeAt = Date.now();
+      this.livePending.delete(recordingId);
+    });
+    this.livePending.set(recordingId, made);
+    return made;
   }
 
   /** Resolves when no job is queued or running. */
@@ -86,7 +127,11 @@ export class ThumbnailJobs {
     const { events, log } = this.options;
     try {
       if (job.kind === 'live') {
-        await this.poster(job.recording.storagePrefix, [job.segment], `${prefix}live-poster.jpg`);
+        try {
+          await this.poster(job.recording.storagePrefix, [job.segment], `${prefix}live-poster.jpg`);
+        } finally {
+          job.done();
+        }
         return;
       }
       const index = await readRecordingIndex(this.options.storage, job.recording.storagePrefix);
@@ -104,10 +149,6 @@ export class ThumbnailJobs {
       const reason = error instanceof Error ? error.message : String(error);
       log.warn({ prefix, reason }, 'thumbnails failed');
       events?.processing('processing.failed', scope, 'sprite', { error: reason });
-    } finally {
-      if (job.kind === 'live') {
-        this.livePending.delete(job.recording.id);
-      }
     }
   }
 

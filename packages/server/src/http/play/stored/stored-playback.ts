@@ -15,7 +15,7 @@ import {
   type PlayResponse,
   withUriQuery,
 } from '@airwave/media/protocols/shared/http-types';
-import type { StoredContent } from '../../../domain/recordings/recording.js';
+import type { RecordingRecord, StoredContent } from '../../../domain/recordings/recording.js';
 import {
   artifactHlsKey,
   artifactMp4Key,
@@ -63,6 +63,8 @@ export class StoredPlayback {
     private readonly lookupLive: (playbackId: string) => Promise<StoredContent | undefined>,
     /** The live DVR window, seconds. */
     readonly windowSeconds: number,
+    /** Freshens the poster of a recording live on this node before it is served (resolves at once elsewhere). */
+    private readonly freshenLivePoster?: (recording: RecordingRecord) => Promise<void>,
   ) {}
 
   /** The stored content a playback ID names, if any (cached briefly). */
@@ -158,12 +160,15 @@ export class StoredPlayback {
   }
 
   /** A poster, sprite sheet or cue file (not an auth boundary: served without the gate). */
-  private thumbnail(content: StoredContent, name: string): Promise<PlayResponse> {
+  private async thumbnail(content: StoredContent, name: string): Promise<PlayResponse> {
     const artifact = content.artifact;
     if (!THUMBNAILS.has(name)) {
-      return Promise.resolve(notFound(name));
+      return notFound(name);
     }
     const live = !artifact && name === 'poster.jpg' && OPEN_STATUSES.includes(content.recording.status);
+    if (live) {
+      await this.freshenLivePoster?.(content.recording);
+    }
     const prefix = artifact ? artifactPrefix(artifact.id) : content.recording.storagePrefix;
     const type = name.endsWith('.vtt') ? 'text/vtt; charset=utf-8' : 'image/jpeg';
     return this.object(`${prefix}${live ? 'live-poster.jpg' : name}`, undefined, type, live ? 'no-cache' : undefined);
