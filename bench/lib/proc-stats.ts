@@ -51,6 +51,20 @@ export function cpuTicks(ref: ProcRef): number | undefined {
 }
 
 /**
+ * CPU time, clock ticks, of the children that `pid`'s tree started and already reaped
+ * (cutime + cstime, fields 16–17, summed over the tree): short-lived helpers such as ffmpeg
+ * image jobs that a window's two readings of live processes never see.
+ */
+export function reapedChildTicks(pid: number): number {
+  let ticks = 0;
+  for (const each of processTree(pid)) {
+    const fields = statFields(each);
+    ticks += fields ? Number(fields[13]) + Number(fields[14]) : 0;
+  }
+  return ticks;
+}
+
+/**
  * Nanoseconds the process's main thread (a Node event loop, nginx's worker loop) spent runnable
  * but waiting for a CPU (/proc/<pid>/schedstat, second field), or undefined once it has exited.
  */

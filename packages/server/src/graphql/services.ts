@@ -12,6 +12,7 @@ import type { PlaybackAccessService } from '../domain/playback-access/playback-a
 import type { PlaybackPoliciesService } from '../domain/playback-policies/playback-policies.service.js';
 import type { PullSourcesService } from '../domain/pull-sources/pull-sources.service.js';
 import type { PushTargetsService } from '../domain/push-targets/push-targets.service.js';
+import type { ChapterSettings } from '../domain/recordings/chapter-settings.js';
 import type { RecordingsService } from '../domain/recordings/recordings.service.js';
 import type { RetentionService } from '../domain/retention/retention.service.js';
 import type { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
@@ -21,6 +22,7 @@ import type { StreamKeysService } from '../domain/streams/stream-keys.service.js
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
 import type { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
+import type { PublisherReconnects } from '../events/publisher-reconnects.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
@@ -49,14 +51,16 @@ export interface Services {
   readonly srt: SrtService;
   /** DVR recordings, chapters, clips and storage artifacts. */
   readonly recordings: RecordingsService;
-  /** Chapter length of long recordings on this node, seconds (0: one chapter per recording). */
-  readonly recordingChapterSeconds: number;
+  /** Streams' own chapter settings (dvrChapterMode, dvrChapterIntervalSeconds). */
+  readonly chapterSettings: ChapterSettings;
   /** Push targets (restreaming) of streams. */
   readonly pushTargets: PushTargetsService;
   /** GOP-aligned clips of recordings. */
   readonly clips: ClipsService;
   /** VOD uploads and assets (issue 18). */
   readonly vod: VodUploadsService;
+  /** Publisher drops in each live stream's current session (absent: reported as null). */
+  readonly reconnects?: Pick<PublisherReconnects, 'count'>;
   /** Retention of recordings, clips and VOD (tenant defaults, stream and asset overrides). */
   readonly retention: RetentionService;
 }

@@ -7,10 +7,12 @@ import type { Hub, Logger } from '@airwave/media';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { ClipsService } from '../domain/clips/clips.service.js';
+import { ChapterSettings } from '../domain/recordings/chapter-settings.js';
 import { RecordingEvents } from '../domain/recordings/recording-events.js';
 import { RecordingLifecycle } from '../domain/recordings/recording-lifecycle.js';
-import { RecordingsService } from '../domain/recordings/recordings.service.js';
+import { RecordingsService, type VodAssetLister } from '../domain/recordings/recordings.service.js';
 import { RecordingsStore } from '../domain/recordings/recordings.store.js';
+import { RetentionStore } from '../domain/retention/retention.store.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { EventPublisher } from '../events/event-bus.js';
 import { StoredPlayback } from '../http/play/stored/stored-playback.js';
@@ -29,8 +31,10 @@ export interface RecordingPlane {
   readonly recorders: Recorders;
   readonly renditions: RenditionJobs;
   readonly thumbnails: ThumbnailJobs;
+  /** Streams' chapter settings (dvrChapterMode). */
+  readonly chapterSettings: ChapterSettings;
   /** The API service, once the streams service exists. */
-  service(streams: StreamsService): RecordingsService;
+  service(streams: StreamsService, vodAssets?: VodAssetLister): RecordingsService;
   /** The clips service, once the streams service exists. */
   clips(streams: StreamsService): ClipsService;
   /** Finalizes what a killed process left open. */
@@ -65,12 +69,17 @@ export async function startRecordingPlane(deps: {
       }
     },
   });
+  const chapterSettings = new ChapterSettings({
+    store: new RetentionStore(deps.database.db),
+    nodeIntervalSeconds: deps.config.dvrChapterSeconds,
+  });
   const lifecycle = new RecordingLifecycle({
     store,
     nodeId: deps.nodeId,
     renditions,
     log: deps.log,
     chapterIntervalMs: deps.config.dvrChapterSeconds * 1000,
+    chapterPlanOf: (streamId) => chapterSettings.plan(streamId),
     events,
   });
   const recorders = new Recorders({
@@ -80,8 +89,10 @@ export async function startRecordingPlane(deps: {
     log: deps.log,
     events: {
       started: (recording) => events.dvr('dvr.started', recording),
-      segmentWritten: (recording, segment, totals) => {
-        events.dvr('dvr.updated', { ...recording, ...totals });
+      segmentWritten: (recording, segment, totals, reported) => {
+        if (reported) {
+          events.dvr('dvr.updated', { ...recording, ...totals });
+        }
         if (segment.track === 'video' && segment.msn % LIVE_POSTER_SEGMENTS === 0) {
           thumbnails.livePoster(recording, segment);
         }
@@ -100,7 +111,9 @@ export async function startRecordingPlane(deps: {
     recorders,
     renditions,
     thumbnails,
-    service: (streams) => new RecordingsService({ store, streams, recorders, storage, events }),
+    chapterSettings,
+    service: (streams, vodAssets) =>
+      new RecordingsService({ store, streams, recorders, storage, events, ...(vodAssets ? { vodAssets } : {}) }),
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {

@@ -10,6 +10,7 @@ import type { Logger } from '@airwave/media';
 import { newPlaybackId } from '../streams/random-ids.js';
 import { newArtifactHash } from './artifact-ids.js';
 import { type ChapterRange, rangeDurationMs } from './chapter-cutter.js';
+import type { DvrChapterMode } from './chapter-settings.js';
 import type { ArtifactKind, ArtifactRecord, RecordingRecord } from './recording.js';
 import type { RecordingEvents } from './recording-events.js';
 import { recordingPrefix } from './recording-keys.js';
@@ -34,10 +35,18 @@ export interface RecordingLifecycleOptions {
   readonly nodeId: string;
   readonly renditions: ArtifactRenditions;
   readonly log: Logger;
-  /** Chapter length for long recordings, ms (0: one chapter per recording). */
+  /** Chapter length for long recordings, ms (0: one chapter per recording): the node's (WINDOW_SIZED). */
   readonly chapterIntervalMs: number;
+  /** A stream's own chapter settings (dvrChapterMode); absent: every stream uses the node's. */
+  readonly chapterPlanOf?: (streamId: string) => Promise<ChapterPlan>;
   readonly events?: RecordingEvents;
   readonly now?: () => Date;
+}
+
+/** How a recording is cut: the mode it follows and the chapter length, ms (0: one chapter, at the end). */
+export interface ChapterPlan {
+  readonly mode: DvrChapterMode;
+  readonly intervalMs: number;
 }
 
 /** Builds the artifact row of a run of leading-track segments. */
@@ -90,6 +99,16 @@ export class RecordingLifecycle {
     return this.options.chapterIntervalMs;
   }
 
+  /** How recordings of a stream are cut into chapters (read when a recording starts). */
+  async chapterPlanFor(streamId: string): Promise<ChapterPlan> {
+    return (
+      (await this.options.chapterPlanOf?.(streamId)) ?? {
+        mode: 'WINDOW_SIZED',
+        intervalMs: this.options.chapterIntervalMs,
+      }
+    );
+  }
+
   /** Whether the stream records every publish (`record: true`), with its tenant. */
   async recordsEveryPublish(streamId: string): Promise<{ tenantId: string } | undefined> {
     const stream = await this.options.store.recordable(streamId);
@@ -127,11 +146,12 @@ export class RecordingLifecycle {
     await this.options.store.updateRecording(recordingId, { ...totals, updatedAt: this.now() });
   }
 
-  /** Makes a chapter of a closed range and queues its renditions. */
-  async chapter(recording: RecordingRecord, range: ChapterRange): Promise<ArtifactRecord> {
+  /** Makes a chapter of a closed range (cut under `plan`, kept in its params) and queues its renditions. */
+  async chapter(recording: RecordingRecord, range: ChapterRange, plan?: ChapterPlan): Promise<ArtifactRecord> {
     const at = this.now();
     const chapter = artifactOfRange(recording, 'CHAPTER', range, at, {
       title: `Chapter at ${new Date(range[0]?.wallMs ?? at.getTime()).toISOString()}`,
+      params: plan ? { mode: plan.mode, intervalSeconds: Math.round(plan.intervalMs / 1000) || null } : {},
     });
     await this.options.store.insertArtifact(chapter);
     this.options.events?.artifact('storage.artifact_created', chapter);

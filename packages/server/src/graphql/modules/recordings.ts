@@ -5,12 +5,15 @@
  */
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
+import type { ChapterSettingsInput } from '../../domain/recordings/chapter-settings.js';
 import type { ArtifactRecord, RecordingRecord } from '../../domain/recordings/recording.js';
 import { RecordingsService, type StorageArtifactItem } from '../../domain/recordings/recordings.service.js';
+import type { GraphQLContext } from '../context.js';
 import type { DvrChapter, DvrChapterRef, Resolvers, StorageArtifact } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 import type { DvrRequestParent } from './media-parents.js';
+import { vodArtifactToGraphQL } from './vod.js';
 
 /** Poster, sprite sheet and cue-file paths of a playback ID (not an auth boundary: no token needed). */
 export function thumbnailUrls(playbackId: string) {
@@ -69,11 +72,30 @@ function chapterToGraphQL(chapter: ArtifactRecord): DvrChapter {
   };
 }
 
-function chapterRefToGraphQL(chapter: ArtifactRecord, intervalSeconds: number | null): DvrChapterRef {
+/** updateStream's chapter fields checked for a tenant's stream; how to write them once the stream is updated. */
+export async function checkChapterSettings(
+  ctx: GraphQLContext,
+  tenantId: string,
+  id: string,
+  input: ChapterSettingsInput,
+): Promise<{ apply(): Promise<void> } | undefined> {
+  if (input.dvrChapterMode == null && input.dvrChapterIntervalSeconds == null) {
+    return undefined;
+  }
+  const stream = await ctx.services.streams.get(tenantId, id);
+  return ctx.services.chapterSettings.checkUpdate(tenantId, stream.id, input);
+}
+
+/** The mode a chapter was cut under and the chapter length that applied (kept in its params; null: one chapter). */
+function chapterPlan(chapter: ArtifactRecord) {
+  const params = chapter.params as { mode?: DvrChapterRef['mode']; intervalSeconds?: number | null };
+  return { mode: params.mode ?? ('WINDOW_SIZED' as const), intervalSeconds: params.intervalSeconds ?? null };
+}
+
+function chapterRefToGraphQL(chapter: ArtifactRecord): DvrChapterRef {
   return {
     ...chapterCommon(chapter),
-    mode: intervalSeconds ? 'FIXED_INTERVAL' : 'WINDOW_SIZED',
-    intervalSeconds,
+    ...chapterPlan(chapter),
     startMs: chapter.startUnixMs,
     endMs: chapter.endUnixMs,
   };
@@ -100,6 +122,9 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
       expiresAt: null,
     };
   }
+  if (item.kind === 'VOD') {
+    return vodArtifactToGraphQL(item.asset);
+  }
   const artifact = item.artifact;
   return {
     key: `${artifact.kind.toLowerCase()}:${artifact.hash}`,
@@ -122,7 +147,7 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
 /** The recordings schema module. */
 export const recordingsModule: GraphQLModule = {
   typeDefs: /* GraphQL */ `
-    "How a recording is cut into chapters: WINDOW_SIZED (at the stream's end and every node-configured interval), FIXED_INTERVAL, NONE."
+    "How a recording is cut into chapters: WINDOW_SIZED (at its end and every node-configured interval), FIXED_INTERVAL (the stream's dvrChapterIntervalSeconds), NONE (one chapter, at its end)."
     enum DVRChapterMode {
       WINDOW_SIZED
       FIXED_INTERVAL
@@ -236,9 +261,10 @@ export const recordingsModule: GraphQLModule = {
       id: ID!
       hash: String!
       playbackId: String!
-      streamId: ID!
+      "The stream it was recorded from; null for VOD uploads."
+      streamId: ID
       title: String
-      "Recordings: their status; chapters and clips: processing, ready or failed."
+      "Recordings: their status; chapters and clips: processing, ready or failed; VOD: uploading, processing, ready or failed."
       status: String!
       sizeBytes: Float!
       durationSeconds: Float!
@@ -263,8 +289,22 @@ export const recordingsModule: GraphQLModule = {
       first: Int
       offset: Int
       streamId: ID
-      "Default DVR and CLIP; CHAPTER lists chapters."
+      "Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId."
       kinds: [StorageArtifactKind!]
+    }
+
+    extend input UpdateStreamInput {
+      "How the stream's recordings are cut into chapters; WINDOW_SIZED (default) uses the node's interval."
+      dvrChapterMode: DVRChapterMode
+      "FIXED_INTERVAL only: chapter length, 3600 to 604800 seconds."
+      dvrChapterIntervalSeconds: Int
+    }
+
+    extend type Stream {
+      "How the stream's recordings are cut into chapters (read when a recording starts)."
+      dvrChapterMode: DVRChapterMode!
+      "FIXED_INTERVAL: the chapter length in seconds; null otherwise."
+      dvrChapterIntervalSeconds: Int
     }
 
     union StartDVRResult = DVRRequest | ValidationError | NotFoundError | AuthError
@@ -272,7 +312,7 @@ export const recordingsModule: GraphQLModule = {
     union DeleteDVRResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
 
     extend type Query {
-      "Recordings, chapters and clips of the caller's tenant."
+      "Recordings, chapters, clips and VOD uploads of the caller's tenant."
       storageArtifactsConnection(input: StorageArtifactsInput): StorageArtifactsConnection!
       "Chapters of a recording (dvrHash or UUID) overlapping a wall-clock range (epoch ms)."
       dvrChapters(
@@ -298,6 +338,11 @@ export const recordingsModule: GraphQLModule = {
     }
   `,
   resolvers: {
+    Stream: {
+      dvrChapterMode: async (stream, _args, ctx) => (await ctx.services.chapterSettings.of(stream.id)).mode,
+      dvrChapterIntervalSeconds: async (stream, _args, ctx) =>
+        (await ctx.services.chapterSettings.of(stream.id)).intervalSeconds,
+    },
     Query: {
       storageArtifactsConnection: async (_root, { input }, ctx) => {
         const principal = requirePrincipal(ctx.principal, 'streams:read');
@@ -319,9 +364,8 @@ export const recordingsModule: GraphQLModule = {
           args.pageSize,
           args.pageToken,
         );
-        const interval = ctx.services.recordingChapterSeconds || null;
         return {
-          chapters: page.chapters.map((chapter) => chapterRefToGraphQL(chapter, interval)),
+          chapters: page.chapters.map(chapterRefToGraphQL),
           nextPageToken: page.nextPageToken,
         };
       },

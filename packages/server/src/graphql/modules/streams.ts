@@ -16,6 +16,7 @@ import type {
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 import { pullStatusToGraphQL } from './pull-sources.js';
+import { checkChapterSettings } from './recordings.js';
 
 function trackToGraphQL(track: TrackInfo): StreamTrack {
   return {
@@ -29,11 +30,15 @@ function trackToGraphQL(track: TrackInfo): StreamTrack {
     bitrateKbps: track.bitrate === null ? null : Math.round(track.bitrate / 1000),
     channels: track.channels,
     sampleRate: track.sampleRate,
+    keyframeIntervalMs: track.keyframeIntervalMs ?? null,
   };
 }
 
 /** StreamMetrics as built from the record, with the stream it belongs to (the SRT fields look it up). */
-type StreamMetricsParent = Omit<StreamMetrics, 'packetsSent' | 'packetsLost' | 'packetsRetransmitted'> & {
+type StreamMetricsParent = Omit<
+  StreamMetrics,
+  'packetsSent' | 'packetsLost' | 'packetsRetransmitted' | 'reconnects'
+> & {
   readonly streamId: string;
 };
 
@@ -72,7 +77,13 @@ export function streamToGraphQL(
   stream: StreamRecord,
 ): Omit<
   Stream,
-  'playbackPolicy' | 'recentPullSourceEvents' | 'srtPassphraseSet' | 'ingestConnection' | 'retentionOverrides'
+  | 'playbackPolicy'
+  | 'recentPullSourceEvents'
+  | 'srtPassphraseSet'
+  | 'ingestConnection'
+  | 'retentionOverrides'
+  | 'dvrChapterMode'
+  | 'dvrChapterIntervalSeconds'
 > {
   return {
     id: streamFields.id(stream),
@@ -136,6 +147,8 @@ export const streamsModule: GraphQLModule = {
       "The node that reported last."
       nodeId: String
       trackCount: Int!
+      "Times the publisher dropped in the current live session (the stream waited in RECONNECTING for it), as this node's event feed saw them (counted since the node started); null where the node keeps no count."
+      reconnects: Int
     }
 
     "One track of the live stream as last reported."
@@ -153,6 +166,8 @@ export const streamsModule: GraphQLModule = {
       bitrateKbps: Int
       channels: Int
       sampleRate: Int
+      "Video: milliseconds between the last two key frames the ingest node received (null until two were seen)."
+      keyframeIntervalMs: Int
     }
 
     "A live stream."
@@ -261,9 +276,13 @@ export const streamsModule: GraphQLModule = {
           return ctx.services.streams.create(principal.tenantId, input);
         }),
       updateStream: (_root, { id, input }, ctx) =>
-        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], () => {
+        unionResult('Stream', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
           const principal = requirePrincipal(ctx.principal, 'streams:write');
-          return ctx.services.streams.update(principal.tenantId, id, input);
+          // Chapter settings (recordings module) are checked first, written once the stream is.
+          const chapters = await checkChapterSettings(ctx, principal.tenantId, id, input);
+          const updated = await ctx.services.streams.update(principal.tenantId, id, input);
+          await chapters?.apply();
+          return updated;
         }),
       deleteStream: (_root, { id }, ctx) =>
         unionResult('DeleteSuccess', ['ValidationError', 'NotFoundError', 'AuthError'], async () => {
@@ -278,5 +297,8 @@ export const streamsModule: GraphQLModule = {
         }),
     },
     Stream: streamFields,
+    StreamMetrics: {
+      reconnects: (metrics, _args, ctx) => ctx.services.reconnects?.count(metrics.streamId) ?? null,
+    },
   } satisfies Resolvers,
 };

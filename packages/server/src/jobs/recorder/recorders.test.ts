@@ -12,9 +12,11 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Hub, type MediaUnit, silentLogger } from '@airwave/media';
 import { SYNTHETIC_AUDIO, SYNTHETIC_VIDEO, syntheticUnits } from '@airwave/media/testing/synthetic-av';
+import { ChapterSettings, type ChapterSettingsInput } from '../../domain/recordings/chapter-settings.js';
 import type { ArtifactRecord } from '../../domain/recordings/recording.js';
 import { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
 import { RecordingsStore } from '../../domain/recordings/recordings.store.js';
+import { RetentionStore } from '../../domain/retention/retention.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../../domain/streams/stream-test-support.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import { type PutOptions, StorageFailedError } from '../../storage/object-storage.js';
@@ -55,6 +57,7 @@ describe('recorders', () => {
   const failures: string[] = [];
   let hub: Hub;
   let recorders: Recorders;
+  let settings: ChapterSettings;
 
   before(async () => {
     t = await openStreamTestDatabase({ name: 'pglite' });
@@ -64,12 +67,14 @@ describe('recorders', () => {
     await storage.open();
     store = new RecordingsStore(t.database.db);
     hub = new Hub({ log: silentLogger, reconnectWindowMs: 0 });
+    settings = new ChapterSettings({ store: new RetentionStore(t.database.db), nodeIntervalSeconds: 3600 });
     const lifecycle = new RecordingLifecycle({
       store,
       nodeId: 'test-node',
       renditions: { enqueue: () => undefined },
       log: silentLogger,
       chapterIntervalMs: 3600_000,
+      chapterPlanOf: (streamId) => settings.plan(streamId),
     });
     recorders = new Recorders({
       hub,
@@ -86,8 +91,11 @@ describe('recorders', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function publishRecorded(name: string) {
+  async function publishRecorded(name: string, chapters?: ChapterSettingsInput) {
     const stream = await t.streams.create(tenant, { name, record: true });
+    if (chapters) {
+      await (await settings.checkUpdate(tenant, stream.id, chapters))?.apply();
+    }
     const publisher = hub.publish({ streamId: stream.id, playbackId: stream.playbackId }, 'rtmp');
     publisher.setDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
     const recording = await until(() => recorders.recordingOf(stream.id), 'the recording to start');
@@ -126,6 +134,31 @@ describe('recorders', () => {
     const finished = await store.recording(tenant, recording.id, true);
     assert.equal(finished?.status, 'completed');
     assert.equal(Math.round((finished?.durationMs ?? 0) / 1000), 9000);
+  });
+
+  it("follows the stream's own chapter mode: FIXED_INTERVAL at its interval, NONE in one chapter", {
+    timeout: 600_000,
+  }, async () => {
+    const cases: [ChapterSettingsInput, number, number[], string][] = [
+      [{ dvrChapterMode: 'FIXED_INTERVAL', dvrChapterIntervalSeconds: 7200 }, 9000, [7200, 1800], 'FIXED_INTERVAL'],
+      [{ dvrChapterMode: 'NONE' }, 4000, [4000], 'NONE'],
+    ];
+    for (const [input, seconds, expected, mode] of cases) {
+      const { stream, publisher, recording } = await publishRecorded(`chapters ${mode}`, input);
+      await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds, frameBytes: 16, gopFrames: 60 }));
+      publisher.close('encoder finished');
+      await recorders.stop(stream.id);
+      const chapters = await store.artifactsOf(recording.id, 'CHAPTER');
+      assert.deepEqual(
+        chapters.map((chapter) => Math.round(chapter.durationMs / 1000)),
+        expected,
+        mode,
+      );
+      assert.deepEqual(
+        chapters.map((chapter) => chapter.params.mode),
+        expected.map(() => mode),
+      );
+    }
   });
 
   it('stops a recording whose storage fails, with the reason and an event, while the stream goes on', async () => {

@@ -9,7 +9,7 @@
 import type { Hub, LiveStream, Logger } from '@airwave/media';
 import { ChapterCutter } from '../../domain/recordings/chapter-cutter.js';
 import type { RecordingRecord } from '../../domain/recordings/recording.js';
-import type { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
+import type { ChapterPlan, RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
 import type { IndexedSegment } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
 import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
@@ -17,16 +17,31 @@ import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
 /** What the recorders tell the rest of the service (events). */
 export interface RecorderEvents {
   started?(recording: RecordingRecord): void;
-  segmentWritten?(recording: RecordingRecord, segment: IndexedSegment, totals: RecordingTotals): void;
+  /** Every durable leading-track segment; `reported` when the recording's row was updated with these totals (the first segment, every REPORT_EVERY_SEGMENTS, a chapter's end). */
+  segmentWritten?(
+    recording: RecordingRecord,
+    segment: IndexedSegment,
+    totals: RecordingTotals,
+    reported: boolean,
+  ): void;
   failed?(recording: RecordingRecord, reason: string): void;
   finished?(recording: RecordingRecord): void;
 }
+
+/**
+ * The recording's row (totals) is updated, and the DVR lifecycle told, on its first segment and
+ * then every this many (10 s of media) rather than every segment: one UPDATE and one event per
+ * stream every 10 s. The index on storage is what crash recovery reads, so nothing depends on
+ * the row being newer.
+ */
+export const REPORT_EVERY_SEGMENTS = 5;
 
 interface Active {
   readonly recording: RecordingRecord;
   readonly recorder: LiveRecorder;
   readonly detach: () => void;
   readonly cutter: ChapterCutter;
+  readonly plan: ChapterPlan;
   /** Chapter writes and progress updates, in order. */
   chain: Promise<void>;
   stopping: Promise<void> | undefined;
@@ -102,6 +117,7 @@ export class Recorders {
 
   private async begin(stream: LiveStream, tenantId: string): Promise<RecordingRecord> {
     const { lifecycle, storage, log, events } = this.options;
+    const plan = await lifecycle.chapterPlanFor(stream.streamId);
     const recording = await lifecycle.open(stream.streamId, tenantId);
     const existing = this.active.get(stream.streamId);
     if (existing) {
@@ -109,7 +125,7 @@ export class Recorders {
       await lifecycle.finish(recording.id, { segmentCount: 0, durationMs: 0, sizeBytes: 0 }, 'superseded');
       return existing.recording;
     }
-    const cutter = new ChapterCutter(lifecycle.chapterIntervalMs);
+    const cutter = new ChapterCutter(plan.intervalMs);
     let active: Active | undefined;
     const recorder = new LiveRecorder(
       storage,
@@ -121,12 +137,15 @@ export class Recorders {
             return;
           }
           const current = active;
+          const reported = closed !== undefined || totals.segmentCount % REPORT_EVERY_SEGMENTS === 1;
           current.chain = current.chain.then(async () => {
-            await lifecycle.progress(recording.id, totals);
-            if (closed) {
-              await lifecycle.chapter(recording, closed);
+            if (reported) {
+              await lifecycle.progress(recording.id, totals);
             }
-            events?.segmentWritten?.(recording, segment, totals);
+            if (closed) {
+              await lifecycle.chapter(recording, closed, plan);
+            }
+            events?.segmentWritten?.(recording, segment, totals, reported);
           });
           this.track(current.chain);
         },
@@ -138,7 +157,7 @@ export class Recorders {
       log.child({ recordingId: recording.id, streamId: stream.streamId }),
     );
     const detach = stream.attach(recorder);
-    active = { recording, recorder, detach, cutter, chain: Promise.resolve(), stopping: undefined };
+    active = { recording, recorder, detach, cutter, plan, chain: Promise.resolve(), stopping: undefined };
     this.active.set(stream.streamId, active);
     log.info({ recordingId: recording.id, streamId: stream.streamId }, 'recording started');
     events?.started?.(recording);
@@ -146,7 +165,7 @@ export class Recorders {
   }
 
   private async finalize(streamId: string, active: Active): Promise<void> {
-    const { recorder, recording, cutter } = active;
+    const { recorder, recording, cutter, plan } = active;
     active.detach();
     recorder.onEnd('recording stopped');
     await recorder.drain();
@@ -154,7 +173,7 @@ export class Recorders {
     const last = cutter.close();
     const lifecycle = this.options.lifecycle;
     if (last && recorder.written.segmentCount > 0) {
-      await lifecycle.chapter(recording, last);
+      await lifecycle.chapter(recording, last, plan);
     }
     await lifecycle.finish(recording.id, recorder.written, recorder.failed);
     if (this.active.get(streamId) === active) {

@@ -26,16 +26,17 @@ export async function recoverRecordings(deps: {
     const leader = leaderSegments(index);
     const existing = await deps.store.artifactsOf(recording.id, 'CHAPTER');
     const chaptered = existing.reduce((last, chapter) => Math.max(last, chapter.lastSegment), -1);
-    const cutter = new ChapterCutter(deps.lifecycle.chapterIntervalMs);
+    const plan = await deps.lifecycle.chapterPlanFor(recording.streamId);
+    const cutter = new ChapterCutter(plan.intervalMs);
     for (const segment of leader.filter((entry) => entry.msn > chaptered)) {
       const closed = cutter.add(segment);
       if (closed) {
-        await deps.lifecycle.chapter(recording, closed);
+        await deps.lifecycle.chapter(recording, closed, plan);
       }
     }
     const last = cutter.close();
     if (last) {
-      await deps.lifecycle.chapter(recording, last);
+      await deps.lifecycle.chapter(recording, last, plan);
     }
     const final = leader[leader.length - 1];
     const totals = {

@@ -139,10 +139,11 @@ export class ThumbnailJobs {
   }
 
   private async poster(recordingPrefix: string, segments: readonly IndexedSegment[], key: string): Promise<void> {
+    // A segment starts on a keyframe: decode only keyframes, on one thread (no frames decoded ahead).
     const jpeg = await this.ffmpegImage(
       recordingPrefix,
       segments,
-      [],
+      ['-skip_frame', 'nokey', '-threads', '1'],
       ['-vf', `scale='min(${POSTER_MAX_WIDTH},iw)':-2`, '-frames:v', '1', '-q:v', '3'],
     );
     await this.options.storage.put(key, jpeg);
