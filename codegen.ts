@@ -40,6 +40,7 @@ const config: CodegenConfig = {
           StreamMetrics: '../../domain/srt/srt.js#StreamMetricsParent',
           Clip: '../modules/media-parents.js#ClipParent',
           DVRRequest: '../modules/media-parents.js#DvrRequestParent',
+          VodAsset: '../modules/vod-parent.js#VodAssetParent',
         },
       },
     },

@@ -18,6 +18,7 @@ import {
   checkPage,
   ensureDashboardBuilt,
   SCREENSHOT_SIZES,
+  screenshots,
   signUp,
   thumbnailsShow,
   videoAdvances,
@@ -102,13 +103,28 @@ describe('VOD uploads in the dashboard', { skip: chromiumMissing || ffmpegMissin
     await videoAdvances(page, 'recording-video');
     await thumbnailsShow(page, 30_000);
     await checkPage(page, 'vod-asset');
+    // Seeking by keyboard shows the thumbnail of the position sought; it stays while the bar has focus.
+    await page.getByTestId('scrub-bar').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('scrub-thumbnail').waitFor();
+    const video = page.getByTestId('recording-video');
+    const position = await video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
+    const label = await page.getByTestId('scrub-thumbnail').getAttribute('data-time');
+    assert.ok(position >= 5, `End then ← sought near the end: at ${position} s, thumbnail of ${label} s`);
+    assert.ok(Number(label) >= 5, `the thumbnail shown is of the position sought (${label} s)`);
+    await screenshots(page, 'vod-scrub');
   });
 
-  it('lists the video and deletes it; its playback URLs stop working', async () => {
+  it('lists the video (also after a reload) and deletes it; its playback URLs stop working', async () => {
     await page.getByRole('link', { name: '← VOD uploads' }).click();
     await page.waitForURL(/\/vod$/);
     const row = page.getByTestId('vod-row').filter({ hasText: 'Holiday' });
     await row.waitFor();
+    // After a reload the row comes from storageArtifactsConnection (kind VOD), not the tab's memory.
+    await page.reload();
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /ready/i, 'listed with its state');
     await checkPage(page, 'vod-list');
     await row.getByRole('button', { name: 'Delete video Holiday' }).click();
     await row.waitFor({ state: 'detached' });

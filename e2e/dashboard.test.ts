@@ -20,7 +20,7 @@ import {
   videoAdvances as videoAdvancesIn,
 } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
-import { sleep, type Tracked } from './support/processes.js';
+import { sleep, type Tracked, waitFor } from './support/processes.js';
 
 describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -89,7 +89,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('create-stream');
     await page.getByLabel('Name').fill('Studio A');
     await page.getByRole('button', { name: 'Create stream' }).click();
-    await page.waitForURL(/\/streams\/[^/]+$/);
+    await page.waitForURL(/\/streams\/(?!new$)[^/]+$/);
     streamUrl = page.url();
     assert.equal(await page.getByTestId('stream-status').textContent(), 'OFFLINE');
     await page.getByRole('button', { name: 'Copy RTMP URL' }).click();
@@ -112,6 +112,8 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
       .getByRole('cell', { name: /avc1|h264/i })
       .first()
       .waitFor({ timeout: 20_000 });
+    await page.getByTestId('keyframe-interval').filter({ hasText: '1.00 s' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByTestId('reconnects').textContent(), '0');
     await checkPage('stream-live');
   });
 
@@ -119,13 +121,13 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     const whep = page.waitForResponse(
       (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
     );
-    await page.getByLabel('Player').selectOption('whep');
+    await page.getByLabel('Player', { exact: true }).selectOption('whep');
     assert.equal((await whep).status(), 201, 'the WHEP offer is answered');
     await page.getByText('WebRTC (WHEP) · behind live').waitFor();
     await previewPlays();
     await page.getByTestId('latency').filter({ hasText: / s$/ }).waitFor({ timeout: 20_000 });
     await checkPage('stream-live-whep');
-    await page.getByLabel('Player').selectOption('llhls');
+    await page.getByLabel('Player', { exact: true }).selectOption('llhls');
     await previewPlays();
   });
 
@@ -140,7 +142,7 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await page.goto(streamUrl);
   });
 
-  it('rotates the primary key (shown once) and the new key publishes', async () => {
+  it('rotates the primary key (shown once), the new key publishes, and the health panel counts the reconnect', async () => {
     await page.getByRole('button', { name: 'Rotate' }).click();
     const secret = page.getByTestId('secret-value');
     await secret.waitFor();
@@ -166,9 +168,10 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
         throw new Error(`${error.message}; status ${status}; ffmpeg said: ${ffmpeg?.stderr()}`);
       });
     await previewPlays();
+    await page.getByTestId('reconnects').filter({ hasText: /^1 / }).waitFor({ timeout: 20_000 });
   });
 
-  it('records, plays the recording, creates a clip from the player position and plays the clip', async () => {
+  it('records, plays the recording, creates a clip from the player position, plays the clip and the chapter with thumbnails', async () => {
     await page.getByRole('link', { name: 'Recordings and clips' }).click();
     await page.getByText('No recordings yet').waitFor();
     await page.getByRole('button', { name: 'Start recording' }).click();
@@ -183,11 +186,33 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     await checkPage('recordings');
     await page.getByRole('button', { name: 'Play clip Highlight' }).click();
     await videoAdvances('recording-video');
-    await thumbnailsShow(page, 60_000);
+    await thumbnailsShow(page, 120_000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    const chapter = page.getByTestId('artifact-chapter').filter({ hasText: 'ready' });
+    await waitFor(
+      "the recording's chapter to be ready",
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (await chapter.count()) > 0;
+      },
+      60_000,
+      1000,
+    );
+    await chapter
+      .first()
+      .getByRole('button', { name: /^Play chapter / })
+      .click();
+    assert.equal(
+      await page.getByRole('button', { name: /^Create clip from here/ }).count(),
+      0,
+      'clips are cut from the recording',
+    );
+    await videoAdvances('recording-video');
+    await thumbnailsShow(page, 120_000);
     await page.goto(streamUrl);
   });
 
-  it('with a JWT policy the owner still previews while an anonymous viewer is refused', async () => {
+  it('with a JWT policy the owner still previews (LL-HLS and WHEP) while an anonymous viewer is refused', async () => {
     await page.getByRole('link', { name: 'Signing keys' }).click();
     await page.getByText('No signing keys yet').waitFor();
     await checkPage('signing-keys-empty');
@@ -207,6 +232,34 @@ describe('the dashboard in Chromium', { skip: chromiumMissing || ffmpegMissing }
     assert.equal(anonymous.status, 401, 'a viewer without a token is refused');
     await page.reload();
     await previewPlays();
+    const whep = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith(`/play/${playbackId}/webrtc`),
+    );
+    await page.getByLabel('Player', { exact: true }).selectOption('whep');
+    assert.equal((await whep).status(), 201, "the owner's WHEP offer is answered under the JWT policy too");
+    await previewPlays();
+  });
+
+  it('charts daily views, unique viewers and egress over the chosen range (the owner previews count)', async () => {
+    const views = page.getByRole('img', { name: /^Views per day: 7 points, peak [1-9]/ });
+    await waitFor(
+      'the analytics charts',
+      async () => {
+        if ((await views.count()) > 0) {
+          return true;
+        }
+        await page.reload();
+        await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+        return false;
+      },
+      60_000,
+      2000,
+    );
+    await page.getByRole('img', { name: /^Unique viewers per day: 7 points, peak [1-9]/ }).waitFor();
+    await page.getByRole('img', { name: /^Egress per day: 7 points, peak [\d.]+ [KMG]B$/ }).waitFor();
+    await page.getByLabel('Range').selectOption('30');
+    await page.getByRole('img', { name: /^Views per day: 30 points, peak [1-9]/ }).waitFor();
+    await checkPage('stream-analytics');
   });
 
   it('adds a push target: a bad URL is refused next to its field, a good one is listed masked', async () => {

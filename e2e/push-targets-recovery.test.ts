@@ -13,9 +13,10 @@ import type { TestServer } from '@airwave/server/testing/test-server';
 import { createStream, registerAccount } from './support/accounts.js';
 import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
 import { byType, ffmpegMissing, probeStreams, publishPattern } from './support/ffmpeg.js';
+import { graphqlOf } from './support/nodes.js';
 import { waitFor } from './support/processes.js';
 import { nginxRtmpMissing, startNginxRtmp } from './support/push-receivers.js';
-import { createPushTarget, graphqlAt, type PushTargetView, readPushTargets } from './support/push-targets.js';
+import { createPushTarget, type PushTargetView, readPushTargets } from './support/push-targets.js';
 
 const KEY = 'recover_key_9f8e7d6c5b';
 
@@ -42,7 +43,7 @@ describe('push target recovery with the receiver killed and restarted', {
     try {
       const ready = await airwaveReady(cli, 90_000);
       const rtmpPort = (ready.ports as { rtmp?: number }).rtmp ?? 0;
-      const server = graphqlAt(`http://127.0.0.1:${ready.ports.http}`) as TestServer;
+      const server = graphqlOf(`http://127.0.0.1:${ready.ports.http}`) as TestServer;
       const token = (await registerAccount(server, 'recovering')).token;
       const stream = await createStream(server, token, 'recovering');
       const created = await createPushTarget(server, token, stream.id, { name: 'nginx', targetUri: nginx.url(KEY) });

@@ -21,42 +21,11 @@ import {
   startTlsFront,
   type TlsFront,
 } from './support/push-receivers.js';
-import {
-  createPushTarget,
-  deletePushTarget,
-  type PushTargetView,
-  readPushTargets,
-  updatePushTarget,
-} from './support/push-targets.js';
+import { createPushTarget, deletePushTarget, updatePushTarget, waitTargets } from './support/push-targets.js';
 
 const missing = ffmpegMissing || nginxRtmpMissing;
 const FPS = 30;
 const SECONDS = 6;
-
-/** Polls the stream's targets until `check` holds for them; a timeout says what they last were. */
-async function waitTargets(
-  server: TestServer,
-  token: string,
-  streamId: string,
-  what: string,
-  check: (targets: PushTargetView[]) => boolean,
-  timeoutMs = 30_000,
-): Promise<PushTargetView[]> {
-  let last: PushTargetView[] = [];
-  try {
-    return await waitFor(
-      what,
-      async () => {
-        last = await readPushTargets(server, token, streamId);
-        return check(last) ? last : undefined;
-      },
-      timeoutMs,
-      200,
-    );
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; targets: ${JSON.stringify(last)}`);
-  }
-}
 
 describe('push targets to real receivers', { skip: missing }, () => {
   let nginx: NginxRtmpReceiver;
@@ -198,6 +167,36 @@ describe('push targets to real receivers', { skip: missing }, () => {
     } finally {
       await plain.stop();
       await encrypted.stop();
+    }
+  });
+
+  it('an SRT target with the wrong passphrase retries with a lastError that holds no passphrase', {
+    skip: srtReceiverMissing,
+  }, async () => {
+    const receiver = await startSrtReceiver('right-passphrase-7788');
+    const wrong = 'wrong-passphrase-1234';
+    try {
+      const stream = await createStream(server, token, 'srt wrong passphrase');
+      await createPushTarget(server, token, stream.id, {
+        name: 'mismatch',
+        targetUri: `srt://127.0.0.1:${receiver.port}?streamid=mismatch&passphrase=${wrong}`,
+      });
+      const publisher = publishPattern(`rtmp://127.0.0.1:${server.running.ports.rtmp}/live/${stream.streamKey}`, {
+        fps: FPS,
+        gop: FPS,
+      });
+      try {
+        const [target] = await waitTargets(server, token, stream.id, 'the target failing', (targets) =>
+          targets.every((t) => (t.status === 'retrying' || t.status === 'failed') && t.lastError !== null),
+        );
+        assert.ok(!target?.lastError?.includes(wrong), target?.lastError ?? '');
+        assert.ok(!JSON.stringify(target).includes(wrong));
+        assert.equal(statSync(receiver.file).size, 0, 'the receiver got media despite the wrong passphrase');
+      } finally {
+        await publisher.stop();
+      }
+    } finally {
+      await receiver.stop();
     }
   });
 });

@@ -10,26 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { airwaveReady, spawnAirwave } from './support/airwave-cli.js';
+import { airwaveReady, startCliOn } from './support/airwave-cli.js';
 import { ffmpegMissing, ffprobeJson, publishPattern } from './support/ffmpeg.js';
 import { type Tracked, waitFor } from './support/processes.js';
 
 const START_TIMEOUT_MS = 120_000;
-
-function startCli(dataDir: string): Tracked {
-  const args = ['--host', '127.0.0.1'];
-  for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
-    args.push(flag, '0');
-  }
-  args.push('--data-dir', dataDir, '--log-level', 'warn');
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
-      delete env[name];
-    }
-  }
-  return spawnAirwave(args, env);
-}
 
 describe('recording survives kill -9', { skip: ffmpegMissing || false }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-crash-'));
@@ -42,7 +27,7 @@ describe('recording survives kill -9', { skip: ffmpegMissing || false }, () => {
   });
 
   it('finalizes on restart what a killed process was recording; every closed segment plays', async () => {
-    const first = startCli(dataDir);
+    const first = startCliOn(dataDir);
     running.push(first);
     const ready = (await airwaveReady(first, START_TIMEOUT_MS)) as unknown as { ports: { http: number; rtmp: number } };
     let base = `http://127.0.0.1:${ready.ports.http}`;
@@ -104,7 +89,7 @@ describe('recording survives kill -9', { skip: ffmpegMissing || false }, () => {
       await encoder.stop();
     }
 
-    const second = startCli(dataDir);
+    const second = startCliOn(dataDir);
     running.push(second);
     base = `http://127.0.0.1:${(await airwaveReady(second, START_TIMEOUT_MS)).ports.http}`;
     const [recording] = await dvrs();

@@ -175,6 +175,8 @@ describe('the CLI on a PGlite data directory', () => {
       assert.equal(info.pid, cli.child.pid, 'AIRWAVE_READY names the started pid: re-executed in place');
       const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
       assert.ok(argv.includes('--max-semi-space-size=64'), argv.join(' '));
+      const environ = readFileSync(`/proc/${cli.child.pid}/environ`, 'utf8').split('\0');
+      assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=131072'), 'glibc malloc returns large blocks on free');
       const children = readFileSync(`/proc/${cli.child.pid}/task/${cli.child.pid}/children`, 'utf8').trim();
       const nodeChildren = children
         .split(/\s+/)

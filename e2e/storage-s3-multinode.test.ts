@@ -6,7 +6,7 @@
  * a VOD uploaded and processed on node A plays from node B too.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,14 +16,7 @@ import { startTestServer, type TestServer } from '@airwave/server/testing/test-s
 import { registerAccount } from './support/accounts.js';
 import { ffmpegMissing, ffprobeJson, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
-import {
-  completeVodUpload,
-  createVodUpload,
-  makeTestVideo,
-  putParts,
-  type VodSession,
-  waitProcessed,
-} from './support/vod.js';
+import { makeTestVideo, uploadVod } from './support/vod.js';
 
 describe('a recording written to S3 on node A plays from node B', {
   skip: ffmpegMissing || radosgwMissing || postgresMissing,
@@ -133,12 +126,7 @@ describe('a recording written to S3 on node A plays from node B', {
   it('a VOD uploaded and processed on A plays from B', async () => {
     const file = join(work, 'clip.mp4');
     await makeTestVideo(file, 8, 4);
-    const session = (await createVodUpload(nodeA, token, {
-      filename: 'clip.mp4',
-      sizeBytes: statSync(file).size,
-    })) as unknown as VodSession;
-    await completeVodUpload(nodeA, token, session.id, await putParts(file, session));
-    const asset = await waitProcessed(nodeA, token, session.artifactId);
+    const asset = await uploadVod(nodeA, token, file);
     assert.equal(asset.status, 'READY', asset.errorMessage ?? '');
     assert.equal(asset.storageLocation, 's3');
     await assertPlaysFromB(asset.playbackId, 8, 'VOD');

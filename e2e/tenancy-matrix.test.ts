@@ -78,6 +78,7 @@ const TABLE: Readonly<Record<string, Entry>> = {
     calls: (a, _b, f) => [
       { input: { streamId: a.stream[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
       { input: { clipId: a.clip[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
+      { input: { vodAssetId: a.vodAsset[f], policy: { type: 'JWT', jwt: { allowedKids: [] } } } },
     ],
   },
   'Mutation.testPlaybackAccess': { calls: (a) => [{ input: { playbackId: a.playbackId } }] },

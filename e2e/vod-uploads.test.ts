@@ -22,6 +22,7 @@ import {
   makeTestVideo,
   putParts,
   type VodSession,
+  vodArtifacts,
   waitProcessed,
   waitSettled,
 } from './support/vod.js';
@@ -151,6 +152,17 @@ for (const backend of backends) {
       assert.deepEqual([...asset.outputs].sort(), ['cmaf', 'dash', 'hls', 'mp4', 'poster', 'sprite']);
       assert.ok((asset.storedBytes ?? 0) > size * 2, `stored ${asset.storedBytes}`);
       await assertPlays(server, asset.playbackId);
+      assert.deepEqual(await vodArtifacts(server, token), [
+        {
+          key: `vod:${asset.artifactHash}`,
+          kind: 'VOD',
+          id: asset.id,
+          playbackId: asset.playbackId,
+          streamId: null,
+          status: 'ready',
+          sizeBytes: asset.storedBytes,
+        },
+      ]);
       const deleted = await server.graphql<{ deleteVodAsset: Record<string, unknown> }>(
         `mutation ($id: ID!) { deleteVodAsset(id: $id) { __typename ... on DeleteSuccess { success } } }`,
         { id: asset.id },
@@ -164,6 +176,7 @@ for (const backend of backends) {
         token,
       );
       assert.equal(gone.errors?.[0]?.extensions?.code, 'NOT_FOUND');
+      assert.deepEqual(await vodArtifacts(server, token), []);
       if (backend.name === 'local') {
         const left = await readdir(join(server.dataDir, 'storage', 'vod')).catch(() => []);
         assert.deepEqual(left, []);

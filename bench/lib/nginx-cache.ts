@@ -3,13 +3,12 @@
  * replaced) in front of an Airwave server: for the nginx-cache e2e test and the edge fan-out
  * benchmark.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, stopChild, waitForPort } from './child-process.js';
+import { freePort } from './child-process.js';
+import { NGINX, runNginx } from './nginx-process.js';
 
-const NGINX = '/usr/sbin/nginx';
 const SNIPPET = new URL('../../deploy/nginx-playback-cache.conf', import.meta.url);
 
 /** Why nginx is not available, or false when it is installed. */
@@ -41,19 +40,6 @@ export async function startNginxCache(airwavePort: number, workers = 1): Promise
     `user root;\ndaemon off;\nworker_processes ${workers};\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n` +
       `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  include ${dir}/playback-cache.conf;\n}\n`,
   );
-  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    stdio: 'ignore',
-  });
-  const stop = async (): Promise<void> => {
-    await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, child);
-  } catch (error) {
-    const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : '';
-    await stop();
-    throw new Error(`nginx did not start: ${String(error)} ${log}`);
-  }
-  return { port, pid: child.pid ?? 0, baseUrl: `http://127.0.0.1:${port}`, stop };
+  const { pid, stop } = await runNginx(dir, port);
+  return { port, pid, baseUrl: `http://127.0.0.1:${port}`, stop };
 }

@@ -2,9 +2,11 @@
  * Push targets (issue 19): CPU per pushed target with 1, 10 and 50 targets spread over 10 live
  * streams, for Airwave's push runner and for nginx-rtmp's own `push` directive relaying the same
  * streams (the same file, the same ffmpeg `-c copy` publishers) to the same receiver — an
- * nginx-rtmp sink — in one run, both servers live side by side. CPU per target is the server's
- * CPU above its own 0-target baseline, divided by the targets. Then a stalled receiver (SIGSTOP)
- * under 10 targets: Airwave's CPU and one LL-HLS viewer's part delivery, before and during.
+ * nginx-rtmp sink — in one run, both servers live side by side. Each step is measured over
+ * several windows; CPU per target is a window's CPU above the server's median 0-target CPU,
+ * divided by the targets, and the table gives medians over the windows. Then a stalled receiver
+ * (SIGSTOP) with one LL-HLS viewer: Airwave's CPU and the viewer's part delivery with every target
+ * disabled, with them pushing, and with the receiver stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,9 @@ export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, an
 const STREAMS = 10;
 const STEPS = [0, 1, 10, 50];
 const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 8);
-const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 20);
+const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 8);
+const WINDOWS = Number(process.env.BENCH_PUSH_WINDOWS ?? 3);
+const STALL_WINDOW_S = Number(process.env.BENCH_PUSH_STALL_WINDOW_S ?? 15);
 const NGINX = '/usr/sbin/nginx';
 const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
 const MIB = 2 ** 20;
@@ -84,6 +88,27 @@ export async function run(): Promise<string> {
   return base ? withScratchDatabase(base, (url) => measure({ DATABASE_URL: url })) : measure({});
 }
 
+/** Median of values (nearest rank). */
+function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** One step's windows: CPU (% of a core) and RSS (bytes) of each server. */
+interface StepWindows {
+  readonly airwave: number[];
+  readonly nginx: number[];
+  readonly airwaveRss: number[];
+  readonly nginxRss: number[];
+  readonly machine: number[];
+}
+
+/** A stream created in Airwave for the bench. */
+interface BenchPushStream {
+  readonly id: string;
+  readonly streamKey: string;
+  readonly playbackId: string;
+}
+
 async function measure(database: Record<string, string>): Promise<string> {
   const media = benchMedia();
   const receiver = await startNginx(
@@ -105,18 +130,17 @@ async function measure(database: Record<string, string>): Promise<string> {
   });
   let airwavePublishers: Publishers | undefined;
   let nginxPublishers: Publishers | undefined;
-  const rows: string[] = [];
   const out: string[] = [];
   try {
     const token = await registerBenchAccount(airwave);
-    const streams: { id: string; streamKey: string; playbackId: string }[] = [];
+    const streams: BenchPushStream[] = [];
     for (let i = 0; i < STREAMS; i++) {
       const created = (await graphql(
         airwave,
         'mutation ($n: String!) { createStream(input: { name: $n }) { ... on Stream { id streamKey playbackId } } }',
         { n: `push bench ${i}` },
         token,
-      )) as { createStream: { id: string; streamKey: string; playbackId: string } };
+      )) as { createStream: BenchPushStream };
       streams.push(created.createStream);
     }
     airwavePublishers = startPublishers(
@@ -124,16 +148,18 @@ async function measure(database: Record<string, string>): Promise<string> {
       streams.map((s) => `rtmp://127.0.0.1:${airwave.rtmpPort}/live/${s.streamKey}`),
     );
     const made = new Array<number>(STREAMS).fill(0);
-    const baseline: Record<string, CpuWindow> = {};
+    const targetIds: string[] = [];
+    const steps = new Map<number, StepWindows & { readonly airwavePushing: number; readonly nginxPushed: number }>();
     for (const targets of STEPS) {
       for (let i = 0; i < STREAMS; i++) {
-        while (made[i] !== undefined && (made[i] ?? 0) < targetsOf(targets, i)) {
-          await graphql(
+        while ((made[i] ?? 0) < targetsOf(targets, i)) {
+          const created = (await graphql(
             airwave,
-            'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "bench", targetUri: $u }) { __typename } }',
+            'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "bench", targetUri: $u }) { ... on PushTarget { id } } }',
             { s: streams[i]?.id, u: `rtmp://127.0.0.1:${receiver.port}/live/a${i}_${made[i]}` },
             token,
-          );
+          )) as { createPushTarget: { id?: string } };
+          targetIds.push(created.createPushTarget.id ?? '');
           made[i] = (made[i] ?? 0) + 1;
         }
       }
@@ -144,43 +170,31 @@ async function measure(database: Record<string, string>): Promise<string> {
         streams.map((_, i) => `rtmp://127.0.0.1:${relay.port}/${relayApp(targets, i)}/s${i}`),
       );
       await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
-      const window = await sampleWindow(
-        { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) },
-        WINDOW_S,
-      );
-      const pushing = (await graphql(
-        airwave,
-        'query { streamsConnection(page: { first: 50 }) { nodes { pushTargets { status } } } }',
-        {},
-        token,
-      )) as { streamsConnection: { nodes: { pushTargets: { status: string }[] }[] } };
-      const airwavePushing = pushing.streamsConnection.nodes
-        .flatMap((n) => n.pushTargets)
-        .filter((t) => t.status === 'pushing').length;
-      const nginxPushes = publishesLogged(receiver, 's') - published;
-      if (targets === 0) {
-        baseline.value = window;
+      const step: StepWindows = { airwave: [], nginx: [], airwaveRss: [], nginxRss: [], machine: [] };
+      for (let w = 0; w < WINDOWS; w++) {
+        const window: CpuWindow = await sampleWindow(
+          { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) },
+          WINDOW_S,
+        );
+        step.airwave.push(window.percent.airwave ?? 0);
+        step.nginx.push(window.percent.nginx ?? 0);
+        step.airwaveRss.push(window.rss.airwave ?? 0);
+        step.nginxRss.push(window.rss.nginx ?? 0);
+        step.machine.push(window.machinePercent);
       }
-      const base = baseline.value ?? window;
-      const per = (name: 'airwave' | 'nginx') =>
-        targets === 0 ? 0 : ((window.percent[name] ?? 0) - (base.percent[name] ?? 0)) / targets;
-      const ratio = per('nginx') > 0 ? (per('airwave') / per('nginx')).toFixed(2) : 'n/a';
-      rows.push(
-        `| ${targets} | ${airwavePushing} | ${(window.percent.airwave ?? 0).toFixed(1)} % | ${per('airwave').toFixed(2)} % | ${((window.rss.airwave ?? 0) / MIB).toFixed(0)} MiB | ${Math.max(0, nginxPushes)} | ${(window.percent.nginx ?? 0).toFixed(1)} % | ${per('nginx').toFixed(2)} % | ${((window.rss.nginx ?? 0) / MIB).toFixed(0)} MiB | ${ratio} | ${window.machinePercent.toFixed(0)} % |`,
-      );
+      const statuses = await targetStatuses(airwave, token);
+      steps.set(targets, {
+        ...step,
+        airwavePushing: statuses.filter((t) => t.status === 'pushing').length,
+        nginxPushed: Math.max(0, publishesLogged(receiver, 's') - published),
+      });
     }
-    out.push(
-      `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink. CPU is each server's process over ${WINDOW_S} s after ${WARMUP_S} s warm-up, percent of one core; "per target" is the CPU above that server's 0-target baseline divided by the targets. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (the 1-target step re-publishes all relay streams, so it counts every stream's reconnect too).`,
-      '',
-      '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows,
-    );
     await nginxPublishers?.stop();
     nginxPublishers = undefined;
+    out.push(...cpuTable(steps));
     out.push(
       '',
-      ...(await stalledReceiver(airwave, receiver, streams, made).catch((error: unknown) => [
+      ...(await stalledReceiver(airwave, receiver, token, streams, targetIds).catch((error: unknown) => [
         `Stalled receiver: not measured (${error instanceof Error ? error.message : String(error)}).`,
       ])),
     );
@@ -204,12 +218,86 @@ async function measure(database: Record<string, string>): Promise<string> {
   return out.join('\n');
 }
 
-/** Airwave with 50 targets: CPU and one LL-HLS viewer's parts, receiver running vs stopped (SIGSTOP). */
+/** The CPU-per-target table: medians over each step's windows, against the 0-target medians. */
+function cpuTable(
+  steps: ReadonlyMap<number, StepWindows & { readonly airwavePushing: number; readonly nginxPushed: number }>,
+): string[] {
+  const base = steps.get(0);
+  const baseAirwave = median(base?.airwave ?? [0]);
+  const baseNginx = median(base?.nginx ?? [0]);
+  const tickPercent = 100 / (100 * WINDOW_S);
+  const rows = [...steps].map(([targets, step]) => {
+    const per = (values: readonly number[], baseline: number) =>
+      targets === 0 ? 0 : median(values.map((value) => (value - baseline) / targets));
+    const airwavePer = per(step.airwave, baseAirwave);
+    const nginxPer = per(step.nginx, baseNginx);
+    const ratio = targets > 0 && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
+    const mib = (values: readonly number[]) => `${(median(values) / MIB).toFixed(0)} MiB`;
+    return `| ${targets} | ${step.airwavePushing} | ${median(step.airwave).toFixed(1)} % | ${airwavePer.toFixed(3)} % | ${mib(step.airwaveRss)} | ${step.nginxPushed} | ${median(step.nginx).toFixed(1)} % | ${nginxPer.toFixed(3)} % | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
+  });
+  return [
+    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). Each step: ${WARMUP_S} s warm-up, then ${WINDOWS} windows of ${WINDOW_S} s; CPU is each server's process, percent of one core (one clock tick over a window is ${tickPercent.toFixed(3)} %). "Per target" is a window's CPU above the server's median 0-target CPU divided by the targets; every column is the median over the windows, and the ratio is the two medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (the 1-target step re-publishes all relay streams, so it counts every stream's reconnect too).`,
+    '',
+    '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
+}
+
+/** Every push target of the account's streams with its status and counters. */
+async function targetStatuses(
+  airwave: AirwaveProcess,
+  token: string,
+): Promise<{ id: string; status: string; droppedUnits: number; lastError: string | null }[]> {
+  const data = (await graphql(
+    airwave,
+    'query { streamsConnection(page: { first: 50 }) { nodes { pushTargets { id status droppedUnits lastError } } } }',
+    {},
+    token,
+  )) as {
+    streamsConnection: {
+      nodes: { pushTargets: { id: string; status: string; droppedUnits: number; lastError: string | null }[] }[];
+    };
+  };
+  return data.streamsConnection.nodes.flatMap((node) => node.pushTargets);
+}
+
+/** Enables or disables every target, then waits until none / all of them push. */
+async function setEnabled(airwave: AirwaveProcess, token: string, ids: readonly string[], enabled: boolean) {
+  for (const id of ids) {
+    await graphql(
+      airwave,
+      'mutation ($id: ID!, $e: Boolean!) { updatePushTarget(id: $id, input: { isEnabled: $e }) { __typename } }',
+      { id, e: enabled },
+      token,
+    );
+  }
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const statuses = await targetStatuses(airwave, token);
+    const pushing = statuses.filter((t) => t.status === 'pushing').length;
+    if (enabled ? pushing === ids.length : statuses.every((t) => t.status === 'idle')) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`targets did not become ${enabled ? 'pushing' : 'idle'}: ${pushing} pushing`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * One LL-HLS viewer of stream 0 and Airwave's CPU in three phases: every target disabled (the
+ * reference), every target pushing to the running receiver, and the receiver stopped by SIGSTOP
+ * (its sockets stop reading: TCP backpressure on every push, the bounded queues drop to the next
+ * keyframe, then write stalls and reconnect attempts).
+ */
 async function stalledReceiver(
   airwave: AirwaveProcess,
   receiver: Nginx,
+  token: string,
   streams: readonly { playbackId: string }[],
-  made: readonly number[],
+  targetIds: readonly string[],
 ): Promise<string[]> {
   const playbackId = streams[0]?.playbackId ?? '';
   const mediaUrl = `${airwave.baseUrl}/play/${playbackId}/cmaf/video.m3u8`;
@@ -217,9 +305,9 @@ async function stalledReceiver(
   const phase = async (label: string) => {
     const log = new PartLog();
     const errors: string[] = [];
-    const until = Date.now() + WINDOW_S * 1000;
+    const until = Date.now() + STALL_WINDOW_S * 1000;
     const [window] = await Promise.all([
-      sampleWindow({ airwave: () => processTree(airwave.pid) }, WINDOW_S),
+      sampleWindow({ airwave: () => processTree(airwave.pid) }, STALL_WINDOW_S),
       runLlHlsViewer({
         playlistUrl: mediaUrl,
         until,
@@ -233,20 +321,36 @@ async function stalledReceiver(
       arrivals.push(log.values[i] ?? 0);
     }
     const gaps = arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at));
-    return `| ${label} | ${(window.percent.airwave ?? 0).toFixed(1)} % | ${((window.rss.airwave ?? 0) / MIB).toFixed(0)} MiB | ${log.count} | ${percentile(gaps, 50).toFixed(0)} ms | ${percentile(gaps, 95).toFixed(0)} ms | ${errors.length} |`;
+    const statuses = await targetStatuses(airwave, token);
+    const count = (status: string) => statuses.filter((t) => t.status === status).length;
+    const dropped = statuses.reduce((sum, t) => sum + t.droppedUnits, 0);
+    return `| ${label} | ${(window.percent.airwave ?? 0).toFixed(1)} % | ${((window.rss.airwave ?? 0) / MIB).toFixed(0)} MiB | ${log.count} | ${percentile(gaps, 50).toFixed(0)} ms | ${percentile(gaps, 95).toFixed(0)} ms | ${Math.max(0, ...gaps).toFixed(0)} ms | ${errors.length} | ${count('pushing')} / ${count('retrying') + count('failed') + count('connecting')} | ${dropped} |`;
   };
+  await setEnabled(airwave, token, targetIds, false);
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const running = await phase('receiver running');
+  const disabled = await phase('targets disabled');
+  await setEnabled(airwave, token, targetIds, true);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const running = await phase('targets pushing, receiver running');
   receiver.child.kill('SIGSTOP');
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  const stalled = await phase('receiver stopped (SIGSTOP)');
+  const stoppedAt = Date.now();
+  // The kernel's socket buffers take several seconds of media first: wait for the queues to drop.
+  for (;;) {
+    const statuses = await targetStatuses(airwave, token);
+    if (statuses.some((t) => t.droppedUnits > 0 || t.status !== 'pushing') || Date.now() - stoppedAt > 120_000) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const backpressureS = (Date.now() - stoppedAt) / 1000;
+  const stalled = await phase('targets pushing, receiver stopped (SIGSTOP)');
   receiver.child.kill('SIGCONT');
-  const total = made.reduce((sum, count) => sum + count, 0);
   return [
-    `Stalled receiver: Airwave keeps its ${STREAMS} streams and ${total} targets; one LL-HLS viewer (blocking reload) of stream 0 for ${WINDOW_S} s with the receiver running, then with it stopped by SIGSTOP (its sockets stop reading: TCP backpressure on every push, then write stalls and reconnect attempts).`,
+    `Stalled receiver: Airwave keeps its ${STREAMS} streams publishing and ${targetIds.length} targets. One LL-HLS viewer (blocking reload) of stream 0 for ${STALL_WINDOW_S} s in three phases: every target disabled (the reference), every target pushing to the running receiver, and the receiver stopped by SIGSTOP (its sockets stop reading: once the kernel's socket buffers are full — the first drop was seen ${backpressureS.toFixed(0)} s after SIGSTOP, and the window starts then — the bounded per-target queues drop to the next keyframe, and after 10 s without progress a connection is cut and retried against a receiver that no longer answers). Targets and dropped units are read through \`stream.pushTargets\` at the end of each window.`,
     '',
-    '| phase | Airwave CPU | Airwave RSS | parts delivered | part gap p50 | part gap p95 | viewer errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| phase | Airwave CPU | Airwave RSS | parts delivered | part gap p50 | part gap p95 | part gap max | viewer errors | targets pushing / retrying or failed | units dropped (all targets) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    disabled,
     running,
     stalled,
   ];

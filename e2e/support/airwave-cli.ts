@@ -19,6 +19,22 @@ export function spawnAirwave(args: readonly string[], env?: NodeJS.ProcessEnv): 
   return spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start', ...args], env);
 }
 
+/** `airwave start` on 127.0.0.1 with every listener on an ephemeral port and its data in `dataDir`, without AIRWAVE_* settings of this process. */
+export function startCliOn(dataDir: string): Tracked {
+  const args = ['--host', '127.0.0.1'];
+  for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
+    args.push(flag, '0');
+  }
+  args.push('--data-dir', dataDir, '--log-level', 'warn');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
+      delete env[name];
+    }
+  }
+  return spawnAirwave(args, env);
+}
+
 /** Waits for the AIRWAVE_READY line of `cli` and parses it; throws with its stderr when it exits first. */
 export function airwaveReady(cli: Tracked, timeoutMs: number): Promise<AirwaveReady> {
   return waitFor(

@@ -47,6 +47,12 @@ export interface NginxRtmpReceiver {
   fragments(name: string): string;
   /** Kills nginx (SIGKILL) and answers once it is gone. */
   kill(): Promise<void>;
+  /** Stops nginx with SIGSTOP: its connections stay open but nothing is read (a stalled platform). */
+  pause(): void;
+  /** Lets a paused nginx run again (SIGCONT). */
+  resume(): void;
+  /** How many times a publisher started publishing `name` (nginx logs each `publish: name='…'`). */
+  publishes(name: string): number;
   /** Starts nginx again on the same port and directory. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -114,8 +120,15 @@ rtmp {
     async kill() {
       await child?.stop(0);
     },
+    pause: () => child?.child.kill('SIGSTOP'),
+    resume: () => child?.child.kill('SIGCONT'),
+    publishes: (name) =>
+      readFileSync(join(dir, 'error.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(` publish: name='${name}'`)).length,
     restart: start,
     async stop() {
+      child?.child.kill('SIGCONT');
       await child?.stop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,6 +1,7 @@
 /** GraphQL helpers of the push-target e2e tests. */
 import assert from 'node:assert/strict';
 import type { TestServer } from '@airwave/server/testing/test-server';
+import { waitFor } from './processes.js';
 
 /** The push-target fields the tests read. */
 export const PUSH_TARGET_FIELDS =
@@ -94,22 +95,27 @@ export async function readPushTargets(
   return response.data?.stream?.pushTargets ?? [];
 }
 
-/** A GraphQL client of a server running in another process (`airwave start`). */
-export function graphqlAt(baseUrl: string): Pick<TestServer, 'graphql'> {
-  return {
-    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string) {
-      const response = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { data: T | null; errors?: { message: string }[] };
-      return {
-        status: response.status,
-        data: body.data,
-        ...(body.errors ? { errors: body.errors } : {}),
-        headers: response.headers,
-      };
-    },
-  };
+/** Polls the stream's targets until `check` holds for them; a timeout says what they last were. */
+export async function waitTargets(
+  server: Pick<TestServer, 'graphql'>,
+  token: string,
+  streamId: string,
+  what: string,
+  check: (targets: PushTargetView[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<PushTargetView[]> {
+  let last: PushTargetView[] = [];
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        last = await readPushTargets(server, token, streamId);
+        return check(last) ? last : undefined;
+      },
+      timeoutMs,
+      200,
+    );
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; targets: ${JSON.stringify(last)}`);
+  }
 }

@@ -4,11 +4,15 @@
  * then wait for the asset to settle. Plus a test video made by ffmpeg.
  */
 import { execFile } from 'node:child_process';
-import { open } from 'node:fs/promises';
+import { openAsBlob, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestServer } from '@airwave/server/testing/test-server';
 
 const run = promisify(execFile);
+
+/** What the helpers use of a server: its origin and GraphQL (a TestServer, or a bench's child process). */
+export type VodServer = Pick<TestServer, 'baseUrl' | 'graphql'>;
 
 /** The session createVodUpload answers. */
 export interface VodSession {
@@ -28,6 +32,7 @@ export const VOD_ASSET_FIELDS = `id artifactHash playbackId status progressPerce
 /** A VodAsset as the tests read it. */
 export interface VodAssetView {
   id: string;
+  artifactHash: string;
   playbackId: string;
   status: string;
   progressPercent: number;
@@ -60,9 +65,25 @@ const COMPLETE = `mutation ($input: CompleteVodUploadInput!) {
 }`;
 const ASSET = `query ($id: ID!) { vodAsset(id: $id) { ${VOD_ASSET_FIELDS} } }`;
 
+/** GraphQL over HTTP to a server known by its origin (a child process), as the helpers want it. */
+export function httpServer(baseUrl: string): VodServer {
+  return {
+    baseUrl,
+    graphql: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
+      const response = await fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data: T | null; errors?: [] };
+      return { status: response.status, data: body.data, errors: body.errors, headers: response.headers };
+    },
+  };
+}
+
 /** Calls createVodUpload; answers the union member. */
 export async function createVodUpload(
-  server: TestServer,
+  server: VodServer,
   token: string,
   input: Record<string, unknown>,
 ): Promise<Record<string, unknown> & { __typename: string }> {
@@ -77,39 +98,36 @@ export async function createVodUpload(
   return response.data.createVodUpload;
 }
 
-/** PUTs every part of `file` to its URL (`parallel` at once); answers the parts with their ETags. */
+/** PUTs every part of `file` to its URL (`parallel` at once) as a slice of the file, the way a browser sends `File.slice`; answers the parts with their ETags. */
 export async function putParts(
   file: string,
   session: VodSession,
   parallel = 4,
 ): Promise<{ partNumber: number; etag: string }[]> {
-  const handle = await open(file, 'r');
+  const blob = await openAsBlob(file);
   const etags: { partNumber: number; etag: string }[] = [];
   let next = 0;
-  try {
-    const worker = async () => {
-      while (next < session.parts.length) {
-        const part = session.parts[next++] as VodSession['parts'][number];
-        const offset = (part.partNumber - 1) * session.partSize;
-        const buffer = Buffer.alloc(session.partSize);
-        const { bytesRead } = await handle.read(buffer, 0, session.partSize, offset);
-        const response = await fetch(part.presignedUrl, { method: 'PUT', body: buffer.subarray(0, bytesRead) });
-        if (response.status !== 200) {
-          throw new Error(`part ${part.partNumber}: HTTP ${response.status} ${await response.text()}`);
-        }
-        etags.push({ partNumber: part.partNumber, etag: response.headers.get('etag') ?? '' });
+  const worker = async () => {
+    while (next < session.parts.length) {
+      const part = session.parts[next++] as VodSession['parts'][number];
+      const offset = (part.partNumber - 1) * session.partSize;
+      const response = await fetch(part.presignedUrl, {
+        method: 'PUT',
+        body: blob.slice(offset, offset + session.partSize),
+      });
+      if (!response.ok) {
+        throw new Error(`part ${part.partNumber}: HTTP ${response.status} ${await response.text()}`);
       }
-    };
-    await Promise.all(Array.from({ length: parallel }, worker));
-  } finally {
-    await handle.close();
-  }
+      etags.push({ partNumber: part.partNumber, etag: response.headers.get('etag') ?? '' });
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
   return etags.sort((a, b) => a.partNumber - b.partNumber);
 }
 
 /** Calls completeVodUpload; answers the union member. */
 export async function completeVodUpload(
-  server: TestServer,
+  server: VodServer,
   token: string,
   uploadId: string,
   parts: { partNumber: number; etag: string }[],
@@ -127,7 +145,7 @@ export async function completeVodUpload(
 
 /** Polls vodAsset until `done` holds of it (or `timeoutMs` passes). */
 async function pollAsset(
-  server: TestServer,
+  server: VodServer,
   token: string,
   id: string,
   timeoutMs: number,
@@ -147,7 +165,7 @@ async function pollAsset(
 }
 
 /** Polls vodAsset until it leaves PROCESSING: READY (playable, outputs may still follow) or FAILED. */
-export function waitSettled(server: TestServer, token: string, id: string, timeoutMs = 180_000): Promise<VodAssetView> {
+export function waitSettled(server: VodServer, token: string, id: string, timeoutMs = 180_000): Promise<VodAssetView> {
   return pollAsset(
     server,
     token,
@@ -159,7 +177,7 @@ export function waitSettled(server: TestServer, token: string, id: string, timeo
 
 /** Polls vodAsset until processing is over: READY with every output (100 %), or FAILED. */
 export function waitProcessed(
-  server: TestServer,
+  server: VodServer,
   token: string,
   id: string,
   timeoutMs = 180_000,
@@ -174,6 +192,43 @@ export function waitProcessed(
       asset.status !== 'UPLOADING' &&
       (asset.status !== 'READY' || asset.progressPercent === 100),
   );
+}
+
+/** The VOD rows of storageArtifactsConnection (default kinds) as the tests read them. */
+export async function vodArtifacts(
+  server: VodServer,
+  token: string,
+): Promise<
+  {
+    key: string;
+    kind: string;
+    id: string;
+    playbackId: string;
+    streamId: string | null;
+    status: string;
+    sizeBytes: number;
+  }[]
+> {
+  const response = await server.graphql<{ storageArtifactsConnection: { nodes: { kind: string }[] } }>(
+    `{ storageArtifactsConnection(input: { first: 500 }) { nodes { key kind id playbackId streamId status sizeBytes } } }`,
+    {},
+    token,
+  );
+  const nodes = response.data?.storageArtifactsConnection.nodes;
+  if (!nodes) {
+    throw new Error(`storageArtifactsConnection: ${JSON.stringify(response.errors)}`);
+  }
+  return nodes.filter((node) => node.kind === 'VOD') as Awaited<ReturnType<typeof vodArtifacts>>;
+}
+
+/** Uploads a file in parts, completes it and waits until processing is over; answers the asset. */
+export async function uploadVod(server: VodServer, token: string, file: string): Promise<VodAssetView> {
+  const session = (await createVodUpload(server, token, {
+    filename: basename(file),
+    sizeBytes: statSync(file).size,
+  })) as unknown as VodSession;
+  await completeVodUpload(server, token, session.id, await putParts(file, session));
+  return waitProcessed(server, token, session.artifactId);
 }
 
 /** Writes an H.264/AAC test video of about `megabytes` MB (720p, keyframe every 2 s) with ffmpeg. */

@@ -151,6 +151,8 @@ export type SetPlaybackPolicyInput = {
   policy: PlaybackPolicyInput;
   /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
   streamId?: string | null | undefined;
+  /** VodAsset global ID, UUID or artifact hash: that asset only (uploads are public until set). */
+  vodAssetId?: string | null | undefined;
 };
 
 export type SigningKeyStatus =
@@ -167,7 +169,7 @@ export type StorageArtifactKind =
 export type StorageArtifactsInput = {
   /** Page size, 0..500 (default 25). */
   first?: number | null | undefined;
-  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  /** Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId. */
   kinds?: Array<StorageArtifactKind> | null | undefined;
   offset?: number | null | undefined;
   streamId?: string | null | undefined;
@@ -393,6 +395,7 @@ export type SetPlaybackPolicyMutation = { setPlaybackPolicy:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Stream', id: string, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } }
     | { __typename: 'ValidationError', field: string | null, message: string }
+    | { __typename: 'VodAsset' }
    };
 
 export type PushTargetsQueryVariables = Exact<{
@@ -501,7 +504,7 @@ export type StreamQueryVariables = Exact<{
 }>;
 
 
-export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
+export type StreamQuery = { stream: { id: string, streamId: string, name: string, playbackId: string, streamKey: string, record: boolean, ingestMode: IngestMode, createdAt: string, pullSource: { sourceUriRedacted: string, enabled: boolean, onDemand: boolean } | null, metrics: { status: StreamStatus, isLive: boolean, currentViewers: number, startedAt: string | null, nodeId: string | null, reconnects: number | null, pull: { state: PullState, attempt: number, failures: number, lastError: string | null } | null }, tracks: Array<{ trackId: number, trackType: string, codec: string, codecString: string, width: number | null, height: number | null, fps: number | null, bitrateKbps: number | null, channels: number | null, sampleRate: number | null, keyframeIntervalMs: number | null }>, playbackPolicy: { type: PlaybackPolicyType, jwt: { allowedKids: Array<string> } | null, webhook: { url: string, timeoutMs: number, secretMasked: string } | null } } | null };
 
 export type DeleteStreamMutationVariables = Exact<{
   id: string;
@@ -593,7 +596,7 @@ export type CompleteVodUploadMutation = { completeVodUpload:
     | { __typename: 'AuthError', message: string }
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'ValidationError', field: string | null, message: string }
-    | { __typename: 'VodAsset', id: string, status: VodAssetStatus }
+    | { __typename: 'VodAsset', id: string, artifactHash: string, status: VodAssetStatus }
    };
 
 export type AbortVodUploadMutationVariables = Exact<{
@@ -1110,6 +1113,7 @@ export const StreamDocument = new TypedDocumentString(`
       currentViewers
       startedAt
       nodeId
+      reconnects
       pull {
         state
         attempt
@@ -1128,6 +1132,7 @@ export const StreamDocument = new TypedDocumentString(`
       bitrateKbps
       channels
       sampleRate
+      keyframeIntervalMs
     }
     playbackPolicy {
       type
@@ -1310,6 +1315,7 @@ export const CompleteVodUploadDocument = new TypedDocumentString(`
     __typename
     ... on VodAsset {
       id
+      artifactHash
       status
     }
     ...Failure

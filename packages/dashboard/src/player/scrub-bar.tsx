@@ -12,12 +12,11 @@ import { parseSpriteVtt, type SpriteTile, tileAt } from './sprite-vtt';
 /** Loads the tiles of `url` (none when it is missing or unreadable); a new `attempt` loads again. */
 function useTiles(url: string, attempt: number): SpriteTile[] {
   const [tiles, setTiles] = useState<SpriteTile[]>([]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt is the reason to load again.
   useEffect(() => {
     let current = true;
     setTiles([]);
     const absolute = new URL(url, window.location.href).toString();
-    fetch(absolute, { credentials: 'same-origin' })
+    fetch(absolute, { credentials: 'same-origin', cache: attempt > 0 ? 'no-cache' : 'default' })
       .then((response) => (response.ok ? response.text() : ''))
       .then((text) => current && setTiles(parseSpriteVtt(text, absolute)))
       .catch(() => {});
@@ -28,8 +27,8 @@ function useTiles(url: string, attempt: number): SpriteTile[] {
   return tiles;
 }
 
-/** Position and duration of `video`, following its events. */
-function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: number } {
+/** Position and duration of `video`, following its events; `seek` moves the video and the slider at once. */
+function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: number; seek(to: number): void } {
   const [state, setState] = useState({ time: 0, duration: 0 });
   useEffect(() => {
     if (!video) {
@@ -48,7 +47,15 @@ function usePlayhead(video: HTMLVideoElement | null): { time: number; duration: 
       }
     };
   }, [video]);
-  return state;
+  // The slider is controlled: its value must follow a seek in the same render, or React puts the
+  // old position back and the browser's trailing change event seeks there again.
+  const seek = (to: number) => {
+    if (video) {
+      video.currentTime = to;
+      setState((previous) => ({ ...previous, time: to }));
+    }
+  };
+  return { ...state, seek };
 }
 
 /** The bar under a player of recorded media. */
@@ -58,7 +65,7 @@ export function ScrubBar({ video, vttUrl }: { video: HTMLVideoElement | null; vt
   const [attempt, setAttempt] = useState(0);
   const tiles = useTiles(vttUrl, attempt);
   const retry = () => tiles.length === 0 && setAttempt((n) => n + 1);
-  const { time, duration } = usePlayhead(video);
+  const { time, duration, seek } = usePlayhead(video);
   const [hover, setHover] = useState<number>();
   const [keyboard, setKeyboard] = useState(false);
   const previewTime = hover ?? (keyboard ? time : undefined);
@@ -68,11 +75,6 @@ export function ScrubBar({ video, vttUrl }: { video: HTMLVideoElement | null; vt
     const box = event.currentTarget.getBoundingClientRect();
     const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / Math.max(1, box.width)));
     return fraction * duration;
-  };
-  const seek = (to: number) => {
-    if (video) {
-      video.currentTime = to;
-    }
   };
   const left = duration > 0 && previewTime !== undefined ? (previewTime / duration) * 100 : 0;
   return (

@@ -220,6 +220,16 @@ describe('Hub', () => {
     assert.equal(stream.watched, true);
     reader.close();
     assert.equal(stream.watched, false);
+    const push = stream.openReader({ watches: false });
+    assert.equal(stream.watched, false, 'a reader that tolerates batched reads (a push) does not count');
+    const viewer = stream.openReader();
+    assert.equal(stream.watched, true);
+    viewer.close();
+    assert.equal(stream.watched, false);
+    push.close();
+    push.close();
+    assert.equal(stream.openReader().isClosed, false);
+    assert.equal(stream.watched, true, 'closing a push reader twice does not uncount a viewer');
     detach();
     hub.close();
   });

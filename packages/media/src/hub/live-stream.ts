@@ -8,7 +8,7 @@ import { ProtocolError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription, Track } from '../stream/track.js';
-import { QueuedReader, type ReaderLimits } from './reader.js';
+import { QueuedReader, type ReaderOptions } from './reader.js';
 import type { ReplayClock } from './replay-clock.js';
 import { TimestampGuard } from './timestamp-guard.js';
 import { type HistoryLimits, UnitHistory } from './unit-history.js';
@@ -53,6 +53,8 @@ export class LiveStream {
   private closedReaderDrops = 0;
   /** Consumers outside the hub's viewers and readers that wait for units (relays to other nodes). */
   private watchers = 0;
+  /** Open queued readers that do not make the stream watched (`watches: false`: pushes). */
+  private patientReaders = 0;
   private readonly guards = new Map<number, TimestampGuard>();
   private videoTrackId: number | undefined;
   private ended: string | undefined;
@@ -180,7 +182,7 @@ export class LiveStream {
    * output appears, so ingest may batch its reads of an unwatched stream.
    */
   get watched(): boolean {
-    return this.viewers.count > 0 || this.readers.size > 0 || this.watchers > 0;
+    return this.viewers.count > 0 || this.readers.size > this.patientReaders || this.watchers > 0;
   }
 
   /** Marks the stream watched (a relay to another node) until the returned function is called. */
@@ -238,14 +240,16 @@ export class LiveStream {
     return () => this.sinks.delete(sink);
   }
 
-  /** Opens a queued reader starting at the cached GOP's keyframe. */
-  openReader(limits: ReaderLimits = {}): QueuedReader {
+  /** Opens a queued reader starting at the cached GOP's keyframe (`watches: false`: see ReaderOptions). */
+  openReader(options: ReaderOptions = {}): QueuedReader {
+    const patient = options.watches === false;
     const reader = new QueuedReader(
-      limits,
+      options,
       (unit) => this.videoTrackId === undefined || (unit.trackId === this.videoTrackId && unit.key),
       (closed) => {
         if (this.readers.delete(closed)) {
           this.closedReaderDrops += closed.stats.dropped;
+          this.patientReaders -= patient ? 1 : 0;
         }
       },
     );
@@ -254,6 +258,7 @@ export class LiveStream {
       return reader;
     }
     this.readers.add(reader);
+    this.patientReaders += patient ? 1 : 0;
     for (const unit of this.gop) {
       reader.offer(unit);
     }

@@ -12,6 +12,16 @@ export interface ReaderLimits {
   readonly maxBytes?: number;
 }
 
+/** How a reader is opened: its queue bounds, and whether it makes the stream count as watched. */
+export interface ReaderOptions extends ReaderLimits {
+  /**
+   * Whether someone waits on this reader's units (default true). A reader that tolerates ingest
+   * batching its reads of the publisher (a push to another platform, seconds behind anyway) says
+   * false, so it does not make an unwatched stream read per packet.
+   */
+  readonly watches?: boolean;
+}
+
 /** Counters a reader exposes for metrics and tests. */
 export interface ReaderStats {
   delivered: number;

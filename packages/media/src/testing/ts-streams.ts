@@ -4,6 +4,7 @@
  * (ISO/IEC 14496-3 §1.7) and re-signed PMT edits, so cases run without ffmpeg.
  */
 import { BitWriter } from '../bits/bit-writer.js';
+import { adtsHeader } from '../codecs/aac.js';
 import { crc32Mpeg2 } from '../formats/mpegts/crc32-mpeg2.js';
 import { TS_PACKET_SIZE, TsPacketWriter } from '../formats/mpegts/packet-writer.js';
 import { pesHeader } from '../formats/mpegts/pes.js';
@@ -93,4 +94,24 @@ export function withStreamType(ts: Uint8Array, pid: number, streamType: number):
     new DataView(out.buffer, out.byteOffset).setUint32(sectionEnd - 4, crc);
   }
   return out;
+}
+
+/** An ADTS header (AAC-LC 48 kHz mono) for a payload of `length` bytes. */
+export function adtsHeaderFor(length: number): Uint8Array {
+  return adtsHeader(
+    {
+      objectType: 2,
+      coreObjectType: 2,
+      sampleRate: 48_000,
+      coreSampleRate: 48_000,
+      samplingFrequencyIndex: 3,
+      channelConfiguration: 1,
+      channels: 1,
+      samplesPerFrame: 1024,
+      frameLengthFlag: false,
+      sbr: false,
+      ps: false,
+    },
+    length,
+  );
 }

@@ -99,8 +99,13 @@ export interface VodData extends TenantScoped {
   readonly audioCodec?: string;
 }
 
-/** Progress of processing work (transcode, thumbnails, VOD processing). */
-export interface ProcessingData extends StreamScoped {
+/** Progress of processing work (transcode, thumbnails, VOD processing); uploads have no stream. */
+export interface ProcessingData extends TenantScoped {
+  /** The stream the work is for; absent for VOD uploads. */
+  readonly streamId?: string;
+  /** The VOD asset being processed (its artifact hash). */
+  readonly vodHash?: string;
+  readonly playbackId?: string;
   /** What runs: e.g. transcode, thumbnail, sprite, vod. */
   readonly processType: string;
   readonly trackType?: 'video' | 'audio';

@@ -20,6 +20,7 @@ import { streamsModule } from './modules/streams.js';
 import { subscriptionsModule } from './modules/subscriptions.js';
 import { viewerRoutingModule } from './modules/viewer-routing.js';
 import { vodModule } from './modules/vod.js';
+import { vodPolicyModule } from './modules/vod-policy.js';
 import { guardTextArguments } from './text-arguments.js';
 
 /** Every module of the API, in order. Add new modules here. */
@@ -41,6 +42,7 @@ export const modules: readonly GraphQLModule[] = [
   clipsModule,
   vodModule,
   retentionModule,
+  vodPolicyModule,
 ];
 
 /** The full SDL. */

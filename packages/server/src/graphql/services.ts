@@ -22,6 +22,7 @@ import type { StreamKeysService } from '../domain/streams/stream-keys.service.js
 import type { StreamsService } from '../domain/streams/streams.service.js';
 import type { DeveloperTokensService } from '../domain/tokens/developer-tokens.service.js';
 import type { VodUploadsService } from '../domain/vod/vod-uploads.service.js';
+import type { PublisherReconnects } from '../events/publisher-reconnects.js';
 
 /** Every domain service available to resolvers. */
 export interface Services {
@@ -58,6 +59,8 @@ export interface Services {
   readonly clips: ClipsService;
   /** VOD uploads and assets (issue 18). */
   readonly vod: VodUploadsService;
+  /** Publisher drops in each live stream's current session (absent: reported as null). */
+  readonly reconnects?: Pick<PublisherReconnects, 'count'>;
   /** Retention of recordings, clips and VOD (tenant defaults, stream and asset overrides). */
   readonly retention: RetentionService;
 }

@@ -1,13 +1,15 @@
 /**
  * The media plane's StreamLifecycleSink backed by the database: LIVE / RECONNECTING / OFFLINE
  * with startedAt, tracks and the reporting node, the current viewer count, and new tracks when a
- * live publisher changes its description. Writes of one stream run in order; viewer counts are
- * coalesced (only the latest pending value is written).
+ * live publisher changes its description or its key-frame interval changes (measured here,
+ * `keyframe-intervals.ts`). Writes of one stream run in order; viewer counts are coalesced (only
+ * the latest pending value is written).
  */
 import type { LiveStatus, LiveStream, Logger, StreamDescription, StreamLifecycleSink, Track } from '@airwave/media';
 import type { TrackInfo } from '../domain/streams/stream.js';
 import type { StreamStatusStore } from '../domain/streams/stream-status.store.js';
 import type { EventPublisher } from '../events/event-bus.js';
+import { KeyframeIntervals } from './keyframe-intervals.js';
 
 /** What the sink needs. */
 export interface LifecycleSinkOptions {
@@ -55,6 +57,7 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly pendingViewers = new Map<string, number>();
   private readonly unsubscribers = new Map<string, () => void>();
+  private readonly keyframes = new Map<string, KeyframeIntervals>();
 
   constructor(private readonly options: LifecycleSinkOptions) {}
 
@@ -69,6 +72,7 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
     if (status === 'OFFLINE') {
       this.unsubscribers.get(streamId)?.();
       this.unsubscribers.delete(streamId);
+      this.keyframes.delete(streamId);
       this.pendingViewers.delete(streamId);
       this.enqueue(streamId, async () => {
         const tenantId = await store.offline(streamId, nodeId, at);
@@ -78,7 +82,8 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
       });
       return;
     }
-    const tracks = (info.description?.tracks ?? []).map(trackInfoOf);
+    const described = (info.description?.tracks ?? []).map(trackInfoOf);
+    const tracks = this.keyframes.get(streamId)?.annotate(described) ?? described;
     this.enqueue(streamId, async () => {
       const tenantId = await store.report(streamId, { status, nodeId, startedAt: info.startedAt, tracks, at });
       if (tenantId) {
@@ -91,7 +96,7 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
         });
       }
     });
-    this.follow(streamId, tracks);
+    this.follow(streamId, described);
   }
 
   /** Records the current viewer count (coalesced). */
@@ -136,18 +141,29 @@ export class DatabaseLifecycleSink implements StreamLifecycleSink {
     }
     const report = () => this.onMetrics(streamId, { currentViewers: stream.viewers.count, egressBytes: 0 });
     const unsubscribe = stream.viewers.subscribe(report);
+    const keyframes = new KeyframeIntervals();
+    keyframes.describe(stream.description?.tracks ?? []);
+    this.keyframes.set(streamId, keyframes);
     let last = JSON.stringify(reported);
+    const write = (tracks: TrackInfo[]) =>
+      this.enqueue(streamId, () => this.options.store.tracks(streamId, this.options.nodeId, tracks, new Date()));
     const detach = stream.attach(
       {
         onDescription: (description) => {
+          keyframes.describe(description.tracks);
           const tracks = description.tracks.map(trackInfoOf);
           const text = JSON.stringify(tracks);
           if (text !== last) {
             last = text;
-            this.enqueue(streamId, () => this.options.store.tracks(streamId, this.options.nodeId, tracks, new Date()));
+            write(keyframes.annotate(tracks));
           }
         },
-        onUnit: () => {},
+        onUnit: (unit) => {
+          if (keyframes.observe(unit)) {
+            // Fresh fps and bitrate too: the description's tracks are measured while live.
+            write(keyframes.annotate((stream.description?.tracks ?? []).map(trackInfoOf)));
+          }
+        },
       },
       false,
     );

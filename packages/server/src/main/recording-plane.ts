@@ -10,7 +10,7 @@ import { ClipsService } from '../domain/clips/clips.service.js';
 import { ChapterSettings } from '../domain/recordings/chapter-settings.js';
 import { RecordingEvents } from '../domain/recordings/recording-events.js';
 import { RecordingLifecycle } from '../domain/recordings/recording-lifecycle.js';
-import { RecordingsService } from '../domain/recordings/recordings.service.js';
+import { RecordingsService, type VodAssetLister } from '../domain/recordings/recordings.service.js';
 import { RecordingsStore } from '../domain/recordings/recordings.store.js';
 import { RetentionStore } from '../domain/retention/retention.store.js';
 import type { StreamsService } from '../domain/streams/streams.service.js';
@@ -31,7 +31,7 @@ export interface RecordingPlane {
   /** Streams' chapter settings (dvrChapterMode). */
   readonly chapterSettings: ChapterSettings;
   /** The API service, once the streams service exists. */
-  service(streams: StreamsService): RecordingsService;
+  service(streams: StreamsService, vodAssets?: VodAssetLister): RecordingsService;
   /** The clips service, once the streams service exists. */
   clips(streams: StreamsService): ClipsService;
   /** Finalizes what a killed process left open. */
@@ -113,7 +113,8 @@ export async function startRecordingPlane(deps: {
     renditions,
     thumbnails,
     chapterSettings,
-    service: (streams) => new RecordingsService({ store, streams, recorders, storage, events }),
+    service: (streams, vodAssets) =>
+      new RecordingsService({ store, streams, recorders, storage, events, ...(vodAssets ? { vodAssets } : {}) }),
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
     close: async () => {

@@ -71,6 +71,7 @@ import { EventBus } from '../events/event-bus.js';
 import { EventFeed } from '../events/event-feed.js';
 import { attachHubEvents } from '../events/hub-events.js';
 import { PgNotifyRelay } from '../events/pg-notify-relay.js';
+import { PublisherReconnects } from '../events/publisher-reconnects.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
@@ -240,6 +241,8 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
         cmafWindow: () => llHls.registry.heldBytes(),
       },
     });
+    const reconnects = new PublisherReconnects(events);
+    closers.unshift(() => reconnects.close());
     attachHubEvents({
       hub,
       bus: events,
@@ -301,6 +304,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       uploadKey: await accountsStore.secret('upload-signing-key', randomBytes(32).toString('base64url')),
       baseUrl: () => currentNode.baseUrl,
+      nodeId,
     });
     closers.unshift(() => vod.close());
     const liveContent = new LiveContentStore(database.db);
@@ -396,7 +400,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(relayPlaybackAccessChanges({ bus: events, policies: playbackPolicies, signingKeys }));
     const srtStore = new SrtStore(database.db);
-    const recordings = recording.service(streams);
+    const recordings = recording.service(streams, vod.service);
     const clips = recording.clips(streams);
     const retention = startRetentionPlane({
       database,
@@ -442,6 +446,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       pushTargets,
       clips,
       vod: vod.service,
+      reconnects,
       retention: retention.service,
     };
     const subscriptionAttempts = new RequestRateLimiter(config.apiRateLimitPerMinute);

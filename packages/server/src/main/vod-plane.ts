@@ -1,7 +1,8 @@
 /**
  * Wires VOD uploads (issue 18): multipart sessions (the S3 bucket's own, or Airwave's signed part
- * URLs over the local directory), the processing jobs, the upload service and its expiry sweep,
- * and the part upload route of the local backend.
+ * URLs over the local directory), the processing jobs (requeueing what a previous run of this
+ * node left unfinished), the upload service and its expiry sweep, and the part upload route of
+ * the local backend.
  */
 import { join } from 'node:path';
 import type { Logger } from '@airwave/media';
@@ -46,6 +47,8 @@ export async function startVodPlane(deps: {
   readonly uploadKey: string;
   /** This node's HTTP origin (known once it listens). */
   readonly baseUrl: () => string;
+  /** This node's ID: what it completes it processes, and requeues after a restart. */
+  readonly nodeId: string;
 }): Promise<VodPlane> {
   const { config, log } = deps;
   const { opened } = deps;
@@ -73,7 +76,12 @@ export async function startVodPlane(deps: {
     limits: config.vod,
     events: deps.events,
     queue: processing,
+    nodeId: deps.nodeId,
   });
+  const requeued = await service.requeueUnfinished();
+  if (requeued > 0) {
+    log.info({ requeued }, 'VOD processing a previous run left unfinished starts again');
+  }
   const sweeper = service;
   const timer = setInterval(() => {
     sweeper.sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'VOD upload expiry sweep failed'));

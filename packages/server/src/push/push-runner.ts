@@ -2,7 +2,8 @@
  * Runs the push targets of the streams that are live on this node: one media-plane PushSession
  * per enabled target while its stream lives (a publisher reconnecting inside the window keeps it),
  * re-read when the API changes a stream's targets (and every `resyncMs`, for changes made through
- * another node). Status changes are written at once; bytes, bitrate and drops every `flushMs`.
+ * another node). Status changes are written at once; bytes, bitrate and drops of every push
+ * together, in one statement, every `flushMs`.
  * Streams relayed from another node are pushed by their origin, not here.
  */
 import type { Hub, LiveStream, Logger } from '@airwave/media';
@@ -197,9 +198,13 @@ export class PushRunner {
   }
 
   private flush(): void {
-    for (const [id, running] of this.running) {
-      this.write(id, this.reportOf(running.session.state, running.bitrateBps));
-    }
+    const reports = [...this.running].map(([id, running]) => {
+      const { lastPushedAt, bytesSent, droppedUnits } = running.session.state;
+      return { id, lastPushedAt, bytesSent, bitrateBps: running.bitrateBps, droppedUnits };
+    });
+    this.options.targets
+      .reportCounters(this.options.nodeId, reports)
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'push counters not recorded'));
   }
 
   private reportOf(state: PushSessionState, bitrateBps: number): PushStateReport {

@@ -38,12 +38,30 @@ function range(days: number): { start: string; end: string } {
   return { start: `${start.toISOString().slice(0, 10)}T00:00:00Z`, end: end.toISOString() };
 }
 
+type Day = {
+  readonly day: string;
+  readonly totalViews: number;
+  readonly uniqueViewers: number;
+  readonly egressBytes: number;
+};
+
+/** Every UTC day of the range (the API lists only days with viewers), zeros where it has none. */
+function everyDay(nodes: readonly Day[], start: string, days: number): Day[] {
+  const byDay = new Map(nodes.map((node) => [node.day.slice(0, 10), node]));
+  const first = Date.parse(start);
+  return Array.from({ length: days }, (_, i) => {
+    const day = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+    return byDay.get(day) ?? { day, totalViews: 0, uniqueViewers: 0, egressBytes: 0 };
+  });
+}
+
 /** The panel. */
 export function AnalyticsPanel({ streamId }: { streamId: string }) {
   const [days, setDays] = useState(7);
   const [timeRange, setTimeRange] = useState(() => range(7));
   const analytics = useQuery(AnalyticsDocument, { streamId, timeRange });
-  const nodes = analytics.data?.analytics.usage.streaming.streamAnalyticsDailyConnection.nodes;
+  const listed = analytics.data?.analytics.usage.streaming.streamAnalyticsDailyConnection.nodes;
+  const nodes = listed && everyDay(listed, timeRange.start, days);
   const choose = (value: number) => {
     setDays(value);
     setTimeRange(range(value));

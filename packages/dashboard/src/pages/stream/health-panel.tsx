@@ -1,4 +1,4 @@
-/** Tracks and health of the running stream: codecs, size, fps, bitrate, uptime, pull state. */
+/** Tracks and health of the running stream: codecs, size, fps, bitrate, key-frame interval, uptime, reconnects, pull state. */
 import type { StreamQuery } from '../../generated/graphql';
 import { ScrollRegion } from '../../ui/scroll-region';
 import { Empty } from '../../ui/states';
@@ -17,6 +17,11 @@ export function HealthPanel({ stream }: { stream: StreamView }) {
         <dd>{metrics.startedAt ? formatTime(metrics.startedAt) : '—'}</dd>
         <dt>Node</dt>
         <dd>{metrics.nodeId ?? '—'}</dd>
+        <dt>Reconnects</dt>
+        <dd data-testid="reconnects">
+          {metrics.reconnects ?? '—'}
+          {metrics.reconnects ? ' (the encoder dropped and came back in this session)' : ''}
+        </dd>
         {metrics.pull && (
           <>
             <dt>Pull</dt>
@@ -41,6 +46,7 @@ export function HealthPanel({ stream }: { stream: StreamView }) {
                 <th scope="col">Codec</th>
                 <th scope="col">Format</th>
                 <th scope="col">Bitrate</th>
+                <th scope="col">Keyframe interval</th>
               </tr>
             </thead>
             <tbody>
@@ -56,6 +62,9 @@ export function HealthPanel({ stream }: { stream: StreamView }) {
                     {track.sampleRate ? `${track.sampleRate} Hz · ${track.channels ?? '?'} ch` : ''}
                   </td>
                   <td>{track.bitrateKbps ? `${track.bitrateKbps} kbps` : '—'}</td>
+                  <td data-testid={track.trackType === 'video' ? 'keyframe-interval' : undefined}>
+                    {track.keyframeIntervalMs ? `${(track.keyframeIntervalMs / 1000).toFixed(2)} s` : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -61,7 +61,7 @@ export function PolicyPanel({ stream, onSaved }: { stream: StreamView; onSaved: 
       if (setPlaybackPolicy.__typename === 'Stream') {
         setSaved(true);
         onSaved();
-      } else if (setPlaybackPolicy.__typename !== 'Clip') {
+      } else if ('message' in setPlaybackPolicy) {
         setFailure({
           message: setPlaybackPolicy.message,
           field: 'field' in setPlaybackPolicy ? setPlaybackPolicy.field : null,

@@ -69,7 +69,10 @@ const OPEN = new Set(['requested', 'starting', 'recording', 'finalizing']);
 
 /** The page for the stream with global ID `id`. */
 export function RecordingsPage({ id }: { id: string }) {
-  const artifacts = useQuery(ArtifactsDocument, { id, input: { streamId: id, first: 100 } });
+  const artifacts = useQuery(ArtifactsDocument, {
+    id,
+    input: { streamId: id, first: 100, kinds: ['DVR', 'CHAPTER', 'CLIP'] },
+  });
   const [playing, setPlaying] = useState<{ playbackId: string; kind: string; title: string }>();
   const [position, setPosition] = useState(0);
   const { busy, failure, run } = useAction(artifacts.reload);
@@ -137,7 +140,7 @@ export function RecordingsPage({ id }: { id: string }) {
           <Suspense fallback={<Loading what="the player" />}>
             <LivePlayer playbackId={playing.playbackId} protocol="llhls" live={false} onTime={setPosition} />
           </Suspense>
-          {playing.kind !== 'CLIP' && (
+          {playing.kind === 'DVR' && (
             <form onSubmit={clip} className="inline-form" noValidate>
               <Field label="Clip title" name="title" required maxLength={256} error={errorFor(failure, 'title')} />
               <Field

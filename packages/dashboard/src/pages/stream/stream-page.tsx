@@ -25,10 +25,10 @@ const StreamDocument = graphql(`
       id streamId name playbackId streamKey record ingestMode createdAt
       pullSource { sourceUriRedacted enabled onDemand }
       metrics {
-        status isLive currentViewers startedAt nodeId
+        status isLive currentViewers startedAt nodeId reconnects
         pull { state attempt failures lastError }
       }
-      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate }
+      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate keyframeIntervalMs }
       playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }
     }
   }
@@ -65,6 +65,9 @@ export function StreamPage({ id }: { id: string }) {
 
 type StreamData = NonNullable<StreamQuery['stream']>;
 
+/** How often the page re-reads a live stream's health. */
+const HEALTH_REFRESH_MS = 5000;
+
 /** The loaded stream. */
 function StreamView({ stream, reload }: { stream: StreamData; reload: () => void }) {
   const status = useLiveStatus(stream.id, stream.metrics.status);
@@ -78,6 +81,15 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
       reload();
     }
   }, [status, reload]);
+
+  // Health (bitrate, key-frame interval, reconnects) is measured while live: re-read it now and then.
+  useEffect(() => {
+    if (!live) {
+      return;
+    }
+    const timer = window.setInterval(reload, HEALTH_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [live, reload]);
 
   const remove = async () => {
     if (!window.confirm(`Delete the stream “${stream.name}”? Its keys stop working and viewers are disconnected.`)) {
@@ -113,13 +125,17 @@ function StreamView({ stream, reload }: { stream: StreamData; reload: () => void
       <section aria-labelledby="preview-heading" className="card">
         <div className="page-head">
           <h2 id="preview-heading">Preview</h2>
-          <label>
-            Player{' '}
-            <select value={protocol} onChange={(event) => setProtocol(event.target.value as 'llhls' | 'whep')}>
+          <span>
+            <label htmlFor="preview-player">Player</label>{' '}
+            <select
+              id="preview-player"
+              value={protocol}
+              onChange={(event) => setProtocol(event.target.value as 'llhls' | 'whep')}
+            >
               <option value="llhls">LL-HLS (hls.js)</option>
               <option value="whep">WebRTC (WHEP)</option>
             </select>
-          </label>
+          </span>
         </div>
         {live ? (
           <Suspense fallback={<Loading what="the player" />}>

@@ -12,8 +12,15 @@ import { AbortVodUploadDocument, CompleteVodUploadDocument, CreateVodUploadDocum
 
 type Phase = 'idle' | 'uploading' | 'completing';
 
-/** The panel; `onUploaded` gets the global ID and title of the asset once processing has started. */
-export function UploadPanel({ onUploaded }: { onUploaded: (assetId: string, title: string) => void }) {
+/** What the panel tells its page about an asset once processing has started. */
+export interface UploadedAsset {
+  /** Artifact hash (what the storage listing shows and vodAsset accepts). */
+  readonly hash: string;
+  readonly title: string;
+}
+
+/** The panel; `onUploaded` is called once an upload is complete and processing has started. */
+export function UploadPanel({ onUploaded }: { onUploaded: (asset: UploadedAsset) => void }) {
   const inputId = useId();
   const [file, setFile] = useState<File>();
   const [over, setOver] = useState(false);
@@ -45,7 +52,8 @@ export function UploadPanel({ onUploaded }: { onUploaded: (assetId: string, titl
       setFailure({ message: 'Choose a video file first.', field: 'filename' });
       return;
     }
-    const title = String(new FormData(event.currentTarget).get('title') ?? '').trim();
+    const form = event.currentTarget;
+    const title = String(new FormData(form).get('title') ?? '').trim();
     const controller = new AbortController();
     cancel.current = controller;
     setFailure(undefined);
@@ -83,8 +91,9 @@ export function UploadPanel({ onUploaded }: { onUploaded: (assetId: string, titl
       }
       uploadId = undefined;
       setFile(undefined);
+      form.reset();
       setDone({ id: asset.id, title: title || file.name });
-      onUploaded(asset.id, title || file.name);
+      onUploaded({ hash: asset.artifactHash, title: title || file.name });
     } catch (error) {
       setFailure({ message: error instanceof ApiError || error instanceof Error ? error.message : String(error) });
     } finally {

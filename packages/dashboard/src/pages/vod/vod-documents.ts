@@ -37,7 +37,7 @@ export const CompleteVodUploadDocument = graphql(`
   mutation CompleteVodUpload($input: CompleteVodUploadInput!) {
     completeVodUpload(input: $input) {
       __typename
-      ... on VodAsset { id status }
+      ... on VodAsset { id artifactHash status }
       ...Failure
     }
   }

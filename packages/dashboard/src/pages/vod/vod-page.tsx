@@ -12,7 +12,7 @@ import { Link } from '../../router';
 import { clock } from '../../ui/clock';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
 import { formatTime } from '../streams';
-import { UploadPanel } from './upload-panel';
+import { type UploadedAsset, UploadPanel } from './upload-panel';
 import { megabytes } from './vod-asset';
 import { DeleteVodAssetDocument, VodLifecycleDocument, VodListDocument } from './vod-documents';
 
@@ -38,8 +38,8 @@ export function VodPage() {
   const { busy, failure, run } = useAction(list.reload);
   useSubscription(VodLifecycleDocument, {}, list.reload);
 
-  const uploaded = (assetId: string, title: string) => {
-    uploadedHere.unshift({ key: assetId, ref: assetId, title });
+  const uploaded = ({ hash, title }: UploadedAsset) => {
+    uploadedHere.unshift({ key: hash, ref: hash, title });
     setUploads((n) => n + 1);
     list.reload();
   };
@@ -47,7 +47,7 @@ export function VodPage() {
   const listed = (list.data?.storageArtifactsConnection.nodes ?? [])
     .filter((node) => node.kind === 'VOD')
     .map<Row>((node) => ({
-      key: node.id,
+      key: node.hash,
       ref: node.hash,
       title: node.title ?? node.hash,
       status: node.status,
@@ -55,7 +55,7 @@ export function VodPage() {
       sizeBytes: node.sizeBytes,
       createdAt: node.createdAt,
     }));
-  const known = new Set(listed.flatMap((row) => [row.key, row.ref]));
+  const known = new Set(listed.map((row) => row.key));
   const rows = [...uploadedHere.filter((row) => !known.has(row.key)), ...listed];
   return (
     <main>

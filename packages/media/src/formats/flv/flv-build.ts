@@ -34,20 +34,30 @@ function si24(value: number): number[] {
   return [(v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff];
 }
 
-function join(head: readonly number[], data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(head.length + data.byteLength);
+function join(head: Uint8Array, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(head.byteLength + data.byteLength);
   out.set(head);
-  out.set(data, head.length);
+  out.set(data, head.byteLength);
   return out;
 }
 
 /** Serialises a video packet as a tag body. */
 export function buildVideoTag(input: VideoTagInput): Uint8Array {
+  return join(videoTagHead(input), input.data);
+}
+
+/** Serialises an audio packet as a tag body (AAC legacy form unless `legacy: false`, Opus as ExAudioTagHeader). */
+export function buildAudioTag(input: AudioTagInput): Uint8Array {
+  return join(audioTagHead(input), input.data);
+}
+
+/** The bytes of a video tag body before `input.data` (the body is these, then the data). */
+export function videoTagHead(input: Omit<VideoTagInput, 'data'>): Uint8Array {
   const frameType = input.key ? 1 : 2;
   const cts = Math.round(input.compositionOffsetMs ?? 0);
   if (input.codec === 'h264' && input.legacy !== false) {
     const avcPacketType = input.packetType === 'config' ? 0 : input.packetType === 'frame' ? 1 : 2;
-    return join([(frameType << 4) | 7, avcPacketType, ...si24(input.packetType === 'frame' ? cts : 0)], input.data);
+    return Uint8Array.of((frameType << 4) | 7, avcPacketType, ...si24(input.packetType === 'frame' ? cts : 0));
   }
   const hasCts = input.codec === 'h264' || input.codec === 'h265';
   let packetType: number;
@@ -62,13 +72,13 @@ export function buildVideoTag(input: VideoTagInput): Uint8Array {
   } else {
     packetType = hasCts ? ExVideoPacketType.codedFramesX : ExVideoPacketType.codedFrames;
   }
-  return join([0x80 | (frameType << 4) | packetType, ...fourCcBytes(VIDEO_FOURCC[input.codec]), ...extra], input.data);
+  return Uint8Array.of(0x80 | (frameType << 4) | packetType, ...fourCcBytes(VIDEO_FOURCC[input.codec]), ...extra);
 }
 
-/** Serialises an audio packet as a tag body (AAC legacy form unless `legacy: false`, Opus as ExAudioTagHeader). */
-export function buildAudioTag(input: AudioTagInput): Uint8Array {
+/** The bytes of an audio tag body before `input.data`. */
+export function audioTagHead(input: Omit<AudioTagInput, 'data'>): Uint8Array {
   if (input.codec === 'aac' && input.packetType !== 'end' && input.legacy !== false) {
-    return join([0xaf, input.packetType === 'config' ? 0 : 1], input.data);
+    return Uint8Array.of(0xaf, input.packetType === 'config' ? 0 : 1);
   }
   const packetType =
     input.packetType === 'config'
@@ -76,5 +86,5 @@ export function buildAudioTag(input: AudioTagInput): Uint8Array {
       : input.packetType === 'end'
         ? ExAudioPacketType.sequenceEnd
         : ExAudioPacketType.codedFrames;
-  return join([0x90 | packetType, ...fourCcBytes(AUDIO_FOURCC[input.codec])], input.data);
+  return Uint8Array.of(0x90 | packetType, ...fourCcBytes(AUDIO_FOURCC[input.codec]));
 }

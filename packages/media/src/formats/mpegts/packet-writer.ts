@@ -4,6 +4,7 @@
  * random_access_indicator and stuffing, appended to write-once blocks.
  */
 import { concatBytes } from '../../bits/bytes.js';
+import { SpareBuffer } from '../../bits/spare-buffer.js';
 import { wrapTimestamp } from './pes.js';
 
 /** Size of every transport stream packet. */
@@ -48,6 +49,7 @@ export class TsPacketWriter {
   private readonly filled: Uint8Array[] = [];
   private filledBytes = 0;
   private readonly counters = new Uint8Array(PID_COUNT);
+  private readonly spare = new SpareBuffer();
   /** The unit between beginUnit() and endUnit(): its byte count (0 when none is open) and first-packet fields. */
   private unitBytes = 0;
   private unitPcr = -1;
@@ -72,6 +74,31 @@ export class TsPacketWriter {
     if (this.buffer.length - this.length < packets * TS_PACKET_SIZE) {
       this.startBlock(packets * TS_PACKET_SIZE);
     }
+  }
+
+  /**
+   * Starts a block of its own for what follows (a segment), at least `bytes` long, in the spare
+   * buffer when one was handed back: everything taken later starts at offset 0 of that block,
+   * so a segment's buffer holds that segment only and can be handed back with `recycle`.
+   */
+  startOwnBlock(bytes: number): void {
+    if (this.length > this.start) {
+      this.filled.push(this.buffer.subarray(this.start, this.length));
+      this.filledBytes += this.length - this.start;
+    }
+    this.buffer = this.spare.take(Math.max(DEFAULT_BLOCK_PACKETS, Math.ceil(bytes / TS_PACKET_SIZE)) * TS_PACKET_SIZE);
+    this.start = 0;
+    this.length = 0;
+  }
+
+  /** Takes back the buffer of a segment nothing reads any more, for the next `startOwnBlock`. */
+  recycle(buffer: ArrayBuffer): void {
+    this.spare.give(buffer, this.buffer.buffer);
+  }
+
+  /** Bytes of the buffer kept for the next block. */
+  get spareBytes(): number {
+    return this.spare.bytes;
   }
 
   /**

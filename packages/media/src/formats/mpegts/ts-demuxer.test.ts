@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { adtsHeader, parseAdtsFrames } from '../../codecs/aac.js';
+import { parseAdtsFrames } from '../../codecs/aac.js';
 import { fixture } from '../../codecs/fixtures.js';
 import { splitLengthPrefixed, toLengthPrefixed } from '../../codecs/nal.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -11,7 +11,7 @@ import type { StreamDescription, Track } from '../../stream/track.js';
 import { ffmpegSkip, ffprobeJson, run } from '../../testing/ffmpeg-media.js';
 import { trackWithConfig } from '../../testing/synthetic-av.js';
 import { suiteTempDir } from '../../testing/temp-dir.js';
-import { transportStream, withStreamType } from '../../testing/ts-streams.js';
+import { adtsHeaderFor, transportStream, withStreamType } from '../../testing/ts-streams.js';
 import { TS_PACKET_SIZE } from './packet-writer.js';
 import { PROGRAM_START } from './program-clock.js';
 import { h264AacOpusProgram, h265Program, latmProgram } from './ts-demuxer.fuzz.js';
@@ -281,26 +281,6 @@ describe('TsDemuxer on the muxer’s programs', () => {
     assert.equal(unitsOf(result, 1).length, 4);
   });
 });
-
-/** An ADTS header (AAC-LC 48 kHz mono) for a payload of `length` bytes. */
-function adtsHeaderFor(length: number): Uint8Array {
-  return adtsHeader(
-    {
-      objectType: 2,
-      coreObjectType: 2,
-      sampleRate: 48_000,
-      coreSampleRate: 48_000,
-      samplingFrequencyIndex: 3,
-      channelConfiguration: 1,
-      channels: 1,
-      samplesPerFrame: 1024,
-      frameLengthFlag: false,
-      sbr: false,
-      ps: false,
-    },
-    length,
-  );
-}
 
 interface ProbePacket {
   readonly codec_type: string;

@@ -155,6 +155,21 @@ export class TsMuxer {
   reserve(bytes: number): void {
     this.writer.reserve(bytes);
   }
+
+  /** Starts a block of its own (at least `bytes`) for what follows, in a recycled buffer when one is kept. */
+  startOwnBlock(bytes: number): void {
+    this.writer.startOwnBlock(bytes);
+  }
+
+  /** Takes back the buffer of a taken segment nothing reads any more. */
+  recycle(buffer: ArrayBuffer): void {
+    this.writer.recycle(buffer);
+  }
+
+  /** Bytes of the buffer kept for the next block. */
+  get spareBytes(): number {
+    return this.writer.spareBytes;
+  }
 }
 
 function elementaryStream(track: Track, pid: number): ElementaryStream {

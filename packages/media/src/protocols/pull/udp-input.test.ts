@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { describe, it } from 'node:test';
-import { adtsHeader } from '../../codecs/aac.js';
 import { silentLogger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
-import { transportStream } from '../../testing/ts-streams.js';
+import { adtsHeaderFor, transportStream } from '../../testing/ts-streams.js';
 import { until } from '../../testing/until.js';
 import { allowEveryAddress, type PullAddressGuard, PullRefusedError } from './address-guard.js';
 import type { PullInputContext } from './pull-input.js';
@@ -18,22 +17,7 @@ import { openUdpInput } from './udp-input.js';
 
 /** A transport stream of `count` one-frame ADTS PES packets whose payload bytes are all `fill`. */
 function adtsProgram(fill: number, count: number): Uint8Array {
-  const header = adtsHeader(
-    {
-      objectType: 2,
-      coreObjectType: 2,
-      sampleRate: 48_000,
-      coreSampleRate: 48_000,
-      samplingFrequencyIndex: 3,
-      channelConfiguration: 1,
-      channels: 1,
-      samplesPerFrame: 1024,
-      frameLengthFlag: false,
-      sbr: false,
-      ps: false,
-    },
-    100,
-  );
+  const header = adtsHeaderFor(100);
   const frame = Uint8Array.from([...header, ...new Uint8Array(100).fill(fill)]);
   return transportStream(
     [{ pid: 0x101, streamType: 0x0f }],

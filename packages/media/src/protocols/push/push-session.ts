@@ -56,7 +56,8 @@ export interface PushSessionOptions {
 export class PushSession {
   private status: PushSessionStatus = 'idle';
   private lastError: string | null = null;
-  private lastPushedAt: Date | null = null;
+  /** When media last left for the destination (ms since the epoch). */
+  private lastPushedMs: number | undefined;
   private failures = 0;
   private sentBefore = 0;
   private droppedBefore = 0;
@@ -78,7 +79,7 @@ export class PushSession {
     return {
       status: this.status,
       lastError: this.lastError,
-      lastPushedAt: this.lastPushedAt,
+      lastPushedAt: this.lastPushedMs === undefined ? null : new Date(this.lastPushedMs),
       bytesSent: this.sentBefore + (this.output?.bytesSent ?? 0),
       droppedUnits: this.droppedBefore + (this.reader?.stats.dropped ?? 0),
       failures: this.failures,
@@ -97,7 +98,8 @@ export class PushSession {
   private async run(): Promise<void> {
     const { stream } = this.options;
     while (!this.stopped && stream.endReason === undefined) {
-      const reader = stream.openReader(this.options.reader);
+      // A push does not make the stream count as watched: ingest may keep batching its reads.
+      const reader = stream.openReader({ ...this.options.reader, watches: false });
       this.reader = reader;
       const first = await this.keyframe(reader);
       if (!first || this.stopped) {
@@ -120,7 +122,7 @@ export class PushSession {
         output.ready.then(() => {
           if (this.output === output && !this.stopped) {
             this.failures = 0;
-            this.lastPushedAt = new Date();
+            this.lastPushedMs = Date.now();
             this.set('pushing');
           }
         });
@@ -154,52 +156,72 @@ export class PushSession {
     }
   }
 
-  /** Sends units until the stream ends (resolves) or the connection fails (throws). */
+  /**
+   * Sends units until the stream ends (resolves) or the connection fails (throws): when the
+   * destination closes, or a write it has not taken for `writeStallMs` (a one-second watchdog
+   * checks, so a unit that goes straight out costs no timer).
+   */
   private async pump(
     reader: QueuedReader,
     output: PushOutput,
     initial: StreamDescription,
     first: MediaUnit,
   ): Promise<void> {
-    let description = initial;
+    const stallMs = this.options.writeStallMs ?? 10_000;
     let failure: string | undefined;
-    const ended = output.closed.then((reason) => {
-      failure = reason;
-      reader.close();
-      throw new Error(reason);
+    let interrupt: (error: Error) => void = () => undefined;
+    const interrupted = new Promise<never>((_, reject) => {
+      interrupt = reject;
     });
-    ended.catch(() => undefined);
-    await this.guarded(output.describe(description), ended);
-    let unit: MediaUnit | null = first;
-    while (unit) {
-      if (failure !== undefined) {
-        throw new Error(failure);
+    interrupted.catch(() => undefined);
+    const fail = (reason: string) => {
+      failure ??= reason;
+      reader.close();
+      interrupt(new Error(failure));
+    };
+    void output.closed.then(fail);
+    let waitingSince: number | undefined;
+    const watchdog = setInterval(
+      () => {
+        if (waitingSince !== undefined && Date.now() - waitingSince >= stallMs) {
+          fail(`the destination took no data for ${stallMs / 1000} s`);
+        }
+      },
+      Math.min(1000, Math.max(10, stallMs / 4)),
+    );
+    const wait = async (pending: Promise<void>): Promise<void> => {
+      waitingSince = Date.now();
+      try {
+        await Promise.race([pending, interrupted]);
+      } finally {
+        waitingSince = undefined;
       }
-      const current = this.options.stream.description;
-      if (current && current !== description) {
-        description = current;
-        await this.guarded(output.describe(description), ended);
+    };
+    try {
+      let description = initial;
+      await wait(output.describe(description));
+      let unit: MediaUnit | null = first;
+      while (unit) {
+        if (failure !== undefined) {
+          throw new Error(failure);
+        }
+        const current = this.options.stream.description;
+        if (current && current !== description) {
+          description = current;
+          await wait(output.describe(description));
+        }
+        const pending = output.write(unit);
+        if (pending) {
+          await wait(pending);
+        }
+        this.lastPushedMs = Date.now();
+        unit = reader.shift() ?? (await reader.next());
       }
-      await this.guarded(output.write(unit), ended);
-      this.lastPushedAt = new Date();
-      unit = reader.shift() ?? (await reader.next());
+    } finally {
+      clearInterval(watchdog);
     }
     if (failure !== undefined && !this.stopped && this.options.stream.endReason === undefined) {
       throw new Error(failure);
-    }
-  }
-
-  /** A write that fails when the connection ends or the destination does not take it within writeStallMs. */
-  private async guarded(write: Promise<void>, ended: Promise<never>): Promise<void> {
-    const stallMs = this.options.writeStallMs ?? 10_000;
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the destination took no data for ${stallMs / 1000} s`)), stallMs);
-    });
-    try {
-      await Promise.race([write, stalled, ended]);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

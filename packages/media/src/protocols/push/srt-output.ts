@@ -96,12 +96,12 @@ class SrtPushOutput implements PushOutput {
     await this.send(this.muxer.take());
   }
 
-  async write(unit: MediaUnit): Promise<void> {
+  write(unit: MediaUnit): Promise<void> | undefined {
     if (unit.key && unit.trackId === this.videoTrackId) {
       this.muxer.writeTables();
     }
     this.muxer.writeUnit(unit);
-    await this.send(this.muxer.take());
+    return this.send(this.muxer.take());
   }
 
   close(): Promise<void> {
@@ -109,10 +109,9 @@ class SrtPushOutput implements PushOutput {
     return this.closed.then(() => undefined);
   }
 
-  private async send(bytes: Uint8Array): Promise<void> {
-    if (bytes.byteLength > 0 && !this.ffmpeg.write(bytes)) {
-      await this.ffmpeg.drained();
-    }
+  /** Writes to ffmpeg; a promise only when its pipe is full (resolving once it drained). */
+  private send(bytes: Uint8Array): Promise<void> | undefined {
+    return bytes.byteLength > 0 && !this.ffmpeg.write(bytes) ? this.ffmpeg.drained() : undefined;
   }
 
   /** Reads `key=value` lines of `-progress`; `total_size` counts the bytes written to SRT. */

@@ -50,6 +50,24 @@ describe('RTMP chunk stream', () => {
     assert.deepEqual(reader.push(writer.write(edge)), [edge]);
   });
 
+  it('writes a message as its type-0 header plus a body shared by every timestamp and stream id', () => {
+    const writer = new ChunkWriter();
+    for (const csid of [6, 100, 400]) {
+      const payload = message(csid, 0, 345).payload;
+      const body = writer.body(csid, payload.subarray(0, 5), payload.subarray(5));
+      assert.deepEqual(body, writer.body(csid, new Uint8Array(0), payload));
+      for (const [timestamp, streamId] of [
+        [0, 1],
+        [0xfffffe, 7],
+      ] as const) {
+        const whole = { csid, typeId: MessageType.video, streamId, timestamp, payload };
+        const parts = concat([writer.header(csid, MessageType.video, streamId, timestamp, payload.byteLength), body]);
+        assert.deepEqual(new Uint8Array(parts), writer.write(whole));
+        assert.deepEqual(new ChunkReader().push(parts), [whole]);
+      }
+    }
+  });
+
   it('reassembles from arbitrary splits, one byte at a time included', () => {
     const writer = new ChunkWriter();
     const messages = [message(4, 10, 1000), message(6, 20, 3), message(4, 30, 129)];

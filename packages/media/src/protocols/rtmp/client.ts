@@ -12,7 +12,7 @@ import { type Amf0Object, type Amf0Value, amf0Object, amf0Properties } from '../
 import { type AudioTagInput, buildAudioTag, buildVideoTag, type VideoTagInput } from '../../formats/flv/flv-build.js';
 import { type FlvTag, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { ChunkReader } from './chunk-reader.js';
-import { ChunkWriter } from './chunk-writer.js';
+import { ChunkWriter, MAX_SHORT_TIMESTAMP } from './chunk-writer.js';
 import { commandMessage, parseCommand } from './command.js';
 import { ClientHandshake } from './handshake.js';
 import {
@@ -33,6 +33,11 @@ export interface RtmpPublisherConnectOptions {
   readonly timeoutMs?: number;
   /** Dial this address instead of resolving the URL's host (a checked address); tcUrl and TLS SNI keep the host name. */
   readonly address?: string;
+  /**
+   * Hold the writes of one event-loop turn and send them together (the socket corked until
+   * setImmediate): one system call for a burst of messages instead of one each.
+   */
+  readonly coalesceWrites?: boolean;
 }
 
 /** The parts of an RTMP URL. */
@@ -90,6 +95,8 @@ export class RtmpPublisher {
   private readonly handshake = new ClientHandshake(true);
   private handshakeDone = false;
   private queued: Uint8Array[] = [];
+  private coalesce = false;
+  private corked = false;
   private transactionId = 1;
   private readonly pendingResults = new Map<
     number,
@@ -136,6 +143,7 @@ export class RtmpPublisher {
       s.once('error', onError);
     });
     this.socket = socket;
+    this.coalesce = options.coalesceWrites ?? false;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.finish(`socket error: ${error.message}`));
@@ -213,6 +221,44 @@ export class RtmpPublisher {
     return this.writeTag({ type: FlvTagType.audio, timestampMs: input.timestampMs, data: buildAudioTag(input) });
   }
 
+  /** The outgoing chunk size: bodies made by `chunkBody` are cut for it. */
+  get chunkSize(): number {
+    return this.writer.chunkSize;
+  }
+
+  /**
+   * An audio or video message's payload (`head` then `data`: an FLV tag body) cut into chunks for
+   * `sendChunked`. It depends only on the payload, the kind and the chunk size, so publishers with
+   * the same chunk size can share it.
+   */
+  chunkBody(kind: 'audio' | 'video', head: Uint8Array, data: Uint8Array): Uint8Array {
+    return this.writer.body(kind === 'video' ? Csid.video : Csid.audio, head, data);
+  }
+
+  /**
+   * Sends an audio or video message from a body made by `chunkBody` (by any publisher with this
+   * chunk size): only its type-0 header is built here, and the body is not copied. The timestamp
+   * must be at most MAX_SHORT_TIMESTAMP (later ones need `writeTag`). Answers false when the
+   * connection's buffer is full: wait for `drained()` before sending more. Throws once closed.
+   */
+  sendChunked(kind: 'audio' | 'video', timestampMs: number, payloadLength: number, body: Uint8Array): boolean {
+    if (timestampMs > MAX_SHORT_TIMESTAMP) {
+      throw new RangeError(`timestamp ${timestampMs} needs the extended field: use writeTag`);
+    }
+    const video = kind === 'video';
+    const csid = video ? Csid.video : Csid.audio;
+    const typeId = video ? MessageType.video : MessageType.audio;
+    const header = this.writer.header(csid, typeId, this.streamId, timestampMs, payloadLength);
+    const room = this.writeNow(header);
+    return this.writeNow(body) && room;
+  }
+
+  /** Resolves once the connection's buffer has room again (never, once it closed: watch `closed`). */
+  drained(): Promise<void> {
+    const socket = this.socket;
+    return new Promise((resolve) => socket?.once('drain', () => resolve()));
+  }
+
   /** Sends raw bytes on the connection (tests use it to inject malformed chunks). */
   sendRaw(bytes: Uint8Array): Promise<void> {
     return this.write(bytes);
@@ -247,19 +293,33 @@ export class RtmpPublisher {
   }
 
   private write(bytes: Uint8Array): Promise<void> {
+    try {
+      return this.writeNow(bytes) ? Promise.resolve() : this.drained();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Hands bytes to the socket (held until the handshake is done); false when its buffer is full. */
+  private writeNow(bytes: Uint8Array): boolean {
     const socket = this.socket;
     if (!socket || this.closedReason !== undefined) {
-      return Promise.reject(new ProtocolError(`connection closed: ${this.closedReason ?? 'not connected'}`));
+      throw new ProtocolError(`connection closed: ${this.closedReason ?? 'not connected'}`);
     }
     if (!this.handshakeDone) {
       this.queued.push(bytes);
-      return Promise.resolve();
+      return true;
     }
     this.bytesWritten += bytes.byteLength;
-    if (socket.write(bytes)) {
-      return Promise.resolve();
+    if (this.coalesce && !this.corked) {
+      this.corked = true;
+      socket.cork();
+      setImmediate(() => {
+        this.corked = false;
+        socket.uncork();
+      });
     }
-    return new Promise((resolve) => socket.once('drain', () => resolve()));
+    return socket.write(bytes);
   }
 
   private onData(chunk: Buffer): void {

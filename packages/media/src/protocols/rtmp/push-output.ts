@@ -2,12 +2,17 @@
  * Pushes a live stream to an RTMP/RTMPS destination (Adobe RTMP 1.0; FLV v10.1 Annex E for
  * H.264/AAC; E-RTMP v2 for H.265, AV1, VP9 and Opus when the destination announces the codec in
  * its connect answer): sequence headers from the description, then every unit as an FLV tag with
- * millisecond timestamps counted from the first unit sent.
+ * millisecond timestamps counted from the first unit sent. A unit's message body (FLV tag cut
+ * into chunks) is built once and shared by every push of the stream; each connection adds only
+ * its 12-byte type-0 header, and the writes of one event-loop turn leave in one system call.
  */
 import { UnsupportedError } from '../../errors.js';
+import { audioTagHead, videoTagHead } from '../../formats/flv/flv-build.js';
+import { FlvTagType } from '../../formats/flv/flv-tag.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../stream/track.js';
 import type { DestinationResolver, PushOutput } from '../shared/push-output.js';
+import { MAX_SHORT_TIMESTAMP } from './chunk-writer.js';
 import { parseRtmpUrl, RtmpPublisher } from './client.js';
 
 /** FourCCs of the codecs legacy FLV cannot carry (E-RTMP v2). */
@@ -30,6 +35,28 @@ function unannounced(description: StreamDescription, announced: readonly string[
 
 function toMs(track: Track, ticks: number): number {
   return (ticks * 1000) / track.timescale;
+}
+
+/** A unit's FLV tag body cut into chunks of `chunkSize` (the same for every push of its stream). */
+interface SharedBody {
+  readonly chunkSize: number;
+  readonly payloadLength: number;
+  readonly body: Uint8Array;
+}
+
+/** Bodies by unit: built by the first push that sends the unit, gone with the unit. */
+const sharedBodies = new WeakMap<MediaUnit, SharedBody>();
+
+/** The bytes of one unit's FLV tag body before its data. */
+function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
+  return track.kind === 'video'
+    ? videoTagHead({
+        codec: track.codec,
+        packetType: 'frame',
+        key: unit.key,
+        compositionOffsetMs: toMs(track, unit.pts - unit.dts),
+      })
+    : audioTagHead({ codec: track.codec, packetType: 'frame' });
 }
 
 class RtmpPushOutput implements PushOutput {
@@ -72,27 +99,36 @@ class RtmpPushOutput implements PushOutput {
     }
   }
 
-  async write(unit: MediaUnit): Promise<void> {
+  write(unit: MediaUnit): Promise<void> | undefined {
     const track = this.tracks.get(unit.trackId);
     if (!track) {
-      return;
+      return undefined;
     }
     const ms = toMs(track, unit.dts);
     this.baseMs ??= ms;
     const timestampMs = Math.max(0, Math.round(ms - this.baseMs));
     this.lastMs = timestampMs;
-    if (track.kind === 'video') {
-      await this.publisher.sendVideo({
-        codec: track.codec,
-        packetType: 'frame',
-        key: unit.key,
-        compositionOffsetMs: toMs(track, unit.pts - unit.dts),
-        data: unit.data,
+    const kind = track.kind === 'video' ? 'video' : 'audio';
+    if (timestampMs > MAX_SHORT_TIMESTAMP) {
+      return this.publisher.writeTag({
+        type: kind === 'video' ? FlvTagType.video : FlvTagType.audio,
         timestampMs,
+        data: Buffer.concat([tagHeadOf(track, unit), unit.data]),
       });
-    } else {
-      await this.publisher.sendAudio({ codec: track.codec, packetType: 'frame', data: unit.data, timestampMs });
     }
+    let shared = sharedBodies.get(unit);
+    if (shared?.chunkSize !== this.publisher.chunkSize) {
+      const head = tagHeadOf(track, unit);
+      shared = {
+        chunkSize: this.publisher.chunkSize,
+        payloadLength: head.byteLength + unit.data.byteLength,
+        body: this.publisher.chunkBody(kind, head, unit.data),
+      };
+      sharedBodies.set(unit, shared);
+    }
+    return this.publisher.sendChunked(kind, timestampMs, shared.payloadLength, shared.body)
+      ? undefined
+      : this.publisher.drained();
   }
 
   /** Unpublishes; a destination that does not take the goodbye within half a second is cut off. */
@@ -118,6 +154,7 @@ export async function connectRtmpPush(
   const publisher = new RtmpPublisher();
   await publisher.connect(uri, {
     address,
+    coalesceWrites: true,
     timeoutMs: options.timeoutMs ?? 10_000,
     ...(target.secure && options.tls ? { tls: options.tls } : {}),
   });

@@ -10,8 +10,11 @@ import type { StreamDescription } from '../../stream/track.js';
 export interface PushOutput {
   /** Sends the tracks' configuration: first, and again whenever the description changes. */
   describe(description: StreamDescription): Promise<void>;
-  /** Sends one unit; resolves once the transport took it (waits while the destination reads slowly). */
-  write(unit: MediaUnit): Promise<void>;
+  /**
+   * Sends one unit. Answers nothing when the transport took it and has room for more, or a
+   * promise that resolves once it has room again (the destination reads slowly).
+   */
+  write(unit: MediaUnit): Promise<void> | undefined;
   /** Resolves once media reaches the destination (at once for RTMP, whose publish was acknowledged). */
   readonly ready: Promise<void>;
   /** Bytes handed to the network so far. */

@@ -5,7 +5,8 @@
  * the write completes; requests read the file (the kernel's page cache, shared and reclaimable,
  * not the service's heap). The segmenter drops a segment when it leaves its retained window, and
  * the file goes with it. Until its write completes a segment is served from memory; a failed
- * write keeps it there.
+ * write keeps it there. A segment never served from memory hands its buffer back once written
+ * (`onReleased`), so its writer can build the next segment in it instead of allocating again.
  */
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
@@ -17,10 +18,13 @@ export class SpooledSegment {
   private memory: Uint8Array | undefined;
   private written = false;
   private dropped = false;
+  private lent = false;
 
   constructor(
     private readonly path: string,
     data: Uint8Array,
+    /** Called with the bytes' whole buffer once written, if no view of them was handed out. */
+    onReleased?: (buffer: ArrayBuffer) => void,
   ) {
     this.memory = data;
     this.byteLength = data.byteLength;
@@ -29,8 +33,11 @@ export class SpooledSegment {
         this.written = true;
         if (this.dropped) {
           unlink(path).catch(() => undefined);
-        } else {
-          this.memory = undefined;
+          return;
+        }
+        this.memory = undefined;
+        if (!this.lent && data.buffer instanceof ArrayBuffer) {
+          onReleased?.(data.buffer);
         }
       },
       () => {
@@ -53,6 +60,7 @@ export class SpooledSegment {
    */
   body(start = 0, end = this.byteLength): Uint8Array | Readable {
     if (this.memory) {
+      this.lent = true;
       return start === 0 && end === this.byteLength ? this.memory : this.memory.subarray(start, end);
     }
     return createReadStream(this.path, { start, end: end - 1 });
@@ -77,9 +85,13 @@ export class SegmentSpool {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Writes `data` to a new file of the ring (named with `extension`) and returns its handle. */
-  store(data: Uint8Array, extension = 'ts'): SpooledSegment {
-    return new SpooledSegment(join(this.dir, `${(this.next++).toString(36)}.${extension}`), data);
+  /**
+   * Writes `data` to a new file of the ring (named with `extension`) and returns its handle.
+   * `onReleased` gets `data`'s whole buffer back once written when nothing read it from memory:
+   * pass it only when no other view of that buffer exists.
+   */
+  store(data: Uint8Array, extension = 'ts', onReleased?: (buffer: ArrayBuffer) => void): SpooledSegment {
+    return new SpooledSegment(join(this.dir, `${(this.next++).toString(36)}.${extension}`), data, onReleased);
   }
 
   /** Removes the directory and every file in it (shutdown). */

@@ -49,5 +49,14 @@ export interface PushStateReport {
   readonly droppedUnits: number;
 }
 
+/** The counters of one target a node pushes, written for many targets at once. */
+export interface PushCountersReport {
+  readonly id: string;
+  readonly lastPushedAt: Date | null;
+  readonly bytesSent: number;
+  readonly bitrateBps: number;
+  readonly droppedUnits: number;
+}
+
 /** The node flag that allows private push targets. */
 export const PRIVATE_PUSH_SETTING = 'AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS';

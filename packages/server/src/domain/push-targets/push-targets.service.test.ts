@@ -162,5 +162,32 @@ for (const backend of testBackends()) {
       const [live] = await service.listForStream(tenant, second);
       assert.deepEqual({ status: live?.status, bytes: live?.bytesSent }, { status: 'pushing', bytes: 10 });
     });
+
+    it('writes the counters of many targets in one statement, skipping targets that are gone', async () => {
+      const third = (await t.streams.create(tenant, { name: 'third' })).id;
+      const one = await service.create(tenant, third, { name: 'one', targetUri: 'rtmp://live.example/a/k3' });
+      const two = await service.create(tenant, third, { name: 'two', targetUri: 'rtmp://live.example/a/k4' });
+      const at = new Date('2026-11-25T22:00:00.000Z');
+      await service.reportCounters('node-7', [
+        { id: one.id, lastPushedAt: at, bytesSent: 5_000_000_000, bitrateBps: 3_000_000, droppedUnits: 12 },
+        { id: two.id, lastPushedAt: null, bytesSent: 0, bitrateBps: 0, droppedUnits: 0 },
+        { id: '00000000-0000-4000-8000-000000000000', lastPushedAt: at, bytesSent: 1, bitrateBps: 1, droppedUnits: 1 },
+      ]);
+      await service.reportCounters('node-7', []);
+      service.showLive(() => undefined);
+      const read = new Map((await service.listForStream(tenant, third)).map((target) => [target.id, target]));
+      const view = (id: string) => {
+        const target = read.get(id);
+        return [
+          target?.bytesSent,
+          target?.bitrateBps,
+          target?.droppedUnits,
+          target?.lastPushedAt?.toISOString() ?? null,
+        ];
+      };
+      assert.deepEqual(view(one.id), [5_000_000_000, 3_000_000, 12, at.toISOString()]);
+      assert.deepEqual(view(two.id), [0, 0, 0, null]);
+      assert.equal(read.get(one.id)?.status, 'idle', 'counters do not touch the status');
+    });
   });
 }

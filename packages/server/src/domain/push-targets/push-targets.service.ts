@@ -14,6 +14,7 @@ import type { StreamsStore } from '../streams/streams.store.js';
 import {
   PRIVATE_PUSH_SETTING,
   PUSH_PLATFORMS,
+  type PushCountersReport,
   type PushStateReport,
   type PushTargetRecord,
   type PushTargetSecret,
@@ -162,6 +163,11 @@ export class PushTargetsService {
   /** Records the state of a target `nodeId` pushes (nothing when the target is gone). */
   report(id: string, nodeId: string, state: PushStateReport): Promise<void> {
     return this.deps.store.report(id, nodeId, state, new Date());
+  }
+
+  /** Records the counters of many targets `nodeId` pushes, in one write. */
+  reportCounters(nodeId: string, reports: readonly PushCountersReport[]): Promise<void> {
+    return this.deps.store.reportCounters(nodeId, reports, new Date());
   }
 
   /** Sets the targets a previous run of `nodeId` left non-idle back to idle. */

@@ -2,9 +2,9 @@
  * SQL of push targets: tenant-scoped create, read, update and delete for the API; the sealed URIs
  * of a stream's enabled targets and the state reports for the node that pushes them.
  */
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import type { PushStateReport, PushStatus, PushTargetRecord } from './push-target.js';
+import type { PushCountersReport, PushStateReport, PushStatus, PushTargetRecord } from './push-target.js';
 import { pushTargetsTable } from './push-target-tables.js';
 
 /** A new target row. */
@@ -149,6 +149,26 @@ export class PushTargetsStore {
       .update(pushTargetsTable)
       .set({ ...state, nodeId, updatedAt: at })
       .where(eq(pushTargetsTable.id, id));
+  }
+
+  /** Records the counters of many targets this node pushes in one statement (gone targets are skipped). */
+  async reportCounters(nodeId: string, reports: readonly PushCountersReport[], at: Date): Promise<void> {
+    if (reports.length === 0) {
+      return;
+    }
+    const rows = sql.join(
+      reports.map(
+        (r) =>
+          sql`(${r.id}::uuid, ${r.bytesSent}::bigint, ${r.bitrateBps}::integer, ${r.droppedUnits}::bigint, ${r.lastPushedAt?.toISOString() ?? null}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    await this.db.execute(sql`
+      UPDATE push_targets AS t
+      SET bytes_sent = v.bytes_sent, bitrate_bps = v.bitrate_bps, dropped_units = v.dropped_units,
+          last_pushed_at = v.last_pushed_at, node_id = ${nodeId}, updated_at = ${at.toISOString()}::timestamptz
+      FROM (VALUES ${rows}) AS v(id, bytes_sent, bitrate_bps, dropped_units, last_pushed_at)
+      WHERE t.id = v.id`);
   }
 
   /** Sets every target this node left non-idle (a previous run) back to idle. */

@@ -8,6 +8,7 @@ import type { ObjectStorage } from '../../storage/object-storage.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { fromGlobalId, isUuid } from '../ids.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import type { VodAssetRecord } from '../vod/vod-asset.js';
 import { isArtifactHash } from './artifact-ids.js';
 import type { ArtifactKind, ArtifactRecord, RecordingRecord } from './recording.js';
 import type { RecordingEvents } from './recording-events.js';
@@ -30,7 +31,14 @@ export type StorageArtifactKind = 'DVR' | ArtifactKind | 'VOD';
 /** One listed artifact: a recording or a chapter or clip. */
 export type StorageArtifactItem =
   | { readonly kind: 'DVR'; readonly recording: RecordingRecord }
-  | { readonly kind: ArtifactKind; readonly artifact: ArtifactRecord };
+  | { readonly kind: ArtifactKind; readonly artifact: ArtifactRecord }
+  | { readonly kind: 'VOD'; readonly asset: VodAssetRecord };
+
+/** Where the VOD assets listed among the artifacts come from (the VOD uploads service). */
+export interface VodAssetLister {
+  /** A page of the tenant's assets (not deleted or expired), newest first, with the total. */
+  list(tenantId: string, limit: number, offset: number): Promise<{ rows: VodAssetRecord[]; total: number }>;
+}
 
 /** A page of storage artifacts. */
 export interface StorageArtifactsPage {
@@ -52,6 +60,8 @@ export class RecordingsService {
       readonly recorders: RecorderControl;
       readonly storage: ObjectStorage;
       readonly events?: RecordingEvents;
+      /** VOD uploads, listed as kind VOD (they have no stream: never listed for a streamId). */
+      readonly vodAssets?: VodAssetLister;
     },
   ) {}
 
@@ -162,7 +172,7 @@ export class RecordingsService {
     );
   }
 
-  /** The tenant's recordings, chapters and clips of the kinds asked, newest first (offset paging). */
+  /** The tenant's recordings, chapters, clips and VOD assets of the kinds asked, newest first (offset paging). */
   async artifacts(
     tenantId: string,
     input: {
@@ -181,7 +191,7 @@ export class RecordingsService {
       throw new ValidationError('input.offset', 'range', 'offset must be 0 or more');
     }
     const streamId = input.streamId ? (await this.deps.streams.get(tenantId, input.streamId)).id : undefined;
-    const kinds = input.kinds && input.kinds.length > 0 ? input.kinds : ['DVR', 'CLIP'];
+    const kinds = input.kinds && input.kinds.length > 0 ? input.kinds : ['DVR', 'CLIP', 'VOD'];
     const cut = offset + limit;
     const items: StorageArtifactItem[] = [];
     let total = 0;
@@ -196,8 +206,18 @@ export class RecordingsService {
       items.push(...page.rows.map((artifact) => ({ kind: artifact.kind, artifact })));
       total += page.total;
     }
+    if (kinds.includes('VOD') && streamId === undefined && this.deps.vodAssets) {
+      const page = await this.deps.vodAssets.list(tenantId, cut, 0);
+      items.push(...page.rows.map((asset) => ({ kind: 'VOD' as const, asset })));
+      total += page.total;
+    }
     const created = (item: StorageArtifactItem) =>
-      (item.kind === 'DVR' ? item.recording.createdAt : item.artifact.createdAt).getTime();
+      (item.kind === 'DVR'
+        ? item.recording.createdAt
+        : item.kind === 'VOD'
+          ? item.asset.createdAt
+          : item.artifact.createdAt
+      ).getTime();
     items.sort((a, b) => created(b) - created(a));
     return { items: items.slice(offset, cut), totalCount: total, limit, offset };
   }

@@ -21,6 +21,8 @@ export interface TrackInfo {
   readonly bitrate: number | null;
   readonly channels: number | null;
   readonly sampleRate: number | null;
+  /** Video: milliseconds between the last two key frames received (absent until two were seen). */
+  readonly keyframeIntervalMs?: number;
 }
 
 /** The pull source of a PULL stream, as stored (URI secret: shown redacted only). */

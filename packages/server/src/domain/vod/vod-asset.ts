@@ -32,6 +32,8 @@ export interface VodAssetRecord {
   readonly storedBytes: number | null;
   /** Playback outputs present: `hls`, `cmaf`, `dash`, `mp4`, `poster`, `sprite`. */
   readonly outputs: readonly string[];
+  /** The node whose queue processes it (set on complete). */
+  readonly processingNode: string | null;
   readonly expiresAt: Date;
   readonly completedAt: Date | null;
   readonly createdAt: Date;

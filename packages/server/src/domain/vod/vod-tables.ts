@@ -1,4 +1,4 @@
-/** Drizzle table definition of migration 0040 (VOD assets), used only by the VOD store. */
+/** Drizzle table definition of migrations 0040 and 0042 (VOD assets), used only by the VOD store. */
 import { bigint, integer, jsonb, pgTable, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -31,6 +31,7 @@ export const vodAssetsTable = pgTable('vod_assets', {
   bitrateKbps: integer('bitrate_kbps'),
   storedBytes: bytes('stored_bytes'),
   outputs: jsonb('outputs').$type<string[]>().notNull(),
+  processingNode: text('processing_node'),
   expiresAt: time('expires_at').notNull(),
   completedAt: time('completed_at'),
   createdAt: time('created_at').notNull(),

@@ -89,6 +89,8 @@ export interface VodUploadsDeps {
   readonly limits: VodLimits;
   readonly events: EventPublisher;
   readonly queue?: VodProcessingQueue;
+  /** This node: assets it completes are processed (and requeued after a restart) here. */
+  readonly nodeId?: string;
   readonly now?: () => Date;
 }
 
@@ -300,12 +302,18 @@ export class VodUploadsService {
         return failed;
       }
     }
-    const moved = await this.deps.store.move(asset.id, ['UPLOADING'], 'PROCESSING', { completedAt: now }, now);
+    const moved = await this.deps.store.move(
+      asset.id,
+      ['UPLOADING'],
+      'PROCESSING',
+      { completedAt: now, processingNode: this.deps.nodeId ?? null },
+      now,
+    );
     if (!moved) {
       throw new ValidationError('uploadId', 'state', 'the upload was completed or aborted meanwhile');
     }
     this.publish('vod.processing_started', moved);
-    this.deps.queue?.enqueue(moved);
+    this.startProcessing(moved);
     return moved;
   }
 
@@ -395,6 +403,7 @@ export class VodUploadsService {
     const moved = await this.deps.store.move(id, ['PROCESSING'], 'READY', result, this.now());
     if (moved) {
       this.publish('vod.completed', moved);
+      this.publishProcessing('processing.progressed', moved);
     }
     return moved !== undefined;
   }
@@ -408,6 +417,9 @@ export class VodUploadsService {
       { outputs, storedBytes, progressPercent: 100 },
       this.now(),
     );
+    if (moved) {
+      this.publishProcessing('processing.completed', moved);
+    }
     return moved !== undefined;
   }
 
@@ -422,17 +434,48 @@ export class VodUploadsService {
     );
     if (moved) {
       this.publish('vod.failed', moved);
+      this.publishProcessing('processing.failed', moved);
     }
   }
 
   /** Processing progressed (0–100). */
   async progressed(id: string, percent: number): Promise<void> {
-    await this.deps.store.progress(id, Math.max(0, Math.min(100, percent)), this.now());
+    const asset = await this.deps.store.progress(id, Math.max(0, Math.min(100, percent)), this.now());
+    if (asset) {
+      this.publishProcessing('processing.progressed', asset);
+    }
   }
 
-  /** Assets whose processing a dead process left unfinished (PROCESSING, or READY short of 100 %). */
-  unfinished(): Promise<VodAssetRecord[]> {
-    return this.deps.store.processing();
+  /** Queues the processing of an asset and says so on liveProcessingEvents. */
+  private startProcessing(asset: VodAssetRecord): void {
+    this.publishProcessing('processing.started', asset);
+    this.deps.queue?.enqueue(asset);
+  }
+
+  /** Queues again what this node left unfinished when it stopped (PROCESSING, or READY short of 100 %); answers how many. */
+  async requeueUnfinished(): Promise<number> {
+    const unfinished = await this.deps.store.unfinished(this.deps.nodeId ?? '');
+    for (const asset of unfinished) {
+      this.startProcessing(asset);
+    }
+    return unfinished.length;
+  }
+
+  private publishProcessing(
+    name: 'processing.started' | 'processing.progressed' | 'processing.completed' | 'processing.failed',
+    asset: VodAssetRecord,
+  ): void {
+    this.deps.events.publish(name, {
+      tenantId: asset.tenantId,
+      processType: 'vod',
+      vodHash: asset.artifactHash,
+      playbackId: asset.playbackId,
+      progressPercent: asset.progressPercent,
+      ...(asset.durationMs != null ? { durationMs: asset.durationMs } : {}),
+      ...(asset.videoCodec ? { inputCodec: asset.videoCodec } : {}),
+      ...(asset.errorMessage ? { error: asset.errorMessage } : {}),
+      ...(this.deps.nodeId ? { nodeId: this.deps.nodeId } : {}),
+    });
   }
 }
 

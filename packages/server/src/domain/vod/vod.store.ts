@@ -3,7 +3,7 @@
  * playback plane, any tenant), the bytes a tenant holds (quota), state moves guarded by the state
  * they leave, and the sessions past their expiry.
  */
-import { and, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { VodAssetRecord, VodProcessed, VodStatus } from './vod-asset.js';
 import { vodAssetsTable } from './vod-tables.js';
@@ -32,6 +32,7 @@ export type NewVodAsset = Omit<
   | 'bitrateKbps'
   | 'storedBytes'
   | 'outputs'
+  | 'processingNode'
   | 'completedAt'
 >;
 
@@ -116,7 +117,8 @@ export class VodStore {
     id: string,
     from: readonly VodStatus[],
     to: VodStatus,
-    fields: Partial<Pick<Row, 'errorMessage' | 'completedAt' | 'progressPercent'>> & Partial<VodProcessed>,
+    fields: Partial<Pick<Row, 'errorMessage' | 'completedAt' | 'progressPercent' | 'processingNode'>> &
+      Partial<VodProcessed>,
     now: Date,
   ): Promise<VodAssetRecord | undefined> {
     const rows = await this.db
@@ -127,12 +129,14 @@ export class VodStore {
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
-  /** Records processing progress (0–100) of an asset being processed (PROCESSING, or READY with outputs to come). */
-  async progress(id: string, percent: number, now: Date): Promise<void> {
-    await this.db
+  /** Records processing progress (0–100) of an asset being processed (PROCESSING, or READY with outputs to come); answers it. */
+  async progress(id: string, percent: number, now: Date): Promise<VodAssetRecord | undefined> {
+    const rows = await this.db
       .update(vodAssetsTable)
       .set({ progressPercent: percent, updatedAt: now })
-      .where(and(eq(vodAssetsTable.id, id), inArray(vodAssetsTable.status, ['PROCESSING', 'READY'])));
+      .where(and(eq(vodAssetsTable.id, id), inArray(vodAssetsTable.status, ['PROCESSING', 'READY'])))
+      .returning();
+    return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
   /** UPLOADING sessions whose expiry has passed. */
@@ -144,15 +148,21 @@ export class VodStore {
     return rows.map(toRecord);
   }
 
-  /** Assets left PROCESSING, or READY short of 100 % (a process died mid-job): processing starts again. */
-  async processing(): Promise<VodAssetRecord[]> {
+  /**
+   * Assets a node left PROCESSING, or READY short of 100 % (it died mid-job): processing starts
+   * again. Assets of other nodes sharing the database are theirs.
+   */
+  async unfinished(nodeId: string): Promise<VodAssetRecord[]> {
     const rows = await this.db
       .select()
       .from(vodAssetsTable)
       .where(
-        or(
-          eq(vodAssetsTable.status, 'PROCESSING'),
-          and(eq(vodAssetsTable.status, 'READY'), lt(vodAssetsTable.progressPercent, 100)),
+        and(
+          or(
+            eq(vodAssetsTable.status, 'PROCESSING'),
+            and(eq(vodAssetsTable.status, 'READY'), lt(vodAssetsTable.progressPercent, 100)),
+          ),
+          or(eq(vodAssetsTable.processingNode, nodeId), isNull(vodAssetsTable.processingNode)),
         ),
       )
       .orderBy(vodAssetsTable.completedAt);

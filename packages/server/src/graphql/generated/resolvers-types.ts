@@ -8,6 +8,7 @@ import type { ServiceInstanceView as ServiceInstanceViewModel, NetworkStatusView
 import type { AnalyticsGroup as AnalyticsGroupModel } from '../modules/analytics.js';
 import type { StreamMetricsParent as StreamMetricsParentModel } from '../../domain/srt/srt.js';
 import type { ClipParent as ClipParentModel, DvrRequestParent as DvrRequestParentModel } from '../modules/media-parents.js';
+import type { VodAssetParent as VodAssetParentModel } from '../modules/vod-parent.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -944,7 +945,7 @@ export type PlaybackTrack = {
   readonly width?: Maybe<Scalars['Int']['output']>;
 };
 
-/** Progress of processing work (transcode, thumbnails, VOD processing) of a stream. */
+/** Progress of processing work (transcode, thumbnails, VOD processing) of a stream or an uploaded VOD asset. */
 export type ProcessingEvent = {
   readonly __typename?: 'ProcessingEvent';
   readonly durationMs?: Maybe<Scalars['Float']['output']>;
@@ -953,14 +954,18 @@ export type ProcessingEvent = {
   readonly inputCodec?: Maybe<Scalars['String']['output']>;
   readonly nodeId?: Maybe<Scalars['String']['output']>;
   readonly outputCodec?: Maybe<Scalars['String']['output']>;
+  readonly playbackId?: Maybe<Scalars['String']['output']>;
   /** What runs: transcode, thumbnail, sprite, vod, … */
   readonly processType: Scalars['String']['output'];
   readonly progressPercent?: Maybe<Scalars['Float']['output']>;
   readonly stage: ProcessingEventStage;
-  readonly streamId: Scalars['ID']['output'];
+  /** The stream the work is for; null for VOD uploads. */
+  readonly streamId?: Maybe<Scalars['ID']['output']>;
   readonly timestamp: Scalars['Time']['output'];
   /** video or audio. */
   readonly trackType?: Maybe<Scalars['String']['output']>;
+  /** The VOD asset being processed (processType vod). */
+  readonly vodHash?: Maybe<Scalars['String']['output']>;
 };
 
 /** Stage of processing work. */
@@ -1089,7 +1094,7 @@ export type Query = {
   readonly signingKey?: Maybe<SigningKey>;
   /** The account's signing keys, oldest first (developer tokens need security:read). */
   readonly signingKeysConnection: SigningKeysConnection;
-  /** Recordings, chapters and clips of the caller's tenant. */
+  /** Recordings, chapters, clips and VOD uploads of the caller's tenant. */
   readonly storageArtifactsConnection: StorageArtifactsConnection;
   /** A stream of the caller's tenant by global ID (or UUID); NOT_FOUND otherwise. */
   readonly stream?: Maybe<Stream>;
@@ -1263,9 +1268,11 @@ export type SetPlaybackPolicyInput = {
   readonly policy: PlaybackPolicyInput;
   /** Stream global ID (or UUID): its live output, recordings, chapters and clips. */
   readonly streamId?: InputMaybe<Scalars['ID']['input']>;
+  /** VodAsset global ID, UUID or artifact hash: that asset only (uploads are public until set). */
+  readonly vodAssetId?: InputMaybe<Scalars['ID']['input']>;
 };
 
-export type SetPlaybackPolicyResult = AuthError | Clip | NotFoundError | Stream | ValidationError;
+export type SetPlaybackPolicyResult = AuthError | Clip | NotFoundError | Stream | ValidationError | VodAsset;
 
 export type SetStreamRetentionOverridesInput = {
   readonly clearClipRetentionOverride?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1337,9 +1344,10 @@ export type StorageArtifact = {
   readonly kind: StorageArtifactKind;
   readonly playbackId: Scalars['String']['output'];
   readonly sizeBytes: Scalars['Float']['output'];
-  /** Recordings: their status; chapters and clips: processing, ready or failed. */
+  /** Recordings: their status; chapters and clips: processing, ready or failed; VOD: uploading, processing, ready or failed. */
   readonly status: Scalars['String']['output'];
-  readonly streamId: Scalars['ID']['output'];
+  /** The stream it was recorded from; null for VOD uploads. */
+  readonly streamId?: Maybe<Scalars['ID']['output']>;
   /** Poster JPEG path. */
   readonly thumbnailUrl: Scalars['String']['output'];
   readonly title?: Maybe<Scalars['String']['output']>;
@@ -1365,7 +1373,7 @@ export type StorageArtifactsConnection = {
 export type StorageArtifactsInput = {
   /** Page size, 0..500 (default 25). */
   readonly first?: InputMaybe<Scalars['Int']['input']>;
-  /** Default DVR and CLIP; CHAPTER lists chapters. */
+  /** Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId. */
   readonly kinds?: InputMaybe<ReadonlyArray<StorageArtifactKind>>;
   readonly offset?: InputMaybe<Scalars['Int']['input']>;
   readonly streamId?: InputMaybe<Scalars['ID']['input']>;
@@ -1580,6 +1588,8 @@ export type StreamMetrics = {
   readonly packetsSent?: Maybe<Scalars['Float']['output']>;
   /** The pull's state (PULL streams); null before any node pulled it. */
   readonly pull?: Maybe<PullStatus>;
+  /** Times the publisher dropped in the current live session (the stream waited in RECONNECTING for it), as this node's event feed saw them (counted since the node started); null where the node keeps no count. */
+  readonly reconnects?: Maybe<Scalars['Int']['output']>;
   /** When the current (or last) publish started. */
   readonly startedAt?: Maybe<Scalars['Time']['output']>;
   readonly status: StreamStatus;
@@ -1625,6 +1635,8 @@ export type StreamTrack = {
   readonly codecString: Scalars['String']['output'];
   readonly fps?: Maybe<Scalars['Float']['output']>;
   readonly height?: Maybe<Scalars['Int']['output']>;
+  /** Video: milliseconds between the last two key frames the ingest node received (null until two were seen). */
+  readonly keyframeIntervalMs?: Maybe<Scalars['Int']['output']>;
   readonly sampleRate?: Maybe<Scalars['Int']['output']>;
   readonly trackId: Scalars['Int']['output'];
   /** video or audio. */
@@ -1661,7 +1673,7 @@ export type Subscription = {
   readonly liveConnectionEvents: ConnectionEvent;
   /** Recording lifecycle of one stream. */
   readonly liveDvrLifecycle: DvrLifecycleEvent;
-  /** Processing progress of one stream. */
+  /** Processing progress of one stream, or of the tenant (VOD uploads included) without streamId. */
   readonly liveProcessingEvents: ProcessingEvent;
   /** Storage artifact events of one stream. */
   readonly liveStorageEvents: StorageEvent;
@@ -1685,7 +1697,7 @@ export type SubscriptionLiveDvrLifecycleArgs = {
 
 
 export type SubscriptionLiveProcessingEventsArgs = {
-  streamId: Scalars['ID']['input'];
+  streamId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1854,18 +1866,21 @@ export type VodAsset = {
   /** Outputs made: cmaf, dash, hls, mp4, poster, sprite. */
   readonly outputs: ReadonlyArray<Scalars['String']['output']>;
   readonly playbackId: Scalars['String']['output'];
+  /** Who may play this asset (PUBLIC unless setPlaybackPolicy changed it). */
+  readonly playbackPolicy: PlaybackPolicy;
   /** Processing progress, 0–100. */
   readonly progressPercent: Scalars['Float']['output'];
   /** WIDTHxHEIGHT. */
   readonly resolution?: Maybe<Scalars['String']['output']>;
   /** Bytes of the uploaded original. */
   readonly sizeBytes: Scalars['Float']['output'];
+  /** READY once the streaming outputs (CMAF HLS, DASH, HLS) play; MP4 and images may follow until progressPercent is 100. */
   readonly status: VodAssetStatus;
   /** local or s3. */
   readonly storageLocation: Scalars['String']['output'];
   /** Bytes of every object the asset owns (original and outputs), once processed. */
   readonly storedBytes?: Maybe<Scalars['Float']['output']>;
-  /** Poster path under the playback origin, once READY. */
+  /** Poster path under the playback origin, once made (shortly after READY). */
   readonly thumbnailUrl?: Maybe<Scalars['String']['output']>;
   readonly title?: Maybe<Scalars['String']['output']>;
   readonly updatedAt: Scalars['Time']['output'];
@@ -2067,7 +2082,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( AuthError & { __typename: 'AuthError' } )
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
-    | ( VodAsset & { __typename: 'VodAsset' } )
+    | ( VodAssetParentModel & { __typename: 'VodAsset' } )
   ;
   CreateClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -2107,7 +2122,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   CreateVodUploadResult:
     | ( AuthError & { __typename: 'AuthError' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
-    | ( VodUploadSession & { __typename: 'VodUploadSession' } )
+    | ( Omit<VodUploadSession, 'asset'> & { asset: _RefType['VodAsset'] } & { __typename: 'VodUploadSession' } )
   ;
   DeleteClipResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -2188,6 +2203,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( NotFoundError & { __typename: 'NotFoundError' } )
     | ( StreamRecordModel & { __typename: 'Stream' } )
     | ( ValidationError & { __typename: 'ValidationError' } )
+    | ( VodAssetParentModel & { __typename: 'VodAsset' } )
   ;
   SetStreamRetentionOverridesResult:
     | ( AuthError & { __typename: 'AuthError' } )
@@ -2409,13 +2425,13 @@ export type ResolversTypes = {
   ViewerEndpoint: ResolverTypeWrapper<ViewerEndpoint>;
   ViewerEndpointResponse: ResolverTypeWrapper<ViewerEndpointResponse>;
   ViewerMetrics: ResolverTypeWrapper<ViewerMetrics>;
-  VodAsset: ResolverTypeWrapper<VodAsset>;
+  VodAsset: ResolverTypeWrapper<VodAssetParentModel>;
   VodAssetStatus: VodAssetStatus;
   VodLifecycleEvent: ResolverTypeWrapper<VodLifecycleEvent>;
   VodLifecycleStatus: VodLifecycleStatus;
   VodUploadPart: ResolverTypeWrapper<VodUploadPart>;
   VodUploadPartInput: VodUploadPartInput;
-  VodUploadSession: ResolverTypeWrapper<VodUploadSession>;
+  VodUploadSession: ResolverTypeWrapper<Omit<VodUploadSession, 'asset'> & { asset: ResolversTypes['VodAsset'] }>;
   VodUploadStatus: ResolverTypeWrapper<VodUploadStatus>;
   VodUploadStatusResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['VodUploadStatusResult']>;
   VodUploadedPart: ResolverTypeWrapper<VodUploadedPart>;
@@ -2558,11 +2574,11 @@ export type ResolversParentTypes = {
   ViewerEndpoint: ViewerEndpoint;
   ViewerEndpointResponse: ViewerEndpointResponse;
   ViewerMetrics: ViewerMetrics;
-  VodAsset: VodAsset;
+  VodAsset: VodAssetParentModel;
   VodLifecycleEvent: VodLifecycleEvent;
   VodUploadPart: VodUploadPart;
   VodUploadPartInput: VodUploadPartInput;
-  VodUploadSession: VodUploadSession;
+  VodUploadSession: Omit<VodUploadSession, 'asset'> & { asset: ResolversParentTypes['VodAsset'] };
   VodUploadStatus: VodUploadStatus;
   VodUploadStatusResult: ResolversUnionTypes<ResolversParentTypes>['VodUploadStatusResult'];
   VodUploadedPart: VodUploadedPart;
@@ -3053,12 +3069,14 @@ export type ProcessingEventResolvers<ContextType = GraphQLContext, ParentType ex
   inputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   nodeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   outputCodec?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  playbackId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   processType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   progressPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   stage?: Resolver<ResolversTypes['ProcessingEventStage'], ParentType, ContextType>;
-  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  streamId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['Time'], ParentType, ContextType>;
   trackType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  vodHash?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PullSourceEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PullSourceEvent'] = ResolversParentTypes['PullSourceEvent']> = {
@@ -3171,7 +3189,7 @@ export type SetMediaRetentionPolicyResultResolvers<ContextType = GraphQLContext,
 };
 
 export type SetPlaybackPolicyResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetPlaybackPolicyResult'] = ResolversParentTypes['SetPlaybackPolicyResult']> = {
-  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'Stream' | 'ValidationError', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'AuthError' | 'Clip' | 'NotFoundError' | 'Stream' | 'ValidationError' | 'VodAsset', ParentType, ContextType>;
 };
 
 export type SetStreamRetentionOverridesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SetStreamRetentionOverridesResult'] = ResolversParentTypes['SetStreamRetentionOverridesResult']> = {
@@ -3227,7 +3245,7 @@ export type StorageArtifactResolvers<ContextType = GraphQLContext, ParentType ex
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  streamId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  streamId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -3355,6 +3373,7 @@ export type StreamMetricsResolvers<ContextType = GraphQLContext, ParentType exte
   packetsRetransmitted?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   packetsSent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   pull?: Resolver<Maybe<ResolversTypes['PullStatus']>, ParentType, ContextType>;
+  reconnects?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   startedAt?: Resolver<Maybe<ResolversTypes['Time']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StreamStatus'], ParentType, ContextType>;
   trackCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3381,6 +3400,7 @@ export type StreamTrackResolvers<ContextType = GraphQLContext, ParentType extend
   codecString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   fps?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   height?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  keyframeIntervalMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   sampleRate?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   trackId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   trackType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -3401,7 +3421,7 @@ export type StreamsConnectionResolvers<ContextType = GraphQLContext, ParentType 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   liveConnectionEvents?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "liveConnectionEvents", ParentType, ContextType, RequireFields<SubscriptionLiveConnectionEventsArgs, 'streamId'>>;
   liveDvrLifecycle?: SubscriptionResolver<ResolversTypes['DvrLifecycleEvent'], "liveDvrLifecycle", ParentType, ContextType, RequireFields<SubscriptionLiveDvrLifecycleArgs, 'streamId'>>;
-  liveProcessingEvents?: SubscriptionResolver<ResolversTypes['ProcessingEvent'], "liveProcessingEvents", ParentType, ContextType, RequireFields<SubscriptionLiveProcessingEventsArgs, 'streamId'>>;
+  liveProcessingEvents?: SubscriptionResolver<ResolversTypes['ProcessingEvent'], "liveProcessingEvents", ParentType, ContextType, Partial<SubscriptionLiveProcessingEventsArgs>>;
   liveStorageEvents?: SubscriptionResolver<ResolversTypes['StorageEvent'], "liveStorageEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStorageEventsArgs, 'streamId'>>;
   liveStreamEvents?: SubscriptionResolver<ResolversTypes['StreamEvent'], "liveStreamEvents", ParentType, ContextType, RequireFields<SubscriptionLiveStreamEventsArgs, 'streamId'>>;
   liveViewerMetrics?: SubscriptionResolver<ResolversTypes['ViewerMetrics'], "liveViewerMetrics", ParentType, ContextType, RequireFields<SubscriptionLiveViewerMetricsArgs, 'streamId'>>;
@@ -3487,6 +3507,7 @@ export type VodAssetResolvers<ContextType = GraphQLContext, ParentType extends R
   originType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   outputs?: Resolver<ReadonlyArray<ResolversTypes['String']>, ParentType, ContextType>;
   playbackId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  playbackPolicy?: Resolver<ResolversTypes['PlaybackPolicy'], ParentType, ContextType>;
   progressPercent?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   resolution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sizeBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;

@@ -1,6 +1,6 @@
 /**
- * What setPlaybackPolicy sets the policy of: exactly one of `streamId` and `clipId` (VOD assets
- * add theirs here), each found in the caller's tenant (NOT_FOUND otherwise). The stream's policy
+ * What setPlaybackPolicy sets the policy of: exactly one of `streamId`, `clipId` and `vodAssetId`
+ * (the VOD module's), each found in the caller's tenant (NOT_FOUND otherwise). The stream's policy
  * is what its live output, recordings, chapters and clips play under; a clip's own replaces it
  * for that clip only.
  */
@@ -12,16 +12,24 @@ import type { GraphQLContext } from '../context.js';
 import type { SetPlaybackPolicyInput } from '../generated/resolvers-types.js';
 import { unionResult } from '../results.js';
 import { clipToGraphQL } from './clips.js';
+import { setVodPlaybackPolicy } from './vod-policy.js';
 
 const ERRORS = ['ValidationError', 'NotFoundError', 'AuthError'] as const;
 
 /** Runs setPlaybackPolicy on the one target the input names; answers the target (Stream or Clip) or an error member. */
 export function setPolicyOfTarget(input: SetPlaybackPolicyInput, ctx: GraphQLContext) {
-  const named = [input.streamId, input.clipId].filter((id) => id != null);
+  const named = [input.streamId, input.clipId, input.vodAssetId].filter((id) => id != null);
   if (named.length !== 1) {
     return unionResult('Stream', ERRORS, async (): Promise<StreamRecord> => {
-      throw new ValidationError('input.streamId', 'one_of', 'give exactly one of input.streamId and input.clipId');
+      throw new ValidationError(
+        'input.streamId',
+        'one_of',
+        'give exactly one of input.streamId, input.clipId and input.vodAssetId',
+      );
     });
+  }
+  if (input.vodAssetId != null) {
+    return setVodPlaybackPolicy(input.vodAssetId, input.policy, ctx);
   }
   if (input.clipId != null) {
     const clipId = input.clipId;

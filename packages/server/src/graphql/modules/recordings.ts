@@ -13,6 +13,7 @@ import type { DvrChapter, DvrChapterRef, Resolvers, StorageArtifact } from '../g
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
 import type { DvrRequestParent } from './media-parents.js';
+import { vodArtifactToGraphQL } from './vod.js';
 
 /** Poster, sprite sheet and cue-file paths of a playback ID (not an auth boundary: no token needed). */
 export function thumbnailUrls(playbackId: string) {
@@ -120,6 +121,9 @@ export function storageArtifactToGraphQL(item: StorageArtifactItem): StorageArti
       createdAt: recording.createdAt.toISOString(),
       expiresAt: null,
     };
+  }
+  if (item.kind === 'VOD') {
+    return vodArtifactToGraphQL(item.asset);
   }
   const artifact = item.artifact;
   return {
@@ -257,9 +261,10 @@ export const recordingsModule: GraphQLModule = {
       id: ID!
       hash: String!
       playbackId: String!
-      streamId: ID!
+      "The stream it was recorded from; null for VOD uploads."
+      streamId: ID
       title: String
-      "Recordings: their status; chapters and clips: processing, ready or failed."
+      "Recordings: their status; chapters and clips: processing, ready or failed; VOD: uploading, processing, ready or failed."
       status: String!
       sizeBytes: Float!
       durationSeconds: Float!
@@ -284,7 +289,7 @@ export const recordingsModule: GraphQLModule = {
       first: Int
       offset: Int
       streamId: ID
-      "Default DVR and CLIP; CHAPTER lists chapters."
+      "Default DVR, CLIP and VOD; CHAPTER lists chapters; VOD uploads are not listed for a streamId."
       kinds: [StorageArtifactKind!]
     }
 
@@ -307,7 +312,7 @@ export const recordingsModule: GraphQLModule = {
     union DeleteDVRResult = DeleteSuccess | ValidationError | NotFoundError | AuthError
 
     extend type Query {
-      "Recordings, chapters and clips of the caller's tenant."
+      "Recordings, chapters, clips and VOD uploads of the caller's tenant."
       storageArtifactsConnection(input: StorageArtifactsInput): StorageArtifactsConnection!
       "Chapters of a recording (dvrHash or UUID) overlapping a wall-clock range (epoch ms)."
       dvrChapters(

@@ -30,11 +30,15 @@ function trackToGraphQL(track: TrackInfo): StreamTrack {
     bitrateKbps: track.bitrate === null ? null : Math.round(track.bitrate / 1000),
     channels: track.channels,
     sampleRate: track.sampleRate,
+    keyframeIntervalMs: track.keyframeIntervalMs ?? null,
   };
 }
 
 /** StreamMetrics as built from the record, with the stream it belongs to (the SRT fields look it up). */
-type StreamMetricsParent = Omit<StreamMetrics, 'packetsSent' | 'packetsLost' | 'packetsRetransmitted'> & {
+type StreamMetricsParent = Omit<
+  StreamMetrics,
+  'packetsSent' | 'packetsLost' | 'packetsRetransmitted' | 'reconnects'
+> & {
   readonly streamId: string;
 };
 
@@ -143,6 +147,8 @@ export const streamsModule: GraphQLModule = {
       "The node that reported last."
       nodeId: String
       trackCount: Int!
+      "Times the publisher dropped in the current live session (the stream waited in RECONNECTING for it), as this node's event feed saw them (counted since the node started); null where the node keeps no count."
+      reconnects: Int
     }
 
     "One track of the live stream as last reported."
@@ -160,6 +166,8 @@ export const streamsModule: GraphQLModule = {
       bitrateKbps: Int
       channels: Int
       sampleRate: Int
+      "Video: milliseconds between the last two key frames the ingest node received (null until two were seen)."
+      keyframeIntervalMs: Int
     }
 
     "A live stream."
@@ -289,5 +297,8 @@ export const streamsModule: GraphQLModule = {
         }),
     },
     Stream: streamFields,
+    StreamMetrics: {
+      reconnects: (metrics, _args, ctx) => ctx.services.reconnects?.count(metrics.streamId) ?? null,
+    },
   } satisfies Resolvers,
 };

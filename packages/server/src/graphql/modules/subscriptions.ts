@@ -207,10 +207,14 @@ export const subscriptionsModule: GraphQLModule = {
       FAILED
     }
 
-    "Progress of processing work (transcode, thumbnails, VOD processing) of a stream."
+    "Progress of processing work (transcode, thumbnails, VOD processing) of a stream or an uploaded VOD asset."
     type ProcessingEvent {
       eventId: ID!
-      streamId: ID!
+      "The stream the work is for; null for VOD uploads."
+      streamId: ID
+      "The VOD asset being processed (processType vod)."
+      vodHash: String
+      playbackId: String
       stage: ProcessingEventStage!
       "What runs: transcode, thumbnail, sprite, vod, …"
       processType: String!
@@ -238,8 +242,8 @@ export const subscriptionsModule: GraphQLModule = {
       liveStorageEvents(streamId: ID!): StorageEvent!
       "VOD asset and upload lifecycle of the tenant, or of one stream's assets."
       liveVodLifecycle(streamId: ID): VodLifecycleEvent!
-      "Processing progress of one stream."
-      liveProcessingEvents(streamId: ID!): ProcessingEvent!
+      "Processing progress of one stream, or of the tenant (VOD uploads included) without streamId."
+      liveProcessingEvents(streamId: ID): ProcessingEvent!
     }
   `,
   resolvers: {},
@@ -250,7 +254,7 @@ function base(event: AnyBusEvent): { readonly eventId: string; readonly timestam
   return { eventId: event.id, timestamp: event.occurredAt };
 }
 
-/** Arguments of the Subscription fields: a stream (required by all but liveVodLifecycle). */
+/** Arguments of the Subscription fields: a stream (required by all but liveVodLifecycle and liveProcessingEvents). */
 interface SubscriptionArgs {
   readonly streamId?: string | null;
 }
@@ -394,9 +398,9 @@ export const subscriptionResolvers: {
     (event) => ({ ...base(event), ...event.data, status: VOD_STATUS[event.name] }),
     'tenant-or-stream',
   ),
-  liveProcessingEvents: field(namesOf(PROCESSING_STAGE), (event) => ({
-    ...base(event),
-    ...event.data,
-    stage: PROCESSING_STAGE[event.name],
-  })),
+  liveProcessingEvents: field(
+    namesOf(PROCESSING_STAGE),
+    (event) => ({ ...base(event), ...event.data, stage: PROCESSING_STAGE[event.name] }),
+    'tenant-or-stream',
+  ),
 };

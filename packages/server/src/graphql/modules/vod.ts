@@ -7,12 +7,13 @@
 import { requirePrincipal } from '../../auth/principal.js';
 import { toGlobalId } from '../../domain/ids.js';
 import type { VodAssetRecord } from '../../domain/vod/vod-asset.js';
-import type { Resolvers, VodAsset } from '../generated/resolvers-types.js';
+import type { Resolvers, StorageArtifact } from '../generated/resolvers-types.js';
 import type { GraphQLModule } from '../module.js';
 import { unionResult } from '../results.js';
+import type { VodAssetParent } from './vod-parent.js';
 
 /** A VOD asset as the API shows it. */
-export function vodAssetToGraphQL(asset: VodAssetRecord): VodAsset {
+export function vodAssetToGraphQL(asset: VodAssetRecord): VodAssetParent {
   const ready = asset.status === 'READY';
   return {
     id: toGlobalId('VodAsset', asset.id),
@@ -34,13 +35,33 @@ export function vodAssetToGraphQL(asset: VodAssetRecord): VodAsset {
     bitrateKbps: asset.bitrateKbps,
     errorMessage: asset.errorMessage,
     storageLocation: asset.storageKind,
-    isFinalized: ready || asset.status === 'FAILED',
+    isFinalized: (ready && asset.progressPercent >= 100) || asset.status === 'FAILED',
     manifestPath: ready ? `/play/${asset.playbackId}/cmaf/index.m3u8` : null,
-    thumbnailUrl: ready ? `/play/${asset.playbackId}/thumbnails/poster.jpg` : null,
+    thumbnailUrl: ready && asset.outputs.includes('poster') ? `/play/${asset.playbackId}/thumbnails/poster.jpg` : null,
     outputs: [...asset.outputs],
     createdAt: asset.createdAt.toISOString(),
     updatedAt: asset.updatedAt.toISOString(),
     completedAt: asset.completedAt?.toISOString() ?? null,
+    expiresAt: asset.status === 'UPLOADING' ? asset.expiresAt.toISOString() : null,
+  };
+}
+
+/** A VOD asset as a row of storageArtifactsConnection (kind VOD; no stream). */
+export function vodArtifactToGraphQL(asset: VodAssetRecord): StorageArtifact {
+  return {
+    key: `vod:${asset.artifactHash}`,
+    kind: 'VOD',
+    id: toGlobalId('VodAsset', asset.id),
+    hash: asset.artifactHash,
+    playbackId: asset.playbackId,
+    streamId: null,
+    title: asset.title ?? asset.filename,
+    status: asset.status.toLowerCase(),
+    sizeBytes: asset.storedBytes ?? asset.sizeBytes,
+    durationSeconds: (asset.durationMs ?? 0) / 1000,
+    errorMessage: asset.errorMessage,
+    thumbnailUrl: `/play/${asset.playbackId}/thumbnails/poster.jpg`,
+    createdAt: asset.createdAt.toISOString(),
     expiresAt: asset.status === 'UPLOADING' ? asset.expiresAt.toISOString() : null,
   };
 }
@@ -70,6 +91,7 @@ export const vodModule: GraphQLModule = {
       contentType: String!
       title: String
       description: String
+      "READY once the streaming outputs (CMAF HLS, DASH, HLS) play; MP4 and images may follow until progressPercent is 100."
       status: VodAssetStatus!
       "Processing progress, 0–100."
       progressPercent: Float!
@@ -90,7 +112,7 @@ export const vodModule: GraphQLModule = {
       isFinalized: Boolean!
       "CMAF HLS playlist path under the playback origin, once READY."
       manifestPath: String
-      "Poster path under the playback origin, once READY."
+      "Poster path under the playback origin, once made (shortly after READY)."
       thumbnailUrl: String
       "Outputs made: cmaf, dash, hls, mp4, poster, sprite."
       outputs: [String!]!

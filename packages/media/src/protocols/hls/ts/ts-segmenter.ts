@@ -143,7 +143,7 @@ export class TsSegmenter implements StreamSink {
     for (const segment of this.finished) {
       spooled += segment.spooled?.heldBytes ?? 0;
     }
-    return spooled + bufferBytes(this.finished.map((segment) => segment.data));
+    return spooled + (this.muxer?.spareBytes ?? 0) + bufferBytes(this.finished.map((segment) => segment.data));
   }
 
   /** Drops every segment (and its file): the packager is gone. */
@@ -333,7 +333,10 @@ export class TsSegmenter implements StreamSink {
       videoFrames: 0,
     };
     const expected = this.expectedSegmentBytes();
-    if (expected > 0) {
+    if (this.spool) {
+      // Each segment in a buffer of its own, handed back once its file is written (no copy, no new memory).
+      muxer.startOwnBlock(expected);
+    } else if (expected > 0) {
       muxer.reserve(expected);
     }
     muxer.writeTables();
@@ -370,7 +373,7 @@ export class TsSegmenter implements StreamSink {
     if (open.discontinuity) {
       this.discontinuities++;
     }
-    const spooled = this.spool?.store(data);
+    const spooled = this.spool?.store(data, 'ts', (buffer) => this.muxer?.recycle(buffer));
     this.finished.push({
       sequence: this.nextSequence++,
       duration,

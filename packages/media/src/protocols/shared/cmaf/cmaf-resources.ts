@@ -61,18 +61,21 @@ function partIn(segment: CmafSegment, sequence: number): LocatedPart | undefined
   return part ? { segment, part } : undefined;
 }
 
-/** The bytes of a part: a view of memory, or a range of its segment's file once spooled. */
-function partBody({ segment, part }: LocatedPart): Uint8Array | Readable {
+/** The bytes of a part: a view of memory (lent, never reused), or a range of its segment's file once spooled. */
+function partBody(writer: CmafTrackWriter, { segment, part }: LocatedPart): Uint8Array | Readable {
   const spooled = segment.spooled;
   if (!spooled) {
-    return part.data;
+    return writer.lend(part.data);
   }
   return spooled.file.body(spooled.partEnds[part.index - 1] ?? 0, spooled.partEnds[part.index]);
 }
 
-/** The bytes of a complete segment: a view of memory, or its file once spooled. */
-function segmentBody(segment: CmafSegment): Uint8Array | Readable | undefined {
-  return segment.spooled ? segment.spooled.file.body() : segment.data;
+/** The bytes of a complete segment: a view of memory (lent, never reused), or its file once spooled. */
+function segmentBody(writer: CmafTrackWriter, segment: CmafSegment): Uint8Array | Readable | undefined {
+  if (segment.spooled) {
+    return segment.spooled.file.body();
+  }
+  return segment.data && writer.lend(segment.data);
 }
 
 /** Finds a complete segment in a track's window. */
@@ -123,7 +126,7 @@ export async function serveCmafResource(
     }
     const located = lookup();
     return located
-      ? ok(resource.track, partBody(located), partSize(located))
+      ? ok(resource.track, partBody(writer, located), partSize(located))
       : missing(`part ${resource.sequence} of ${resource.track} is not held`);
   }
   const lookup = (): CmafSegment | undefined => findSegment(writer, resource.msn);
@@ -132,7 +135,7 @@ export async function serveCmafResource(
     await packager.waitFor(() => lookup() !== undefined, waitMs, signal, 'media');
   }
   const segment = lookup();
-  const body = segment && segmentBody(segment);
+  const body = segment && segmentBody(writer, segment);
   return segment && body
     ? ok(resource.track, body, segment.spooled ? segment.spooled.file.byteLength : (segment.data?.byteLength ?? 0))
     : missing(`segment ${resource.msn} of ${resource.track} is not held`);

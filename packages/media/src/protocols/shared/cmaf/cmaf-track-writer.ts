@@ -4,6 +4,7 @@
  * groups them into segments and keeps a bounded window of complete segments.
  */
 import { bytesEqual, concatBytes } from '../../../bits/bytes.js';
+import { SpareBuffer } from '../../../bits/spare-buffer.js';
 import { type FragmentSample, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
@@ -60,6 +61,10 @@ export class CmafTrackWriter {
   /** Write-once buffer the parts are built into, so a segment's parts usually lie back to back. */
   private block = new Uint8Array(0);
   private blockUsed = 0;
+  /** A spooled segment's buffer handed back for the next segment's block (with a spool only). */
+  private readonly spare = new SpareBuffer();
+  /** Buffers a view of which was handed out (served from memory): never reused. */
+  private readonly lent = new WeakSet<ArrayBufferLike>();
 
   constructor(
     /** `video` or `audio`: the prefix of every resource of this track. */
@@ -96,7 +101,13 @@ export class CmafTrackWriter {
     for (const segment of this.complete) {
       spooled += segment.spooled?.file.heldBytes ?? 0;
     }
-    return spooled + bufferBytes([...parts, this.block]);
+    return spooled + this.spare.bytes + bufferBytes([...parts, this.block]);
+  }
+
+  /** Records that `view` is handed out (a response body): its buffer is never built into again. */
+  lend(view: Uint8Array): Uint8Array {
+    this.lent.add(view.buffer);
+    return view;
   }
 
   /** Drops every spooled segment's file (the packager is gone). */
@@ -310,7 +321,11 @@ export class CmafTrackWriter {
       }
       wanted = Math.max(size, Math.ceil(largest * 1.125));
     }
-    if (this.block.byteLength - this.blockUsed < wanted) {
+    if (startsSegment && this.store) {
+      // With a spool each segment starts a block of its own, handed back once its file is written.
+      this.block = this.spare.take(wanted);
+      this.blockUsed = 0;
+    } else if (this.block.byteLength - this.blockUsed < wanted) {
       this.block = new Uint8Array(wanted);
       this.blockUsed = 0;
     }
@@ -388,8 +403,15 @@ export class CmafTrackWriter {
         ...segment,
         data: SPOOLED,
         parts: segment.parts.map((part) => ({ ...part, data: SPOOLED })),
-        spooled: { file: store.spool.store(segment.data, 'm4s'), partEnds },
+        spooled: { file: store.spool.store(segment.data, 'm4s', (buffer) => this.reuse(buffer)), partEnds },
       };
+    }
+  }
+
+  /** Keeps a written segment's buffer for the next segment, unless a view of it was handed out. */
+  private reuse(buffer: ArrayBuffer): void {
+    if (!this.lent.has(buffer)) {
+      this.spare.give(buffer, this.block.buffer);
     }
   }
 
