@@ -473,7 +473,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       plugins: [
         ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
         // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
-        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes()] : []),
+        ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes(undefined, config.storage)] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),
         ...vod.routes,
         relayRoutes({

@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { StorageBackendConfig } from '../../config/storage-config.js';
+import { dashboardCsp } from './dashboard-csp.js';
 
 /** Path prefixes that are never the dashboard (their unknown paths stay 404). */
 export const RESERVED_PREFIXES = [
@@ -25,19 +27,8 @@ export const RESERVED_PREFIXES = [
   '/_app',
 ] as const;
 
-/** Content security policy of the dashboard: same origin only (media from blob: for MSE players). */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+/** Content security policy of the dashboard with local storage (see dashboard-csp.ts). */
+export const DASHBOARD_CSP = dashboardCsp();
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -92,8 +83,15 @@ function isNavigation(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-/** Registers `/`, `/_app/*` and the SPA fallback; `dir` is the dashboard's `dist/` (default: the workspace build). */
-export function dashboardRoutes(dir: string = defaultDashboardDir()): (app: FastifyInstance) => void {
+/**
+ * Registers `/`, `/_app/*` and the SPA fallback; `dir` is the dashboard's `dist/` (default: the
+ * workspace build); `storage` widens the CSP's `connect-src` to the S3 origin.
+ */
+export function dashboardRoutes(
+  dir: string = defaultDashboardDir(),
+  storage: StorageBackendConfig = { kind: 'local' },
+): (app: FastifyInstance) => void {
+  const csp = dashboardCsp(storage);
   return (app) => {
     const indexPath = join(dir, 'index.html');
     const index = existsSync(indexPath) ? readFileSync(indexPath) : Buffer.from(NOT_BUILT, 'utf8');
@@ -102,7 +100,7 @@ export function dashboardRoutes(dir: string = defaultDashboardDir()): (app: Fast
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .header('content-security-policy', DASHBOARD_CSP)
+        .header('content-security-policy', csp)
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'same-origin')
         .send(index);
