@@ -167,14 +167,15 @@ describe('recorders', () => {
     assert.ok(live);
     let delivered = 0;
     live.attach({ onUnit: () => delivered++ });
-    await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 10, frameBytes: 16 }));
+    // 14 s of media close six segments: the row's totals are written at the first and every fifth.
+    await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 14, frameBytes: 16 }));
     await until(
       async () => ((await store.recording(tenant, recording.id, true))?.segmentCount ?? 0) >= 3 || undefined,
       'segments',
     );
     storage.failing = true;
     const before = delivered;
-    await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 10, startSeconds: 10, frameBytes: 16 }));
+    await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 10, startSeconds: 14, frameBytes: 16 }));
     await until(() => failures.find((reason) => reason.includes('ENOSPC')), 'the failure event');
     assert.ok(delivered > before + 500, 'the stream kept delivering units to its other readers');
     assert.equal(recorders.recordingOf(stream.id), undefined, 'the recording stopped');
