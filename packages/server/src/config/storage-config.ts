@@ -23,6 +23,10 @@ export const storageSettings = {
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default('true')
     .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  AIRWAVE_S3_MANAGE_CORS: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
   AIRWAVE_VOD_MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
@@ -60,6 +64,8 @@ export type StorageBackendConfig =
       /** Unset: the SDK's default credential chain. */
       readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
       readonly forcePathStyle: boolean;
+      /** Add a CORS rule for the dashboard's origin to the bucket at start (off: the operator manages CORS). */
+      readonly manageCors: boolean;
     };
 
 /** Validated storage and VOD settings. */
@@ -99,6 +105,7 @@ export function storageConfigOf(c: Parsed): StorageConfig {
         region: c.AIRWAVE_S3_REGION,
         credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : undefined,
         forcePathStyle: c.AIRWAVE_S3_FORCE_PATH_STYLE,
+        manageCors: c.AIRWAVE_S3_MANAGE_CORS,
       }
     : { kind: 'local' };
   return {

@@ -96,7 +96,7 @@ import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
 import { PushRunner } from '../push/push-runner.js';
-import { openObjectStorage } from '../storage/open-storage.js';
+import { allowDashboardUploads, openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
 import { startRetentionPlane } from './retention-plane.js';
@@ -216,7 +216,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       closers.splice(1, 0, () => recorder.stop());
     }
     // One object storage for everything stored (S3 when configured, else the local directory).
-    const storage = await openObjectStorage(config.storage, config.storageDir, log);
+    const storage = await openObjectStorage(config.storage, config.storageDir);
     closers.push(() => storage.close());
     const recording = await startRecordingPlane({
       hub,
@@ -536,6 +536,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     const httpPort = typeof address === 'object' && address ? address.port : config.httpPort;
     const base = config.publicUrl ?? `http://${displayHost}:${httpPort}`;
     currentNode = { ...node, httpPort, baseUrl: base };
+    await allowDashboardUploads(storage, config.storage, new URL(base).origin, log);
     // Before any ingest listener accepts a publish: reset what a previous run left LIVE.
     await nodeStatus.start(currentNode);
     closers.unshift(() => nodeStatus.stop());

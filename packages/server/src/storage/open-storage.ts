@@ -1,6 +1,7 @@
 /**
  * Opens the object storage a node's configuration names: the S3 bucket when one is configured
- * (created if missing, with CORS for browser uploads), else the local directory. Every feature
+ * (created if missing; its CORS rules for browser uploads are set by
+ * allowDashboardUploads once the node's origin is known), else the local directory. Every feature
  * storing objects (recordings, chapters, clips, images, VOD) takes the one this returns.
  */
 import type { Logger } from '@airwave/media';
@@ -17,11 +18,7 @@ export interface OpenedStorage {
 }
 
 /** Opens the configured backend; `localRoot` is the local backend's directory. */
-export async function openObjectStorage(
-  config: StorageBackendConfig,
-  localRoot: string,
-  log: Logger,
-): Promise<OpenedStorage> {
+export async function openObjectStorage(config: StorageBackendConfig, localRoot: string): Promise<OpenedStorage> {
   if (config.kind === 'local') {
     const storage = new LocalStorage(localRoot);
     await storage.open();
@@ -35,13 +32,33 @@ export async function openObjectStorage(
     forcePathStyle: config.forcePathStyle,
   });
   await s3.ensureBucket();
-  await s3
-    .allowBrowserUploads()
-    .catch((error: unknown) =>
-      log.warn(
-        { err: error, bucket: config.bucket },
-        'could not set the bucket CORS rules (browser uploads need them)',
-      ),
-    );
   return { storage: s3, s3, close: () => s3.client.destroy() };
+}
+
+/**
+ * With the S3 backend (and AIRWAVE_S3_MANAGE_CORS on), makes sure the bucket lets the dashboard's
+ * `origin` PUT upload parts and read their ETag. Never throws: a failure is logged with its reason.
+ */
+export async function allowDashboardUploads(
+  opened: OpenedStorage,
+  config: StorageBackendConfig,
+  origin: string,
+  log: Logger,
+): Promise<void> {
+  if (!opened.s3 || config.kind !== 's3') {
+    return;
+  }
+  if (!config.manageCors) {
+    log.info({ bucket: config.bucket, origin }, 'AIRWAVE_S3_MANAGE_CORS=false: bucket CORS rules left to the operator');
+    return;
+  }
+  try {
+    const changed = await opened.s3.allowBrowserUploads(origin);
+    log.info({ bucket: config.bucket, origin, changed }, 'bucket CORS allows dashboard uploads');
+  } catch (error) {
+    log.warn(
+      { err: error, bucket: config.bucket, origin },
+      'could not set the bucket CORS rule for dashboard uploads (uploads from the browser will fail; set it by hand or fix the credentials)',
+    );
+  }
 }

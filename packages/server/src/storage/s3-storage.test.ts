@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, test } from 'node:test';
+import { GetBucketCorsCommand, PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { type Radosgw, radosgwMissing, startRadosgw } from '../testing/radosgw.js';
 import { objectStorageContract } from './object-storage.contract.js';
 import { StorageFailedError } from './object-storage.js';
@@ -55,6 +56,27 @@ describe('S3 storage on radosgw', { skip: radosgwMissing }, () => {
   });
   after(() => {
     storage?.client.destroy();
+  });
+
+  test('bucket CORS: the upload rule is added next to existing rules, once, and a preflight passes', async () => {
+    const other = { AllowedOrigins: ['https://other.example'], AllowedMethods: ['GET'], AllowedHeaders: ['*'] };
+    await storage.client.send(
+      new PutBucketCorsCommand({ Bucket: 'airwave-s3-test', CORSConfiguration: { CORSRules: [other] } }),
+    );
+    const origin = 'http://127.0.0.1:9';
+    assert.equal(await storage.allowBrowserUploads(origin), true);
+    assert.equal(await storage.allowBrowserUploads(origin), false, 'the second call changes nothing');
+    const rules = (await storage.client.send(new GetBucketCorsCommand({ Bucket: 'airwave-s3-test' }))).CORSRules ?? [];
+    assert.equal(rules.length, 2);
+    assert.deepEqual(rules[0]?.AllowedOrigins, other.AllowedOrigins);
+    assert.deepEqual(rules[1]?.AllowedOrigins, [origin]);
+    const preflight = await fetch(`${rgw.endpoint}/airwave-s3-test/x.bin?partNumber=1&uploadId=u`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT' },
+    });
+    assert.equal(preflight.status, 200);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+    assert.match(String(preflight.headers.get('access-control-expose-headers')), /etag/i);
   });
 
   test('a stream larger than one part is written through multipart without holding it', async () => {

@@ -10,11 +10,13 @@
 import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
+  type CORSRule,
   CompleteMultipartUploadCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteBucketCommand,
   DeleteObjectCommand,
+  GetBucketCorsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -28,6 +30,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { withUploadCorsRule } from './bucket-cors.js';
 import { contentTypeOfKey } from './content-types.js';
 import type { MultipartPart, MultipartUploads, UploadedPart } from './multipart-uploads.js';
 import {
@@ -131,28 +134,32 @@ export class S3Storage implements ObjectStorage, MultipartUploads {
     }
   }
 
-  /** Lets browsers on any origin PUT parts and read their ETags (uploads from the dashboard). */
-  async allowBrowserUploads(): Promise<void> {
+  /**
+   * Makes sure the bucket's CORS rules let `origin` PUT presigned parts and read their ETag
+   * (GetBucketCors, then PutBucketCors with ours added to the existing rules only when missing).
+   * Answers whether the rules were changed.
+   */
+  async allowBrowserUploads(origin: string): Promise<boolean> {
+    let rules: CORSRule[] = [];
+    try {
+      rules = (await this.client.send(new GetBucketCorsCommand({ Bucket: this.bucket }))).CORSRules ?? [];
+    } catch (error) {
+      if ((error as Error).name !== 'NoSuchCORSConfiguration') {
+        throw failed('get-bucket-cors', this.bucket, error);
+      }
+    }
+    const merged = withUploadCorsRule(rules, origin);
+    if (!merged) {
+      return false;
+    }
     try {
       await this.client.send(
-        new PutBucketCorsCommand({
-          Bucket: this.bucket,
-          CORSConfiguration: {
-            CORSRules: [
-              {
-                AllowedOrigins: ['*'],
-                AllowedMethods: ['PUT', 'GET', 'HEAD'],
-                AllowedHeaders: ['*'],
-                ExposeHeaders: ['ETag'],
-                MaxAgeSeconds: 3600,
-              },
-            ],
-          },
-        }),
+        new PutBucketCorsCommand({ Bucket: this.bucket, CORSConfiguration: { CORSRules: merged } }),
       );
     } catch (error) {
       throw failed('put-bucket-cors', this.bucket, error);
     }
+    return true;
   }
 
   /** Writes bytes with one PUT, a stream through multipart upload. */

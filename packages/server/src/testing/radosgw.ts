@@ -179,3 +179,14 @@ export async function startRadosgw(options: { memoryBytes?: number } = {}): Prom
     throw new Error(`${(error as Error).message}${logs ? `\nradosgw log tail:\n${logs.slice(-2000)}` : ''}`);
   }
 }
+
+/** The AIRWAVE_S3_* variables for a server storing in `bucket` on `rgw` (path style). */
+export function radosgwServerEnv(rgw: Radosgw, bucket: string): Record<string, string> {
+  return {
+    AIRWAVE_S3_ENDPOINT: rgw.endpoint,
+    AIRWAVE_S3_BUCKET: bucket,
+    AIRWAVE_S3_REGION: rgw.region,
+    AIRWAVE_S3_ACCESS_KEY_ID: rgw.accessKeyId,
+    AIRWAVE_S3_SECRET_ACCESS_KEY: rgw.secretAccessKey,
+  };
+}

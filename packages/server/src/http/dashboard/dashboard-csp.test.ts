@@ -11,6 +11,7 @@ const s3 = (over: Partial<Extract<StorageBackendConfig, { kind: 's3' }>>): Stora
   region: 'us-east-1',
   credentials: undefined,
   forcePathStyle: true,
+  manageCors: true,
   ...over,
 });
 
