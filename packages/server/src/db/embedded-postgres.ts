@@ -11,7 +11,7 @@
  * its files stay owned by the service's user and no system user is created.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -105,6 +105,50 @@ function initCluster(initdb: string, dir: string): void {
   }
 }
 
+/** Whether `pid` is a process that still runs (not gone, not a zombie awaiting its reaper). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** The command name of `pid`, or undefined when it is gone. */
+function commandOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Clears what a server killed with its service left: the caller holds the data directory's lock,
+ * so no other service uses this cluster. A postmaster still running is killed; a `postmaster.pid`
+ * naming a gone, zombie or other process (which PostgreSQL would take for a live server) is removed.
+ */
+async function clearLeftoverServer(dir: string): Promise<void> {
+  const file = join(dir, 'postmaster.pid');
+  if (!existsSync(file)) {
+    return;
+  }
+  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 1 && running(pid) && commandOf(pid) === 'postgres') {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Not ours to signal, or gone meanwhile: the file is stale either way.
+    }
+    for (let waited = 0; waited < 5000 && running(pid); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  rmSync(file, { force: true });
+}
+
 /** Starts PostgreSQL on `dir` (creating the cluster first when it is new) and waits until it accepts connections. */
 export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgres> {
   const binaries = postgresBinaries();
@@ -112,6 +156,7 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedPostgr
     throw new Error(`embedded PostgreSQL is not available: ${binaries.missing}`);
   }
   initCluster(binaries.initdb, dir);
+  await clearLeftoverServer(dir);
   const settings = SETTINGS.flatMap((setting) => ['-c', setting]);
   const [command, args] = asServerUser(binaries.postgres, ['-D', dir, '-k', dir, ...settings], true);
   // Its own session: a terminal's Ctrl-C reaches the service only, which then flushes its last
