@@ -20,7 +20,7 @@ import {
 } from '../packages/server/src/testing/radosgw.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
 import { chromiumMissing, launchChromium } from './support/browser.js';
-import { ensureDashboardBuilt, signUp, videoAdvances } from './support/dashboard.js';
+import { ensureDashboardBuilt, openUploadedVodWhenReady, signUp, videoAdvances } from './support/dashboard.js';
 import { ffmpegMissing } from './support/ffmpeg.js';
 import { makeTestVideo } from './support/vod.js';
 
@@ -87,15 +87,7 @@ describe('VOD uploads in the dashboard on S3 (radosgw)', {
     assert.deepEqual(refused, []);
     assert.equal(parts.length, 3, 'each part was PUT from the browser to its presigned radosgw URL');
     assert.equal(await page.getByTestId('upload-percent').textContent(), '100 %');
-    await page.getByRole('link', { name: 'Open it' }).click();
-    await page.waitForURL(/\/vod\/[^/]+$/);
-    await page
-      .getByTestId('vod-status')
-      .filter({ hasText: 'READY' })
-      .waitFor({ timeout: 120_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}; status ${await page.getByTestId('vod-status').textContent()}`);
-      });
+    await openUploadedVodWhenReady(page);
     await videoAdvances(page, 'recording-video');
   });
 });

@@ -17,6 +17,7 @@ import { chromiumMissing, launchChromium } from './support/browser.js';
 import {
   checkPage,
   ensureDashboardBuilt,
+  openUploadedVodWhenReady,
   SCREENSHOT_SIZES,
   screenshots,
   signUp,
@@ -90,15 +91,7 @@ describe('VOD uploads in the dashboard', { skip: chromiumMissing || ffmpegMissin
       100,
     );
     await checkPage(page, 'vod-uploaded');
-    await page.getByRole('link', { name: 'Open it' }).click();
-    await page.waitForURL(/\/vod\/[^/]+$/);
-    await page
-      .getByTestId('vod-status')
-      .filter({ hasText: 'READY' })
-      .waitFor({ timeout: 120_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}; status ${await page.getByTestId('vod-status').textContent()}`);
-      });
+    await openUploadedVodWhenReady(page);
     playbackId = (await page.locator('dd code').first().textContent()) ?? '';
     await videoAdvances(page, 'recording-video');
     await thumbnailsShow(page, 30_000);

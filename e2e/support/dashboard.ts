@@ -160,3 +160,16 @@ export async function thumbnailsShow(page: Page, timeoutMs: number): Promise<voi
     500,
   );
 }
+
+/** Follows the upload form's "Open it" link to the asset page and waits until its status is READY (processing included). */
+export async function openUploadedVodWhenReady(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Open it' }).click();
+  await page.waitForURL(/\/vod\/[^/]+$/);
+  await page
+    .getByTestId('vod-status')
+    .filter({ hasText: 'READY' })
+    .waitFor({ timeout: 120_000 })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}; status ${await page.getByTestId('vod-status').textContent()}`);
+    });
+}
