@@ -17,7 +17,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` still runs: it answers signal 0 (or exists under another user) and is not a zombie. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { isAlive } from './data-dir-lock.js';
 
 /** Superuser the cluster is created with; the service connects as it. */
 const SUPERUSER = 'airwave';
@@ -105,17 +106,6 @@ function initCluster(initdb: string, dir: string): void {
   }
 }
 
-/** Whether `pid` is a process that still runs (not gone, not a zombie awaiting its reaper). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
 /** The command name of `pid`, or undefined when it is gone. */
 function commandOf(pid: number): string | undefined {
   try {
@@ -136,13 +126,13 @@ async function clearLeftoverServer(dir: string): Promise<void> {
     return;
   }
   const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 1 && running(pid) && commandOf(pid) === 'postgres') {
+  if (Number.isInteger(pid) && pid > 1 && isAlive(pid) && commandOf(pid) === 'postgres') {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // Not ours to signal, or gone meanwhile: the file is stale either way.
     }
-    for (let waited = 0; waited < 5000 && running(pid); waited += 50) {
+    for (let waited = 0; waited < 5000 && isAlive(pid); waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
