@@ -11,7 +11,7 @@
  * its files stay owned by the service's user and no system user is created.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -118,13 +118,25 @@ function commandOf(pid: number): string | undefined {
 /**
  * Clears what a server killed with its service left: the caller holds the data directory's lock,
  * so no other service uses this cluster. A postmaster still running is killed; a `postmaster.pid`
- * naming a gone, zombie or other process (which PostgreSQL would take for a live server) is removed.
+ * and the socket lock files `.s.PGSQL.<port>.lock` (the socket directory is the data directory)
+ * naming a gone, zombie or other process — which PostgreSQL would take for a live server, since a
+ * zombie nobody reaps still answers signal 0 — are removed with their sockets.
  */
 async function clearLeftoverServer(dir: string): Promise<void> {
   const file = join(dir, 'postmaster.pid');
-  if (!existsSync(file)) {
-    return;
+  if (existsSync(file)) {
+    await killLeftoverPostmaster(file);
+    rmSync(file, { force: true });
   }
+  for (const name of readdirSync(dir)) {
+    if (/^\.s\.PGSQL\.\d+(\.lock)?$/.test(name)) {
+      rmSync(join(dir, name), { force: true });
+    }
+  }
+}
+
+/** Kills the postmaster a leftover `postmaster.pid` names when it still runs, and waits for it to exit. */
+async function killLeftoverPostmaster(file: string): Promise<void> {
   const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
   if (Number.isInteger(pid) && pid > 1 && isAlive(pid) && commandOf(pid) === 'postgres') {
     try {
@@ -136,7 +148,6 @@ async function clearLeftoverServer(dir: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  rmSync(file, { force: true });
 }
 
 /** Starts PostgreSQL on `dir` (creating the cluster first when it is new) and waits until it accepts connections. */

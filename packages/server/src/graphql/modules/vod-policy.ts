@@ -5,7 +5,6 @@
  * keyed by the asset's playback ID, which the gate applies to every `/play` URL of the asset.
  */
 import { requirePrincipal } from '../../auth/principal.js';
-import { fromGlobalId } from '../../domain/ids.js';
 import type { PlaybackPolicyInput } from '../../domain/playback-policies/playback-policy.js';
 import { vodPolicyTarget } from '../../domain/vod/vod-playback-policy.js';
 import type { GraphQLContext } from '../context.js';
