@@ -178,7 +178,7 @@ describe('recorders', () => {
     await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 10, startSeconds: 14, frameBytes: 16 }));
     await until(() => failures.find((reason) => reason.includes('ENOSPC')), 'the failure event');
     assert.ok(delivered > before + 500, 'the stream kept delivering units to its other readers');
-    assert.equal(recorders.recordingOf(stream.id), undefined, 'the recording stopped');
+    await until(() => (recorders.recordingOf(stream.id) === undefined ? true : undefined), 'the recording to stop');
     storage.failing = false;
     const ended = await until(async () => {
       const row = await store.recording(tenant, recording.id, true);

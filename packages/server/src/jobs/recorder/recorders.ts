@@ -17,7 +17,7 @@ import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
 /** What the recorders tell the rest of the service (events). */
 export interface RecorderEvents {
   started?(recording: RecordingRecord): void;
-  /** Every durable leading-track segment; `reported` when the recording's row was updated with these totals (the first segment, every REPORT_EVERY_SEGMENTS, a chapter's end). */
+  /** Every written leading-track segment; `reported` when the recording's row was updated with these totals (the first segment, every REPORT_EVERY_SEGMENTS, a chapter's end). */
   segmentWritten?(
     recording: RecordingRecord,
     segment: IndexedSegment,
@@ -168,7 +168,7 @@ export class Recorders {
     const { recorder, recording, cutter, plan } = active;
     active.detach();
     recorder.onEnd('recording stopped');
-    await recorder.drain();
+    await recorder.close();
     await active.chain;
     const last = cutter.close();
     const lifecycle = this.options.lifecycle;
