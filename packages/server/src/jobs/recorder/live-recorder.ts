@@ -38,6 +38,8 @@ export interface LiveRecorderEvents {
 
 /** One closed segment on its way to storage. */
 interface Pending {
+  readonly track: CmafTrackWriter;
+  readonly segment: CmafSegment;
   readonly writer: CmafTrackName;
   readonly leader: boolean;
   readonly data: Uint8Array;
@@ -46,8 +48,16 @@ interface Pending {
   readonly described: RecordedTrack;
 }
 
-/** Segment and part targets of recordings: 2 s segments as the live outputs, one part per segment. */
-const RECORDING_PACKAGER = { segmentTargetSeconds: 2, partTargetSeconds: 2, windowSegments: 4 } as const;
+/**
+ * Segment and part targets of recordings: 2 s segments as the live outputs, one part (one movie
+ * fragment) per segment; each segment's buffer is reused once it is written (ADR 0023).
+ */
+const RECORDING_PACKAGER = {
+  segmentTargetSeconds: 2,
+  partTargetSeconds: 2,
+  windowSegments: 4,
+  recycleBlocks: true,
+} as const;
 
 /** The recorder of one stream into one storage prefix. */
 export class LiveRecorder implements StreamSink {
@@ -164,6 +174,8 @@ export class LiveRecorder implements StreamSink {
     const offsetMs = this.offsets.get(writer.name) ?? 0;
     this.offsets.set(writer.name, offsetMs + (segment.duration * 1000) / track.timescale);
     return {
+      track: writer,
+      segment,
       writer: writer.name,
       leader: writer === this.packager.leader,
       data,
@@ -226,6 +238,9 @@ export class LiveRecorder implements StreamSink {
           ),
         );
         this.backlog -= bytes;
+        for (const item of batch) {
+          item.track.recycle(item.segment);
+        }
         await this.index.append(
           batch.map((item) => item.entry),
           this.backlog === 0,
