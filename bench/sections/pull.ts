@@ -27,6 +27,8 @@ const FIRST_WARMUP_S = Number(process.env.BENCH_PULL_FIRST_WARMUP_S ?? 45);
 const WARMUP_S = Number(process.env.BENCH_PULL_WARMUP_S ?? 10);
 const WINDOW_S = Number(process.env.BENCH_PULL_WINDOW_S ?? 30);
 const STARTS = Number(process.env.BENCH_PULL_STARTS ?? 5);
+/** Modes to measure by short name (`rtmp,rtsp,srt,udp`; default all); the push is always measured as the reference. */
+const MODES = (process.env.BENCH_PULL_MODES ?? 'rtmp,rtsp,srt,udp').split(',');
 const MIB = 2 ** 20;
 
 /** The pull benchmark's source: 720p30 H.264 without B-frames (RTP has no DTS), GOP 60 (2 s), ~3 Mb/s, AAC. */
@@ -218,8 +220,9 @@ export async function run(): Promise<string> {
   const camera = encodeTestMedia(WORK_DIR, ['-i', file, '-c', 'copy'], 'source-720p30-nobf-units.mp4');
   const rtsp: RtspTestServer = await startRtspTestServer({ tracks: camera.tracks, units: camera.units });
   try {
-    const modes: Mode[] = [
+    const allModes: (Mode & { readonly key: string })[] = [
       {
+        key: 'rtmp',
         name: 'pushed over RTMP (ffmpeg -c copy -f flv)',
         async add(server, token) {
           const stream = await createStream(server, token);
@@ -227,6 +230,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'rtsp',
         name: 'pulled over RTSP (test RTSP server → relay → ffmpeg)',
         async add(server, token) {
           await createStream(server, token, `rtsp://127.0.0.1:${rtsp.port}/live`);
@@ -234,6 +238,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'srt',
         name: 'pulled over SRT (ffmpeg listener → ffmpeg caller)',
         async add(server, token) {
           const port = await freePort();
@@ -244,6 +249,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'udp',
         name: 'pulled over UDP (ffmpeg MPEG-TS sender → in-process reader, no child)',
         async add(server, token) {
           const port = await freePort();
@@ -252,6 +258,7 @@ export async function run(): Promise<string> {
         },
       },
     ];
+    const modes = allModes.filter((mode) => mode.key === 'rtmp' || MODES.includes(mode.key));
     const results = [];
     for (const mode of modes) {
       results.push(await measureMode(mode));
