@@ -1,12 +1,14 @@
 /**
- * SRT caller for live receiving (draft-sharabayko-srt-01 §4.3.1.1 caller-listener handshake v5,
+ * SRT caller for live receiving or sending (draft-sharabayko-srt-01 §4.3.1.1 caller-listener handshake v5,
  * §3.2.1 extensions, §6 encryption): an INDUCTION (version 4, extension field 2) repeated every
  * 250 ms until the listener answers with version 5, the SRT magic and a SYN cookie; then a
  * CONCLUSION with HSREQ (TSBPD, our latency), the Stream ID and — with a passphrase — a KMREQ
  * carrying a fresh stream key wrapped with the passphrase's KEK (in HSv5 the caller makes the key
  * both directions use). The listener's CONCLUSION (HSRSP, KMRSP) establishes the call; a
- * rejection ends it with its code. From then on the listener's receiving connection (ACK, NAK,
- * TSBPD, decryption, key refresh) reads the data into the MPEG-TS demuxer. One UDP socket per
+ * rejection ends it with its code. From then on a receiving call reads the data through the
+ * listener's receiving connection (ACK, NAK, TSBPD, decryption, key refresh) into the MPEG-TS
+ * demuxer; a sending call sends payloads through an SrtSender (retransmission, too-late drop),
+ * with keepalives and the idle timeout kept here. One UDP socket per
  * call, connected to the address given (already checked by the caller of this module); one
  * timer drives every established call.
  */
@@ -36,6 +38,7 @@ import {
 import { KmCipher, writeKeyMaterial } from './key-material.js';
 import { ControlType, parsePacket, type SrtPacket, writeControlPacket } from './packet.js';
 import { rejectionText } from './rejections.js';
+import { SrtSender } from './sender.js';
 
 /** Where a call delivers the program it receives. */
 export interface SrtCallSink {
@@ -69,7 +72,12 @@ export interface SrtCallOptions {
   readonly idleTimeoutMs?: number;
   /** Receive buffer in packets (default 8192). */
   readonly bufferPackets?: number;
-  readonly sink: SrtCallSink;
+  /** `receive` (default): the listener sends us its stream; `send`: we send ours (push targets). */
+  readonly role?: 'receive' | 'send';
+  /** Where a receiving call delivers the program (a sending call has none). */
+  readonly sink?: SrtCallSink;
+  /** Called once the handshake completed. */
+  readonly onEstablished?: () => void;
   readonly log: Logger;
   /** Called once when the call is over. */
   readonly onEnd: (end: SrtCallEnd) => void;
@@ -92,11 +100,16 @@ const RECEIVER_FLAGS =
   SrtFlag.periodicNak |
   SrtFlag.retransmitFlag;
 
+/** Something an established call runs every few milliseconds. */
+interface Ticking {
+  tick(): void;
+}
+
 /** The established calls of this process, ticked by one timer. */
-const established = new Set<SrtConnection>();
+const established = new Set<Ticking>();
 let ticker: NodeJS.Timeout | undefined;
 
-function track(connection: SrtConnection): void {
+function track(connection: Ticking): void {
   established.add(connection);
   if (!ticker) {
     ticker = setInterval(() => {
@@ -108,7 +121,7 @@ function track(connection: SrtConnection): void {
   }
 }
 
-function untrack(connection: SrtConnection): void {
+function untrack(connection: Ticking): void {
   established.delete(connection);
   if (established.size === 0 && ticker) {
     clearInterval(ticker);
@@ -135,7 +148,12 @@ export class SrtCall {
   private repeat: NodeJS.Timeout | undefined;
   private deadline: NodeJS.Timeout | undefined;
   private connection: SrtConnection | undefined;
+  private sender: SrtSender | undefined;
+  private readonly sending: Ticking = { tick: () => this.tickSender() };
+  private lastHeard = 0;
+  private lastSent = 0;
   private finished = false;
+  private peerSocketId = 0;
 
   constructor(private readonly options: SrtCallOptions) {
     this.peer = `${options.address}:${options.port}`;
@@ -170,6 +188,25 @@ export class SrtCall {
   /** Whether the handshake completed. */
   get isEstablished(): boolean {
     return this.state === 'established';
+  }
+
+  /** The sending side's counters once established (sending calls). */
+  get senderStats(): SrtSender['stats'] | undefined {
+    return this.sender?.stats;
+  }
+
+  /**
+   * Sends one payload (a sending call; at most 1456 bytes, 1316 = 7 TS packets as usual); answers
+   * false before the handshake completed or after the call ended (nothing was sent).
+   */
+  send(payload: Uint8Array): boolean {
+    if (!this.sender || this.finished) {
+      return false;
+    }
+    const now = nowUs();
+    this.lastSent = now;
+    this.sender.send(payload, now);
+    return true;
   }
 
   /** The receiving connection's counters once established. */
@@ -268,6 +305,10 @@ export class SrtCall {
     if (packet.destinationSocket !== this.socketId) {
       return;
     }
+    if (this.sender) {
+      this.onSenderPacket(packet);
+      return;
+    }
     const connection = this.connection;
     if (connection) {
       if (!packet.control) {
@@ -340,18 +381,22 @@ export class SrtCall {
     clearInterval(this.repeat);
     clearTimeout(this.deadline);
     this.state = 'established';
+    if (this.options.role === 'send') {
+      this.establishSender(hs, latencyMs);
+      return;
+    }
     const { sink, passphrase } = this.options;
     const connection = new SrtConnection<SrtMediaSink>({
       socketId: this.socketId,
       peerSocketId: hs.socketId,
       peer: this.peer,
       publisher: {
-        setDescription: (description) => sink.describe(description),
-        write: (unit) => sink.unit(unit),
+        setDescription: (description) => sink?.describe(description),
+        write: (unit) => sink?.unit(unit),
         close: () => undefined,
       },
       log: this.options.log,
-      send: (bytes) => this.send(bytes),
+      send: (bytes) => this.datagram(bytes),
       initialSequence: hs.initialSequence,
       latencyMs,
       timeBaseUs,
@@ -366,14 +411,80 @@ export class SrtCall {
     this.connection = connection;
     track(connection);
     this.options.log.info({ peer: this.peer, latencyMs, encrypted: this.keys !== undefined }, 'SRT call established');
+    this.options.onEstablished?.();
+  }
+
+  /** A sending call: the listener's latency sets the drop delay (libsrt's: 1.25 × latency, at least 1 s). */
+  private establishSender(hs: Handshake, latencyMs: number): void {
+    const key = this.keys?.even;
+    this.peerSocketId = hs.socketId;
+    this.lastHeard = nowUs();
+    this.lastSent = this.lastHeard;
+    this.sender = new SrtSender({
+      initialSequence: hs.initialSequence,
+      peerSocketId: hs.socketId,
+      dropDelayUs: Math.max(1_000_000, latencyMs * 1250 + 20_000),
+      bufferPackets: this.options.bufferPackets ?? 8192,
+      ...(key && this.keys ? { key: { key, salt: this.keys.salt } } : {}),
+      timestamp: (now) => Math.round(now - this.start * 1000) >>> 0,
+      send: (bytes) => this.datagram(bytes),
+    });
+    track(this.sending);
+    this.options.log.info(
+      { peer: this.peer, latencyMs, encrypted: this.keys !== undefined },
+      'SRT call established (sending)',
+    );
+    this.options.onEstablished?.();
+  }
+
+  private onSenderPacket(packet: SrtPacket): void {
+    const now = nowUs();
+    this.lastHeard = now;
+    if (!packet.control || !this.sender) {
+      return;
+    }
+    try {
+      if (packet.type === ControlType.ack) {
+        this.sender.ack(packet.info, packet.cif, now);
+      } else if (packet.type === ControlType.nak) {
+        this.sender.nak(packet.cif);
+      } else if (packet.type === ControlType.shutdown) {
+        this.end('ended', `${this.peer} sent SHUTDOWN`);
+      }
+    } catch (error) {
+      this.options.log.debug({ err: error, peer: this.peer }, 'bad SRT control packet ignored');
+    }
+  }
+
+  private tickSender(): void {
+    const sender = this.sender;
+    if (!sender || this.finished) {
+      return;
+    }
+    const now = nowUs();
+    const idleMs = this.options.idleTimeoutMs ?? 5000;
+    if (now - this.lastHeard > idleMs * 1000) {
+      this.end('failed', `no packet from ${this.peer} for ${idleMs} ms`);
+      return;
+    }
+    sender.tick(now);
+    if (now - this.lastSent > 1_000_000) {
+      this.lastSent = now;
+      this.sendControl(ControlType.keepalive);
+    }
+  }
+
+  private sendControl(type: number, cif?: Uint8Array): void {
+    const timestamp = Math.round((performance.now() - this.start) * 1000) >>> 0;
+    this.datagram(writeControlPacket(type, 0, 0, timestamp, this.peerSocketId, cif));
   }
 
   private sendHandshake(cif: Uint8Array): void {
     const timestamp = Math.round((performance.now() - this.start) * 1000) >>> 0;
-    this.send(writeControlPacket(ControlType.handshake, 0, 0, timestamp, 0, cif));
+    this.datagram(writeControlPacket(ControlType.handshake, 0, 0, timestamp, 0, cif));
   }
 
-  private send(bytes: Uint8Array): void {
+  private datagram(bytes: Uint8Array): void {
     if (this.state !== 'over') {
       this.socket.send(bytes, (error) => {
         if (error) {
@@ -395,6 +506,12 @@ export class SrtCall {
       // Our own close sends SHUTDOWN before the socket closes; its onClose comes back here, finished.
       connection.close(message, true);
       untrack(connection);
+    }
+    if (this.sender) {
+      untrack(this.sending);
+      if (kind !== 'ended') {
+        this.sendControl(ControlType.shutdown, new Uint8Array(4));
+      }
     }
     this.state = 'over';
     try {
