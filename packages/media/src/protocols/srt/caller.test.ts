@@ -5,6 +5,7 @@ import { createSocket } from 'node:dgram';
 import { after, describe, it } from 'node:test';
 import { silentLogger } from '../../ports.js';
 import type { StreamDescription } from '../../stream/track.js';
+import { LossyRelay } from '../../testing/lossy-relay.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import { until } from '../../testing/until.js';
 import { SrtCall, type SrtCallEnd, type SrtCallOptions } from './caller.js';
@@ -156,5 +157,67 @@ describe('SrtCall against libsrt listeners', { skip: ffmpegMissing }, () => {
       return false;
     });
     assert.equal(result.end.kind, 'ended', JSON.stringify(result.end));
+  });
+
+  it('sends through 5 % loss and 50 ms jitter to srt-live-transmit: retransmissions deliver every byte', {
+    skip: transmitMissing,
+  }, async () => {
+    const port = await freeUdpPort();
+    const receiver = spawn(
+      'srt-live-transmit',
+      [
+        '-q',
+        '-a:no',
+        `srt://127.0.0.1:${port}?mode=listener&latency=400&passphrase=lossy-network-secret`,
+        'file://con',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    children.push(receiver);
+    let received = 0;
+    receiver.stdout?.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    const exited = new Promise((resolve) => receiver.on('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const relay = new LossyRelay(port, 0.05, 50);
+    const relayPort = await relay.listen();
+    let ended: SrtCallEnd | undefined;
+    const srt = new SrtCall({
+      address: '127.0.0.1',
+      port: relayPort,
+      role: 'send',
+      latencyMs: 400,
+      passphrase: 'lossy-network-secret',
+      log: silentLogger,
+      onEnd: (end) => {
+        ended = end;
+      },
+    });
+    try {
+      await until(() => srt.isEstablished || ended !== undefined, 'the handshake', 10_000);
+      assert.equal(ended, undefined, JSON.stringify(ended));
+      const payload = new Uint8Array(1316).fill(0x47);
+      const count = 600;
+      for (let i = 0; i < count; i++) {
+        srt.send(payload);
+        if (i % 20 === 19) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+      await until(() => srt.unacknowledged === 0, 'every packet acknowledged', 15_000);
+      // The receiver holds the last packets for its latency; a SHUTDOWN now would discard them.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const stats = srt.senderStats;
+      srt.close('done');
+      await exited;
+      assert.equal(received, count * 1316);
+      assert.ok(relay.dropped > 0 && (stats?.packetsRetransmitted ?? 0) > 0, JSON.stringify(stats));
+      assert.equal(stats?.packetsDropped, 0);
+    } finally {
+      srt.close('test over');
+      relay.close();
+      stopChild(receiver);
+    }
   });
 });

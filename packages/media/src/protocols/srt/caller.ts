@@ -195,6 +195,11 @@ export class SrtCall {
     return this.sender?.stats;
   }
 
+  /** Packets sent and not yet acknowledged (sending calls). */
+  get unacknowledged(): number {
+    return this.sender?.unacknowledged ?? 0;
+  }
+
   /**
    * Sends one payload (a sending call; at most 1456 bytes, 1316 = 7 TS packets as usual); answers
    * false before the handshake completed or after the call ended (nothing was sent).
