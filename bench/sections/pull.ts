@@ -1,8 +1,8 @@
 /**
  * Pull ingest cost and start-up: CPU and memory per stream at 1 and 10 streams for the same media
  * pushed over RTMP (ffmpeg `-c copy -f flv` publishers) and pulled — over RTSP from the test RTSP
- * server (ffmpeg child behind the guarded RTSP relay) and over SRT from ffmpeg listeners (ffmpeg
- * child dialling the checked address). CPU is read over the Airwave service's whole process tree
+ * server (ffmpeg child behind the guarded RTSP relay), over SRT from ffmpeg listeners (our
+ * in-process caller dialling the checked address) and MPEG-TS over UDP (in process). CPU is read over the Airwave service's whole process tree
  * (/proc), which includes the ffmpeg children of the pulls; the sources (publishers, listeners,
  * the RTSP server in this process) are outside it. Then the time from `createStream(PULL)` to the
  * first playable LL-HLS part of an RTSP source with a 2 s GOP, against the time from the start of
@@ -27,6 +27,8 @@ const FIRST_WARMUP_S = Number(process.env.BENCH_PULL_FIRST_WARMUP_S ?? 45);
 const WARMUP_S = Number(process.env.BENCH_PULL_WARMUP_S ?? 10);
 const WINDOW_S = Number(process.env.BENCH_PULL_WINDOW_S ?? 30);
 const STARTS = Number(process.env.BENCH_PULL_STARTS ?? 5);
+/** Modes to measure by short name (`rtmp,rtsp,srt,udp`; default all); the push is always measured as the reference. */
+const MODES = (process.env.BENCH_PULL_MODES ?? 'rtmp,rtsp,srt,udp').split(',');
 const MIB = 2 ** 20;
 
 /** The pull benchmark's source: 720p30 H.264 without B-frames (RTP has no DTS), GOP 60 (2 s), ~3 Mb/s, AAC. */
@@ -218,8 +220,9 @@ export async function run(): Promise<string> {
   const camera = encodeTestMedia(WORK_DIR, ['-i', file, '-c', 'copy'], 'source-720p30-nobf-units.mp4');
   const rtsp: RtspTestServer = await startRtspTestServer({ tracks: camera.tracks, units: camera.units });
   try {
-    const modes: Mode[] = [
+    const allModes: (Mode & { readonly key: string })[] = [
       {
+        key: 'rtmp',
         name: 'pushed over RTMP (ffmpeg -c copy -f flv)',
         async add(server, token) {
           const stream = await createStream(server, token);
@@ -227,6 +230,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'rtsp',
         name: 'pulled over RTSP (test RTSP server → relay → ffmpeg)',
         async add(server, token) {
           await createStream(server, token, `rtsp://127.0.0.1:${rtsp.port}/live`);
@@ -234,7 +238,8 @@ export async function run(): Promise<string> {
         },
       },
       {
-        name: 'pulled over SRT (ffmpeg listener → ffmpeg caller)',
+        key: 'srt',
+        name: 'pulled over SRT (ffmpeg listener → in-process caller, no child)',
         async add(server, token) {
           const port = await freePort();
           const source = loopCopy(file, 'mpegts', `srt://127.0.0.1:${port}?mode=listener`);
@@ -244,6 +249,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'udp',
         name: 'pulled over UDP (ffmpeg MPEG-TS sender → in-process reader, no child)',
         async add(server, token) {
           const port = await freePort();
@@ -252,6 +258,7 @@ export async function run(): Promise<string> {
         },
       },
     ];
+    const modes = allModes.filter((mode) => mode.key === 'rtmp' || MODES.includes(mode.key));
     const results = [];
     for (const mode of modes) {
       results.push(await measureMode(mode));
@@ -307,7 +314,7 @@ export async function run(): Promise<string> {
     );
     const median = (values: number[]) => percentile(values, 50);
     return [
-      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP and SRT pulls it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relays, UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
+      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP pulls it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relay, SRT and UDP pulls have no child (read in process); sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
       '',
       '| mode | streams | server tree CPU % | CPU % per stream | Node main thread / ffmpeg children % | ffmpeg children | RSS MiB (tree) | vs pushed per stream | machine busy % / load1 |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
