@@ -10,9 +10,9 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { H264Depacketizer } from '@airwave/media/protocols/shared/rtp/h264-depacketizer';
+import { ReorderBuffer } from '@airwave/media/protocols/shared/rtp/reorder-buffer';
 import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
-import { H264Depacketizer } from '@airwave/media/protocols/webrtc/rtp/h264-depacketizer';
-import { ReorderBuffer } from '@airwave/media/protocols/webrtc/rtp/reorder-buffer';
 import { importSrtpKeys, udpRoute } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
 import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
