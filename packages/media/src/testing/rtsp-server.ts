@@ -3,8 +3,10 @@
  * OPTIONS, DESCRIBE (SDP with sprop-parameter-sets and the AAC config), SETUP
  * (`RTP/AVP/TCP;interleaved`, UDP answered 461), PLAY and TEARDOWN; RTP packetized per RFC 6184
  * (single NAL units and FU-A) and RFC 3640 (AAC-hbr), paced in real time and looped. It can also
- * answer DESCRIBE with a redirect, for the guard's redirect tests.
+ * answer DESCRIBE with a redirect, for the guard's redirect tests, and ask for Basic or Digest
+ * (MD5, qop=auth) credentials.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { parseAvcC } from '../codecs/h264.js';
 import { splitLengthPrefixed } from '../codecs/nal.js';
@@ -18,6 +20,38 @@ export interface RtspTestServerOptions {
   readonly units: readonly MediaUnit[];
   /** Answer DESCRIBE with `302` to this location instead of serving. */
   readonly redirectTo?: string;
+  /** Ask every request but OPTIONS for these credentials. */
+  readonly credentials?: { readonly username: string; readonly password: string; readonly scheme: 'basic' | 'digest' };
+}
+
+const REALM = 'Airwave test';
+const NONCE = '6169727761766574657374';
+
+/** Whether a request head carries the right credentials (Digest checked per RFC 7616 with MD5). */
+function authorized(
+  head: string,
+  method: string,
+  credentials: NonNullable<RtspTestServerOptions['credentials']>,
+): boolean {
+  const header = /\r\nAuthorization:\s*([^\r\n]*)/i.exec(head)?.[1] ?? '';
+  const { username, password, scheme } = credentials;
+  if (scheme === 'basic') {
+    return header === `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  }
+  if (!header.startsWith('Digest ')) {
+    return false;
+  }
+  const params = new Map(
+    [...header.matchAll(/(\w+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g)].map((m) => [
+      m[1] as string,
+      (m[2] ?? m[3] ?? '').replace(/\\(.)/g, '$1'),
+    ]),
+  );
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  const ha1 = md5(`${username}:${REALM}:${password}`);
+  const ha2 = md5(`${method}:${params.get('uri')}`);
+  const expected = md5(`${ha1}:${NONCE}:${params.get('nc')}:${params.get('cnonce')}:auth:${ha2}`);
+  return params.get('username') === username && params.get('nonce') === NONCE && params.get('response') === expected;
 }
 
 /** A running test server. */
@@ -162,7 +196,13 @@ export async function startRtspTestServer(options: RtspTestServerOptions): Promi
             .join('');
           socket.write(`RTSP/1.0 ${status}\r\n${text}\r\n${body}`);
         };
-        if (method === 'OPTIONS') {
+        if (options.credentials && method !== 'OPTIONS' && !authorized(head, method, options.credentials)) {
+          const challenge =
+            options.credentials.scheme === 'basic'
+              ? `Basic realm="${REALM}"`
+              : `Digest realm="${REALM}", nonce="${NONCE}", qop="auth", algorithm=MD5`;
+          reply('401 Unauthorized', { 'WWW-Authenticate': challenge });
+        } else if (method === 'OPTIONS') {
           reply('200 OK', { Public: 'OPTIONS, DESCRIBE, SETUP, PLAY, TEARDOWN' });
         } else if (method === 'DESCRIBE') {
           if (options.redirectTo) {

@@ -1,16 +1,24 @@
-/** Chooses the input of an attempt by source kind: our DTSC and UDP readers, or an ffmpeg child for the rest. */
+/**
+ * Chooses the input of an attempt by source kind: our DTSC, UDP and RTSP readers (RTSP handing
+ * the sources only ffmpeg reads to it), or an ffmpeg child for the rest.
+ */
 import { openDtscInput } from './dtsc-input.js';
 import type { PullInputFactory } from './pull-input.js';
+import { rtspInputs } from './rtsp/rtsp-input.js';
 import { openUdpInput } from './udp-input.js';
 
 /** The input factory of every kind, given the ffmpeg one. */
 export function pullInputs(ffmpeg: PullInputFactory): PullInputFactory {
+  const rtsp = rtspInputs({ fallback: ffmpeg });
   return (context) => {
     switch (context.target.kind) {
       case 'dtsc':
         return openDtscInput(context);
       case 'udp':
         return openUdpInput(context);
+      case 'rtsp':
+      case 'rtsps':
+        return rtsp(context);
       default:
         return ffmpeg(context);
     }

@@ -1,0 +1,438 @@
+/**
+ * RTSP/RTSPS pull in process (RFC 2326, the RFC 7826 subset RTSP/1.0 servers speak): one TCP
+ * (or TLS, certificate checked against the host name) connection to the guard-checked address
+ * carries OPTIONS, DESCRIBE (SDP), one SETUP per track with `RTP/AVP/TCP;interleaved`, PLAY,
+ * keep-alives (GET_PARAMETER when the server lists it, else OPTIONS) at half the session
+ * timeout, and TEARDOWN; Basic or Digest credentials come from the URI. The interleaved RTP goes
+ * through the depacketizers straight into the hub (rtsp-to-stream.ts). A redirect ends the
+ * attempt so the next one dials the new location through the guard. A source whose tracks only
+ * ffmpeg reads (rtsp-plan.ts) is handed to the ffmpeg input, when one is given.
+ */
+import { isIP, type Socket, connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { ParseError, ProtocolError, UnsupportedError } from '../../../errors.js';
+import { parseRtpPacket, senderReports } from '../../shared/rtp/rtp-packet.js';
+import { checkedAddress, PullRefusedError } from '../address-guard.js';
+import {
+  EndOnce,
+  type PullEndKind,
+  type PullInput,
+  type PullInputContext,
+  type PullInputFactory,
+} from '../pull-input.js';
+import { redactText, redactUri } from '../redact.js';
+import { credentialsOf, parseChallenges, RtspAuthenticator } from './rtsp-auth.js';
+import { planRtsp, type RtspTrackPlan } from './rtsp-plan.js';
+import { type RtspItem, RtspReader, type RtspResponse, type RtspServerRequest } from './rtsp-reader.js';
+import { parseSessionDescription } from './rtsp-sdp.js';
+import { RtspToStream } from './rtsp-to-stream.js';
+
+/** What RTSP attempts need. */
+export interface RtspInputOptions {
+  /** Reads sources whose tracks only ffmpeg carries (an ffmpeg input); none: such tracks are left out. */
+  readonly fallback?: PullInputFactory;
+  /** How long a request may wait for its response (default 10 s). */
+  readonly responseTimeoutMs?: number;
+}
+
+/** What this client calls itself. */
+export const RTSP_USER_AGENT = 'Airwave RTSP pull';
+/** Session timeout assumed when SETUP names none (RFC 2326 §12.37). */
+const DEFAULT_SESSION_TIMEOUT_S = 60;
+/** Logs at most one dropped packet per this many. */
+const DROP_LOG_EVERY = 100;
+
+/** Opens in-process RTSP attempts. */
+export function rtspInputs(options: RtspInputOptions = {}): PullInputFactory {
+  return (context) => new RtspInput(context, options);
+}
+
+/** An attempt-ending condition found while talking to the source. */
+class RtspEnd extends Error {
+  constructor(
+    readonly kind: PullEndKind,
+    message: string,
+    readonly redirectTo?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Waiting {
+  readonly method: string;
+  resolve(response: RtspResponse): void;
+  reject(error: Error): void;
+  readonly timer: NodeJS.Timeout;
+}
+
+class RtspInput implements PullInput {
+  private readonly end = new EndOnce();
+  private readonly reader = new RtspReader();
+  private readonly waiting = new Map<number, Waiting>();
+  private readonly channels = new Map<number, { track: number; rtcp: boolean }>();
+  private readonly requestUrl: string;
+  private readonly auth: RtspAuthenticator | undefined;
+  private readonly startedAt = Date.now();
+  private socket: Socket | undefined;
+  private cseq = 0;
+  private session: string | undefined;
+  private keepalive: NodeJS.Timeout | undefined;
+  private converter: RtspToStream | undefined;
+  private delegate: PullInput | undefined;
+  private drops = 0;
+
+  constructor(
+    private readonly context: PullInputContext,
+    private readonly options: RtspInputOptions,
+  ) {
+    const url = new URL(context.target.url.href);
+    const credentials = credentialsOf(url);
+    this.auth = credentials ? new RtspAuthenticator(credentials) : undefined;
+    url.username = '';
+    url.password = '';
+    url.hash = '';
+    this.requestUrl = url.href;
+    this.run().catch((error: unknown) => this.failed(error));
+  }
+
+  get ended() {
+    return this.end.ended;
+  }
+
+  stop(reason: string, kind: PullEndKind = 'stopped'): void {
+    if (this.delegate) {
+      this.delegate.stop(reason, kind);
+      return;
+    }
+    this.finish(kind, reason);
+  }
+
+  private async run(): Promise<void> {
+    const { target, sink, guard, log } = this.context;
+    const address = await checkedAddress(guard, target.host);
+    if (this.end.settled) {
+      return;
+    }
+    sink.resolved(address);
+    await this.connect(address);
+    const options = await this.request('OPTIONS', this.requestUrl);
+    const methods = new Set(
+      (options.headers.get('public') ?? '')
+        .split(',')
+        .map((method) => method.trim().toUpperCase())
+        .filter(Boolean),
+    );
+    const describe = await this.request('DESCRIBE', this.requestUrl, { Accept: 'application/sdp' });
+    const base = withoutUserInfo(
+      describe.headers.get('content-base') ?? describe.headers.get('content-location') ?? this.requestUrl,
+    );
+    const description = parseSessionDescription(new TextDecoder().decode(describe.body), base);
+    const plan = planRtsp(description);
+    if (plan.leftOut.length > 0) {
+      log.info({ leftOut: plan.leftOut }, 'RTSP tracks left out');
+    }
+    if (plan.ffmpegReads && this.options.fallback) {
+      this.handOver(`tracks only ffmpeg reads: ${plan.leftOut.join('; ')}`);
+      return;
+    }
+    if (plan.tracks.length === 0) {
+      throw new RtspEnd('failed', `the RTSP source has no track this service carries (${plan.leftOut.join('; ')})`);
+    }
+    this.converter = new RtspToStream(
+      plan.tracks,
+      sink,
+      () => Date.now() - this.startedAt,
+      (track, correctionMs) =>
+        log.info({ track, correctionMs: Math.round(correctionMs) }, 'RTSP track aligned by sender reports'),
+    );
+    let timeoutS = DEFAULT_SESSION_TIMEOUT_S;
+    for (const [index, track] of plan.tracks.entries()) {
+      const setup = await this.request('SETUP', track.media.control, {
+        Transport: `RTP/AVP/TCP;unicast;interleaved=${index * 2}-${index * 2 + 1}`,
+      });
+      const sessionHeader = setup.headers.get('session');
+      if (sessionHeader) {
+        const [id = '', ...params] = sessionHeader.split(';');
+        this.session = id.trim();
+        const timeout = params.map((param) => /^\s*timeout\s*=\s*(\d+)/i.exec(param)?.[1]).find(Boolean);
+        if (timeout) {
+          timeoutS = Math.max(1, Number(timeout));
+        }
+      }
+      const transport = setup.headers.get('transport') ?? '';
+      const interleaved = /interleaved=(\d+)(?:-(\d+))?/i.exec(transport);
+      const rtp = interleaved ? Number(interleaved[1]) : index * 2;
+      const rtcp = interleaved?.[2] === undefined ? rtp + 1 : Number(interleaved[2]);
+      if (/RTP\/AVP(?!\/TCP)/i.test(transport) && !interleaved) {
+        throw new RtspEnd('failed', 'the RTSP source answered SETUP without interleaved TCP transport');
+      }
+      this.channels.set(rtp, { track: index, rtcp: false });
+      this.channels.set(rtcp, { track: index, rtcp: true });
+    }
+    const play = await this.request('PLAY', description.control, { Range: 'npt=0.000-' });
+    this.converter.rtpInfo(rtpTimes(play.headers.get('rtp-info'), plan.tracks));
+    this.converter.describeIfReady();
+    const keepaliveMethod = methods.has('GET_PARAMETER') ? 'GET_PARAMETER' : 'OPTIONS';
+    this.keepalive = setInterval(
+      () => {
+        const uri = keepaliveMethod === 'OPTIONS' ? this.requestUrl : description.control;
+        this.request(keepaliveMethod, uri).catch(() => undefined);
+      },
+      Math.max(1000, (timeoutS * 1000) / 2),
+    );
+    this.keepalive.unref();
+  }
+
+  private connect(address: string): Promise<void> {
+    const { target } = this.context;
+    const tls = target.kind === 'rtsps';
+    const port = target.url.port === '' ? (tls ? 322 : 554) : Number(target.url.port);
+    const socket = tls
+      ? tlsConnect({ host: address, port, ...(isIP(target.host) === 0 ? { servername: target.host } : {}) })
+      : tcpConnect({ host: address, port });
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      this.finish('failed', `RTSP connection to ${target.host}:${port} failed: ${error.code ?? error.message}`),
+    );
+    socket.on('close', () => this.finish('source_ended', 'the RTSP source closed the connection'));
+    return new Promise((resolve, reject) => {
+      socket.once(tls ? 'secureConnect' : 'connect', () => resolve());
+      socket.once('close', () => reject(new RtspEnd('source_ended', 'the RTSP source closed the connection')));
+    });
+  }
+
+  /** Sends a request and waits for its response; a 401 is answered once with the credentials. */
+  private async request(method: string, uri: string, headers: Record<string, string> = {}): Promise<RtspResponse> {
+    for (let tries = 0; ; tries++) {
+      const response = await this.send(method, uri, headers);
+      if (response.status === 401 && tries < 2) {
+        if (!this.auth) {
+          throw new RtspEnd('failed', `the RTSP source asks for credentials (401 on ${method})`);
+        }
+        if (!this.auth.accept(parseChallenges(response.headers.all('www-authenticate')))) {
+          throw new RtspEnd('failed', `the RTSP source refused the credentials (401 on ${method})`);
+        }
+        continue;
+      }
+      if (response.status >= 300 && response.status < 400) {
+        const location = response.headers.get('location');
+        if (!location) {
+          throw new RtspEnd('failed', `RTSP redirect ${response.status} without a Location`);
+        }
+        this.context.log.info({ status: response.status }, 'RTSP source redirected');
+        throw new RtspEnd('redirected', 'the RTSP source redirected', new URL(location, uri).href);
+      }
+      if (response.status < 200 || response.status >= 300) {
+        throw new RtspEnd('failed', `the RTSP source answered ${method} with ${response.status} ${response.reason}`);
+      }
+      return response;
+    }
+  }
+
+  private send(method: string, uri: string, headers: Record<string, string>): Promise<RtspResponse> {
+    const socket = this.socket;
+    if (!socket || this.end.settled) {
+      return Promise.reject(new RtspEnd('stopped', 'the attempt ended'));
+    }
+    const cseq = ++this.cseq;
+    const lines = [`${method} ${uri} RTSP/1.0`, `CSeq: ${cseq}`, `User-Agent: ${RTSP_USER_AGENT}`];
+    const authorization = this.auth?.header(method, uri);
+    if (authorization) {
+      lines.push(`Authorization: ${authorization}`);
+    }
+    if (this.session && method !== 'OPTIONS' && method !== 'DESCRIBE') {
+      lines.push(`Session: ${this.session}`);
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      lines.push(`${name}: ${value}`);
+    }
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    const timeoutMs = this.options.responseTimeoutMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(cseq);
+        reject(new RtspEnd('stalled', `no answer to RTSP ${method} within ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      timer.unref();
+      this.waiting.set(cseq, { method, resolve, reject, timer });
+    });
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.end.settled) {
+      return;
+    }
+    let items: RtspItem[];
+    try {
+      items = this.reader.push(chunk);
+    } catch (error) {
+      this.finish('failed', `bad RTSP data from the source: ${(error as Error).message}`);
+      return;
+    }
+    for (const item of items) {
+      if (this.end.settled) {
+        return;
+      }
+      if (item.kind === 'frame') {
+        this.frame(item.channel, item.data);
+      } else if (item.kind === 'response') {
+        this.response(item);
+      } else {
+        this.answer(item);
+      }
+    }
+  }
+
+  private response(response: RtspResponse): void {
+    const said = Number(response.headers.get('cseq'));
+    // A response without a CSeq answers the oldest request still waiting.
+    const cseq = this.waiting.has(said) ? said : this.waiting.keys().next().value;
+    const entry = cseq === undefined ? undefined : this.waiting.get(cseq);
+    if (cseq === undefined || !entry) {
+      return;
+    }
+    this.waiting.delete(cseq);
+    clearTimeout(entry.timer);
+    entry.resolve(response);
+  }
+
+  /** A request of the server: OPTIONS and GET_PARAMETER (keep-alive probes) are answered, the rest refused. */
+  private answer(request: RtspServerRequest): void {
+    const ok = request.method === 'OPTIONS' || request.method === 'GET_PARAMETER';
+    const status = ok ? '200 OK' : '501 Not Implemented';
+    this.socket?.write(`RTSP/1.0 ${status}\r\nCSeq: ${request.headers.get('cseq') ?? '0'}\r\n\r\n`);
+  }
+
+  private frame(channel: number, data: Uint8Array): void {
+    const route = this.channels.get(channel);
+    const converter = this.converter;
+    if (!route || !converter) {
+      return;
+    }
+    try {
+      if (route.rtcp) {
+        for (const report of senderReports(data)) {
+          converter.senderReport(route.track, report);
+        }
+      } else {
+        converter.packet(route.track, parseRtpPacket(data));
+      }
+    } catch (error) {
+      if (error instanceof UnsupportedError && !route.rtcp) {
+        this.finish('failed', error.message);
+      } else if (error instanceof ParseError || error instanceof UnsupportedError) {
+        if (this.drops++ % DROP_LOG_EVERY === 0) {
+          this.context.log.warn({ reason: error.message, drops: this.drops }, 'RTSP packet dropped');
+        }
+      } else {
+        this.failed(error);
+      }
+    }
+  }
+
+  /** Gives the attempt to the fallback input (ffmpeg), which reports the end. */
+  private handOver(reason: string): void {
+    const fallback = this.options.fallback;
+    if (!fallback || this.end.settled) {
+      return;
+    }
+    this.context.log.info({ reason }, 'RTSP source read through ffmpeg');
+    this.close(false);
+    const delegate = fallback(this.context);
+    this.delegate = delegate;
+    delegate.ended.then((end) => this.end.settle(end));
+  }
+
+  private failed(error: unknown): void {
+    if (error instanceof RtspEnd) {
+      this.finish(error.kind, redactText(error.message), error.redirectTo);
+    } else if (error instanceof PullRefusedError) {
+      this.finish(error.kind, error.message);
+    } else if (error instanceof ParseError || error instanceof ProtocolError || error instanceof UnsupportedError) {
+      this.finish('failed', `bad RTSP source: ${redactText(error.message)}`);
+    } else {
+      this.context.log.error({ err: error, source: redactUri(this.requestUrl) }, 'RTSP input failed');
+      this.finish('failed', `RTSP input failed: ${redactText(String(error))}`);
+    }
+  }
+
+  private finish(kind: PullEndKind, message: string, redirectTo?: string): void {
+    if (this.delegate) {
+      return;
+    }
+    if (this.end.settle({ kind, message, ...(redirectTo ? { redirectTo } : {}) })) {
+      this.close(true);
+    }
+  }
+
+  /** Ends the connection (with TEARDOWN when a session is up) and every wait. */
+  private close(teardown: boolean): void {
+    clearInterval(this.keepalive);
+    for (const entry of this.waiting.values()) {
+      clearTimeout(entry.timer);
+      entry.reject(new RtspEnd('stopped', 'the attempt ended'));
+    }
+    this.waiting.clear();
+    const socket = this.socket;
+    this.socket = undefined;
+    if (!socket) {
+      return;
+    }
+    socket.removeAllListeners('data');
+    socket.removeAllListeners('close');
+    socket.on('error', () => undefined);
+    if (teardown && this.session && socket.writable) {
+      socket.end(
+        `TEARDOWN ${this.requestUrl} RTSP/1.0\r\nCSeq: ${++this.cseq}\r\nUser-Agent: ${RTSP_USER_AGENT}\r\nSession: ${this.session}\r\n\r\n`,
+      );
+      setTimeout(() => socket.destroy(), 1000).unref();
+    } else {
+      socket.destroy();
+    }
+  }
+}
+
+/** A URL without user information (a Content-Base may repeat the credentials). */
+function withoutUserInfo(uri: string): string {
+  try {
+    const url = new URL(uri);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    throw new RtspEnd('failed', 'the RTSP source sent an invalid Content-Base');
+  }
+}
+
+/** RTP-Info (RFC 2326 §12.33) `rtptime` per planned track, matched by control URL (or by order). */
+function rtpTimes(header: string | undefined, tracks: readonly RtspTrackPlan[]): (number | undefined)[] {
+  const times: (number | undefined)[] = tracks.map(() => undefined);
+  if (!header) {
+    return times;
+  }
+  const entries = header.split(/,(?=\s*url=)/i).map((entry) => {
+    const url = /url=([^;]+)/i.exec(entry)?.[1]?.trim();
+    const rtptime = /rtptime=(\d+)/i.exec(entry)?.[1];
+    return { url, rtptime: rtptime === undefined ? undefined : Number(rtptime) >>> 0 };
+  });
+  const last = (uri: string) => uri.replace(/\/+$/, '').split('/').at(-1);
+  entries.forEach((entry, order) => {
+    if (!entry.url || entry.rtptime === undefined) {
+      return;
+    }
+    const url = entry.url;
+    let index = tracks.findIndex((track) => track.media.control === url);
+    if (index < 0) {
+      index = tracks.findIndex((track) => last(track.media.control) === last(url));
+    }
+    if (index < 0 && entries.length === tracks.length) {
+      index = order;
+    }
+    if (index >= 0) {
+      times[index] = entry.rtptime;
+    }
+  });
+  return times;
+}
