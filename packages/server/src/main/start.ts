@@ -331,7 +331,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       nodeId,
       allowPrivate: config.allowPrivatePullSources,
       guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
-      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm })),
+      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm }), {
+        rtsp: config.pullRtsp,
+      }),
       log,
       maxPulls: config.pullMaxSources,
       retry: { baseMs: 1000, maxMs: config.pullRetryMaxMs },

@@ -7,9 +7,15 @@ import type { PullInputFactory } from './pull-input.js';
 import { rtspInputs } from './rtsp/rtsp-input.js';
 import { openUdpInput } from './udp-input.js';
 
+/** Which reader takes RTSP sources. */
+export interface PullInputChoices {
+  /** `in-process` (default): our client, ffmpeg for what only it reads; `ffmpeg`: always the child. */
+  readonly rtsp?: 'in-process' | 'ffmpeg';
+}
+
 /** The input factory of every kind, given the ffmpeg one. */
-export function pullInputs(ffmpeg: PullInputFactory): PullInputFactory {
-  const rtsp = rtspInputs({ fallback: ffmpeg });
+export function pullInputs(ffmpeg: PullInputFactory, choices: PullInputChoices = {}): PullInputFactory {
+  const rtsp = choices.rtsp === 'ffmpeg' ? ffmpeg : rtspInputs({ fallback: ffmpeg });
   return (context) => {
     switch (context.target.kind) {
       case 'dtsc':
