@@ -2,10 +2,13 @@
  * The in-process RTSP client against the test's RTSP server (interleaved TCP, H.264 + AAC from
  * an ffmpeg-encoded file): tracks declared from the SDP before the first packet, units flowing
  * into the hub with the encoded frames intact, TEARDOWN on stop, redirects dialled through the
- * guard by the next attempt, and credentials answered (Basic and Digest) without being shown.
+ * guard by the next attempt, credentials answered (Basic and Digest) without being shown, and
+ * H.265 + Opus read the same way.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { describeHvcC } from '../../../codecs/h265.js';
 import { splitLengthPrefixed } from '../../../codecs/nal.js';
 import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
@@ -14,10 +17,10 @@ import { CapturingLogger } from '../../../testing/capturing-logger.js';
 import { type EncodedMedia, encodeTestMedia, ffmpegSkip } from '../../../testing/ffmpeg-media.js';
 import { type RtspTestServer, startRtspTestServer } from '../../../testing/rtsp-server.js';
 import { suiteTempDir } from '../../../testing/temp-dir.js';
-import { testSourceArgs } from '../../../testing/test-source.js';
+import { lavfiInputs, testSourceArgs } from '../../../testing/test-source.js';
 import { until } from '../../../testing/until.js';
 import { type PullAddressGuard, PullRefusedError } from '../address-guard.js';
-import type { PullInputFactory } from '../pull-input.js';
+import { EndOnce, type PullInputFactory } from '../pull-input.js';
 import { type PullEvent, PullSession } from '../pull-session.js';
 import { rtspInputs } from './rtsp-input.js';
 
@@ -159,6 +162,87 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
       assert.doesNotMatch(logged, /s3cr|wrong/);
     });
   }
+
+  it('reads H.265 + Opus: hvcC from sprop-vps/sps/pps, Opus packets as they were encoded', async () => {
+    const hevc = encodeTestMedia(
+      dir.path,
+      [
+        ...lavfiInputs('320x180', 48000),
+        ...['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'bframes=0:keyint=30:log-level=error'],
+        ...['-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-t', '3'],
+      ],
+      'hevc-opus.mp4',
+    );
+    const server = await startRtspTestServer({ tracks: hevc.tracks, units: hevc.units });
+    const events: PullEvent[] = [];
+    const { session, streamId } = pull(`rtsp://cam.test:${server.port}/live`, events);
+    const units: MediaUnit[] = [];
+    await until(() => described(streamId).length === 2, 'the H.265 stream described', 10_000);
+    hub.getByStreamId(streamId)?.attach({ onUnit: (unit) => units.push(unit) }, false);
+    await until(() => units.filter((unit) => unit.trackId === 1).length > 20, 'H.265 units flowing', 10_000);
+    session.stop('test over');
+    await server.close();
+    assert.deepEqual(described(streamId), ['video:h265', 'audio:opus']);
+    const source = hevc.tracks.find((track) => track.kind === 'video');
+    const track = hub.getByStreamId(streamId)?.description?.tracks[0];
+    // The encoder's hvcC also holds its SEI; the VPS/SPS/PPS are the same.
+    assert.equal(track?.codecString, describeHvcC(source?.config ?? new Uint8Array()).codecString);
+    assert.equal(track?.kind === 'video' && track.width, 320);
+    const sourceOpus = new Set(
+      hevc.units.filter((unit) => unit.trackId !== source?.id).map((unit) => Buffer.from(unit.data).toString('hex')),
+    );
+    const opus = units.filter((unit) => unit.trackId === 2);
+    assert.ok(opus.length > 10, 'Opus packets arrived');
+    assert.ok(
+      opus.every((unit) => sourceOpus.has(Buffer.from(unit.data).toString('hex'))),
+      'each Opus packet is one the encoder wrote',
+    );
+  });
+
+  it('a source with a track only ffmpeg reads (MP4A-LATM) is handed to the fallback input', async () => {
+    const body = [
+      'v=0',
+      's=latm',
+      'm=video 0 RTP/AVP 96',
+      'a=rtpmap:96 H264/90000',
+      'a=control:trackID=0',
+      'm=audio 0 RTP/AVP 97',
+      'a=rtpmap:97 MP4A-LATM/48000/2',
+      'a=control:trackID=1',
+      '',
+    ].join('\r\n');
+    const methods: string[] = [];
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        for (const head of chunk.toString('latin1').split('\r\n\r\n').filter(Boolean)) {
+          const method = head.split(' ')[0] ?? '';
+          methods.push(method);
+          const cseq = /CSeq: (\d+)/.exec(head)?.[1];
+          const extra = method === 'DESCRIBE' ? `Content-Length: ${body.length}\r\n\r\n${body}` : '\r\n';
+          socket.write(`RTSP/1.0 200 OK\r\nCSeq: ${cseq}\r\n${extra}`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const handedOver: string[] = [];
+    const fallback: PullInputFactory = (context) => {
+      handedOver.push(context.target.url.href);
+      const end = new EndOnce();
+      end.settle({ kind: 'source_ended', message: 'the fallback read it' });
+      return { ended: end.ended, stop: () => undefined };
+    };
+    const events: PullEvent[] = [];
+    const { session } = pull(`rtsp://cam.test:${port}/live`, events, rtspInputs({ fallback }));
+    await until(() => events.length >= 1, 'the attempt ended by the fallback', 10_000);
+    session.stop('test over');
+    await new Promise((resolve) => server.close(resolve));
+    assert.deepEqual(handedOver, [`rtsp://cam.test:${port}/live`]);
+    assert.deepEqual(methods, ['OPTIONS', 'DESCRIBE'], 'no SETUP by the in-process client');
+    assert.equal(events[0]?.message, 'the fallback read it');
+  });
 
   it('a source that stops answering mid-session ends the attempt and the next one reconnects', async () => {
     const events: PullEvent[] = [];

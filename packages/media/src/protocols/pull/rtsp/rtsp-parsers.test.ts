@@ -215,8 +215,10 @@ describe('RTP into units', () => {
   const description = parseSessionDescription(SDP, 'rtsp://cam/live/');
   const plan = planRtsp(description);
 
+  let sequence = 0;
   function rtp(timestamp: number, payload: number[], marker = true) {
-    return { payloadType: 96, marker, sequence: 0, timestamp, ssrc: 1, payload: Uint8Array.from(payload) };
+    sequence++;
+    return { payloadType: 96, marker, sequence, timestamp, ssrc: 1, payload: Uint8Array.from(payload) };
   }
 
   it('declares H.264 from sprop-parameter-sets before any packet and AAC from config', () => {
@@ -251,6 +253,23 @@ describe('RTP into units', () => {
       Buffer.from(buildAudioSpecificConfig({ objectType: 2, sampleRate: 48000, channels: 2 })).toString('hex'),
       '1190',
       'the SDP config is AAC-LC, 48 kHz, stereo',
+    );
+  });
+
+  it('a gap in sequence numbers drops video until the next key frame', () => {
+    const units: MediaUnit[] = [];
+    const stream = new RtspToStream(plan.tracks, { describe: () => undefined, unit: (u) => units.push(u) }, () => 0);
+    stream.describeIfReady();
+    stream.packet(0, rtp(3000, [0x65, 1]));
+    sequence += 3;
+    stream.packet(0, rtp(6000, [0x41, 1]));
+    stream.packet(0, rtp(9000, [0x65, 2]));
+    assert.deepEqual(
+      units.map((unit) => [unit.dts, unit.key]),
+      [
+        [0, true],
+        [6000, true],
+      ],
     );
   });
 

@@ -31,8 +31,10 @@ export type RtspStreamSink = Pick<PullInputSink, 'describe' | 'unit'>;
 interface TrackReader {
   /** The track once its configuration is known. */
   readonly track: Track | undefined;
-  /** One RTP packet (in order); `time` maps an RTP timestamp to the track's timescale. */
+  /** One RTP packet (in order); units carry the RTP timestamp as `dts` until the timeline maps it. */
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void;
+  /** Packets before the next one were lost (servers drop packets for slow TCP readers too). */
+  lost(): void;
 }
 
 /** Parameter sets of one NAL-based codec, from the SDP and in band. */
@@ -49,6 +51,7 @@ export class RtspToStream {
   private readonly readers: TrackReader[];
   private readonly timeline: RtpTimeline;
   private described: readonly (Track | undefined)[] = [];
+  private readonly sequences: (number | undefined)[] = [];
 
   constructor(
     plans: readonly RtspTrackPlan[],
@@ -91,6 +94,11 @@ export class RtspToStream {
     if (!reader) {
       return;
     }
+    const expected = this.sequences[index];
+    if (expected !== undefined && packet.sequence !== expected) {
+      reader.lost();
+    }
+    this.sequences[index] = (packet.sequence + 1) & 0xffff;
     const time = (timestamp: number) => this.timeline.time(index, timestamp);
     reader.packet(packet, (unit) => {
       this.describeIfReady();
@@ -198,6 +206,10 @@ class NalVideoReader implements TrackReader {
     }
   }
 
+  lost(): void {
+    this.depacketizer.lost();
+  }
+
   private nalType(nal: Uint8Array): number {
     const first = nal[0] as number;
     return this.codec === 'h264' ? first & 0x1f : (first >> 1) & 0x3f;
@@ -285,6 +297,10 @@ class AacReader implements TrackReader {
     this.depacketizer = new Mpeg4GenericDepacketizer(mpeg4GenericFormat(plan.media.fmtp), frameDuration);
   }
 
+  lost(): void {
+    this.depacketizer.lost();
+  }
+
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void {
     for (const frame of this.depacketizer.push(packet.payload, packet.timestamp)) {
       emit({ trackId: this.id, dts: frame.timestamp, pts: frame.timestamp, key: true, data: frame.data });
@@ -311,6 +327,10 @@ class OpusReader implements TrackReader {
       sampleRate: OPUS_SAMPLE_RATE,
       channels,
     };
+  }
+
+  lost(): void {
+    // Every Opus packet stands alone: nothing waits to be completed.
   }
 
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void {
