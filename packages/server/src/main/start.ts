@@ -333,6 +333,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
       open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm }), {
         rtsp: config.pullRtsp,
+        mergedReadMs: config.rtmpMergedReadMs,
       }),
       log,
       maxPulls: config.pullMaxSources,

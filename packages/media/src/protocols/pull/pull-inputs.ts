@@ -11,11 +11,14 @@ import { openUdpInput } from './udp-input.js';
 export interface PullInputChoices {
   /** `in-process` (default): our client, ffmpeg for what only it reads; `ffmpeg`: always the child. */
   readonly rtsp?: 'in-process' | 'ffmpeg';
+  /** In-process RTSP sources nobody watches are read at most once per this many ms (0: as bytes arrive). */
+  readonly mergedReadMs?: number;
 }
 
 /** The input factory of every kind, given the ffmpeg one. */
 export function pullInputs(ffmpeg: PullInputFactory, choices: PullInputChoices = {}): PullInputFactory {
-  const rtsp = choices.rtsp === 'ffmpeg' ? ffmpeg : rtspInputs({ fallback: ffmpeg });
+  const rtsp =
+    choices.rtsp === 'ffmpeg' ? ffmpeg : rtspInputs({ fallback: ffmpeg, mergedReadMs: choices.mergedReadMs ?? 0 });
   return (context) => {
     switch (context.target.kind) {
       case 'dtsc':

@@ -79,9 +79,9 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
     return (hub.getByStreamId(streamId)?.description?.tracks ?? []).map((track) => `${track.kind}:${track.codec}`);
   }
 
-  it('reads H.264 + AAC over interleaved TCP: the SDP declares the tracks, the frames arrive whole', async () => {
+  it('reads H.264 + AAC over interleaved TCP (reads merged while unwatched): the SDP declares the tracks, the frames arrive whole', async () => {
     const events: PullEvent[] = [];
-    const { session, streamId } = pull(`rtsp://cam.test:${rtsp.port}/live`, events);
+    const { session, streamId } = pull(`rtsp://cam.test:${rtsp.port}/live`, events, rtspInputs({ mergedReadMs: 100 }));
     const units: MediaUnit[] = [];
     await until(() => described(streamId).length === 2, 'the RTSP stream described', 10_000);
     hub.getByStreamId(streamId)?.attach({ onUnit: (unit) => units.push(unit) }, false);

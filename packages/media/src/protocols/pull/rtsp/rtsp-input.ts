@@ -6,11 +6,15 @@
  * timeout, and TEARDOWN; Basic or Digest credentials come from the URI. The interleaved RTP goes
  * through the depacketizers straight into the hub (rtsp-to-stream.ts). A redirect ends the
  * attempt so the next one dials the new location through the guard. A source whose tracks only
- * ffmpeg reads (rtsp-plan.ts) is handed to the ffmpeg input, when one is given.
+ * ffmpeg reads (rtsp-plan.ts) is handed to the ffmpeg input, when one is given. While nobody
+ * watches the stream, reads of a plain TCP source are merged (net/paced-reads.ts, as RTMP ingest
+ * does): the socket stops after a read that emptied the kernel's buffer and one shared timer
+ * restarts it once per period.
  */
 import { isIP, type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { ParseError, ProtocolError, UnsupportedError } from '../../../errors.js';
+import { newReadBuffer, ReadPacer } from '../../../net/paced-reads.js';
 import { parseRtpPacket, senderReports } from '../../shared/rtp/rtp-packet.js';
 import { checkedAddress, PullRefusedError } from '../address-guard.js';
 import {
@@ -33,6 +37,8 @@ export interface RtspInputOptions {
   readonly fallback?: PullInputFactory;
   /** How long a request may wait for its response (default 10 s). */
   readonly responseTimeoutMs?: number;
+  /** Unwatched streams are read at most once per this many ms (0 or none: as bytes arrive). */
+  readonly mergedReadMs?: number;
 }
 
 /** What this client calls itself. */
@@ -44,7 +50,15 @@ const DROP_LOG_EVERY = 100;
 
 /** Opens in-process RTSP attempts. */
 export function rtspInputs(options: RtspInputOptions = {}): PullInputFactory {
-  return (context) => new RtspInput(context, options);
+  const reads: SharedReads = { pacer: new ReadPacer(options.mergedReadMs ?? 0), buffer: newReadBuffer() };
+  return (context) => new RtspInput(context, options, reads);
+}
+
+/** What the inputs of one factory share: the pacer's timer and the buffer every read lands in. */
+interface SharedReads {
+  readonly pacer: ReadPacer;
+  /** Overwritten by each read (reads are handled one at a time): what is kept is copied out. */
+  readonly buffer: Uint8Array;
 }
 
 /** An attempt-ending condition found while talking to the source. */
@@ -84,6 +98,7 @@ class RtspInput implements PullInput {
   constructor(
     private readonly context: PullInputContext,
     private readonly options: RtspInputOptions,
+    private readonly reads: SharedReads,
   ) {
     const url = new URL(context.target.url.href);
     const credentials = credentialsOf(url);
@@ -187,12 +202,31 @@ class RtspInput implements PullInput {
     const { target } = this.context;
     const tls = target.kind === 'rtsps';
     const port = target.url.port === '' ? (tls ? 322 : 554) : Number(target.url.port);
-    const socket = tls
-      ? tlsConnect({ host: address, port, ...(isIP(target.host) === 0 ? { servername: target.host } : {}) })
-      : tcpConnect({ host: address, port });
+    let socket: Socket;
+    if (tls) {
+      socket = tlsConnect({ host: address, port, ...(isIP(target.host) === 0 ? { servername: target.host } : {}) });
+      socket.on('data', (chunk: Buffer) => this.received(chunk));
+    } else {
+      const { buffer, pacer } = this.reads;
+      socket = tcpConnect({
+        host: address,
+        port,
+        onread: {
+          buffer,
+          callback: (nread: number, bytes: Uint8Array) => {
+            this.received(bytes.slice(0, nread));
+            const drained = nread < bytes.byteLength;
+            if (!drained || !pacer.enabled || this.end.settled || this.context.sink.watched?.() !== false) {
+              return true;
+            }
+            pacer.hold(socket);
+            return false;
+          },
+        },
+      });
+    }
     this.socket = socket;
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) =>
       this.finish('failed', `RTSP connection to ${target.host}:${port} failed: ${error.code ?? error.message}`),
     );
@@ -260,7 +294,7 @@ class RtspInput implements PullInput {
     });
   }
 
-  private received(chunk: Buffer): void {
+  private received(chunk: Uint8Array): void {
     if (this.end.settled) {
       return;
     }
@@ -380,6 +414,7 @@ class RtspInput implements PullInput {
     if (!socket) {
       return;
     }
+    this.reads.pacer.release(socket);
     socket.removeAllListeners('data');
     socket.removeAllListeners('close');
     socket.on('error', () => undefined);
