@@ -284,19 +284,21 @@ export async function startRtspTestServer(options: RtspTestServerOptions): Promi
     });
   });
 
-  /** Sends the units in real time until the returned stop is called. */
+  /** Sends the units in real time, from the first one at once, until the returned stop is called. */
   const play = (socket: Socket, channels: Map<string, number>): (() => void) => {
     const started = Date.now();
-    const lastSeconds = Math.max(
-      ...options.units.map((unit) => unit.dts / (options.tracks.find((t) => t.id === unit.trackId)?.timescale ?? 1)),
+    const times = options.units.map(
+      (unit) => unit.dts / (options.tracks.find((t) => t.id === unit.trackId)?.timescale ?? 1),
     );
+    const firstSeconds = Math.min(...times);
+    const lastSeconds = Math.max(...times);
     let loop = 0;
     let index = 0;
     let seqVideo = 0;
     let seqAudio = 0;
     let timer: NodeJS.Timeout | undefined;
     const send = (): void => {
-      const due = (Date.now() - started) / 1000;
+      const due = (Date.now() - started) / 1000 + firstSeconds;
       for (;;) {
         const unit = options.units[index];
         if (!unit) {
@@ -305,7 +307,7 @@ export async function startRtspTestServer(options: RtspTestServerOptions): Promi
           continue;
         }
         const track = options.tracks.find((candidate) => candidate.id === unit.trackId) as Track;
-        const loopSeconds = loop * (lastSeconds + 0.1);
+        const loopSeconds = loop * (lastSeconds - firstSeconds + 0.1);
         if (unit.dts / track.timescale + loopSeconds > due) {
           break;
         }
