@@ -90,6 +90,8 @@ class RtspInput implements PullInput {
   private socket: Socket | undefined;
   private cseq = 0;
   private session: string | undefined;
+  /** The aggregate control URL (PLAY, keep-alives, TEARDOWN) once described. */
+  private control: string | undefined;
   private keepalive: NodeJS.Timeout | undefined;
   private converter: RtspToStream | undefined;
   private delegate: PullInput | undefined;
@@ -142,6 +144,7 @@ class RtspInput implements PullInput {
       describe.headers.get('content-base') ?? describe.headers.get('content-location') ?? this.requestUrl,
     );
     const description = parseSessionDescription(new TextDecoder().decode(describe.body), base);
+    this.control = description.control;
     const plan = planRtsp(description);
     if (plan.leftOut.length > 0) {
       log.info({ leftOut: plan.leftOut }, 'RTSP tracks left out');
@@ -256,7 +259,7 @@ class RtspInput implements PullInput {
           throw new RtspEnd('failed', `RTSP redirect ${response.status} without a Location`);
         }
         this.context.log.info({ status: response.status }, 'RTSP source redirected');
-        throw new RtspEnd('redirected', 'the RTSP source redirected', new URL(location, uri).href);
+        throw new RtspEnd('redirected', 'the RTSP source redirected', resolveLocation(location, uri));
       }
       if (response.status < 200 || response.status >= 300) {
         throw new RtspEnd('failed', `the RTSP source answered ${method} with ${response.status} ${response.reason}`);
@@ -420,12 +423,21 @@ class RtspInput implements PullInput {
     socket.on('error', () => undefined);
     if (teardown && this.session && socket.writable) {
       socket.end(
-        `TEARDOWN ${this.requestUrl} RTSP/1.0\r\nCSeq: ${++this.cseq}\r\nUser-Agent: ${RTSP_USER_AGENT}\r\nSession: ${this.session}\r\n\r\n`,
+        `TEARDOWN ${this.control ?? this.requestUrl} RTSP/1.0\r\nCSeq: ${++this.cseq}\r\nUser-Agent: ${RTSP_USER_AGENT}\r\nSession: ${this.session}\r\n\r\n`,
       );
       setTimeout(() => socket.destroy(), 1000).unref();
     } else {
       socket.destroy();
     }
+  }
+}
+
+/** A redirect's Location, resolved against the request URI. */
+function resolveLocation(location: string, uri: string): string {
+  try {
+    return new URL(location, uri).href;
+  } catch {
+    throw new RtspEnd('failed', 'the RTSP source redirected to an invalid Location');
   }
 }
 
