@@ -6,6 +6,7 @@
  */
 import { ParseError, UnsupportedError } from '../../errors.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
+import { LatmDepacketizer, latmConfig } from '../shared/rtp/latm-depacketizer.js';
 import { parseRtpPacket, senderReports } from '../shared/rtp/rtp-packet.js';
 import { PullRefusedError } from './address-guard.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
@@ -100,6 +101,17 @@ export const fuzzTargets: FuzzTarget[] = [
     run(input) {
       const plan = planRtsp(parseSessionDescription(decoder.decode(input), 'rtsp://cam.example/live/'));
       new RtspToStream(plan.tracks, { describe: () => undefined, unit: () => undefined }, () => 0).describeIfReady();
+    },
+  },
+  {
+    name: 'pull-rtp-latm',
+    seeds: [Uint8Array.from([2, 7, 8, 255, 3, ...new Array(258).fill(1)]), text.encode('400023203fc0')],
+    run(input) {
+      const depacketizer = new LatmDepacketizer(1024);
+      const split = input.byteLength >> 1;
+      depacketizer.push(input.subarray(0, split), 5);
+      depacketizer.push(input.subarray(split), 5);
+      latmConfig(decoder.decode(input.subarray(0, 32)));
     },
   },
   {

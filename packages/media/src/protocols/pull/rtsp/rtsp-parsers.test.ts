@@ -173,9 +173,14 @@ describe('RTSP session description and plan', () => {
     assert.equal(resolveControl('rtsp://cam/live', 'trackID=3'), 'rtsp://cam/live/trackID=3');
   });
 
-  it('hands LATM audio and interleaved H.264 to ffmpeg', () => {
+  it('reads LATM with its config in the SDP; hands in-band LATM and interleaved H.264 to ffmpeg', () => {
     const latm = SDP.replace('MPEG4-GENERIC/48000/2', 'MP4A-LATM/48000/2');
     assert.equal(planRtsp(parseSessionDescription(latm, 'rtsp://cam/')).ffmpegReads, true);
+    const outOfBand = latm.replace('config=1190', 'cpresent=0; config=40002320');
+    assert.deepEqual(
+      planRtsp(parseSessionDescription(outOfBand, 'rtsp://cam/')).tracks.map((track) => track.codec),
+      ['h264', 'latm'],
+    );
     const interleaved = SDP.replace('packetization-mode=1', 'packetization-mode=2');
     assert.equal(planRtsp(parseSessionDescription(interleaved, 'rtsp://cam/')).ffmpegReads, true);
   });

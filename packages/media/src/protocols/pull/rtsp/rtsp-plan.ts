@@ -1,14 +1,15 @@
 /**
  * Which media sections of an RTSP source are read in process, and whether ffmpeg would read
  * more: H.264 (RFC 6184 modes 0 and 1), H.265 (RFC 7798 without DONL), AAC as `mpeg4-generic`
- * (RFC 3640) and Opus (RFC 7587) are ours; H.264 interleaved mode, H.265 with decoding-order
- * numbers, AAC as MP4A-LATM (RFC 6416) and MPEG-TS over RTP (RFC 2250) are ffmpeg's; anything
+ * (RFC 3640) or as MP4A-LATM with its config in the SDP (RFC 6416) and Opus (RFC 7587) are ours;
+ * H.264 interleaved mode, H.265 with decoding-order numbers, LATM with in-band configs and MPEG-TS
+ * over RTP (RFC 2250) are ffmpeg's; anything
  * else (G.711, MJPEG, …) no path of this service carries, and is left out with its reason.
  */
 import type { SdpMedia, SessionDescription } from './rtsp-sdp.js';
 
 /** Codecs read in process. */
-export type RtspCodec = 'h264' | 'h265' | 'aac' | 'opus';
+export type RtspCodec = 'h264' | 'h265' | 'aac' | 'latm' | 'opus';
 
 /** One media section read in process. */
 export interface RtspTrackPlan {
@@ -51,7 +52,13 @@ function verdict(media: SdpMedia): Verdict {
     }
     case 'OPUS':
       return media.clockRate === 48000 ? 'opus' : { ffmpeg: false, reason: `${name} (Opus runs at 48000)` };
-    case 'MP4A-LATM':
+    case 'MP4A-LATM': {
+      const inBand = media.fmtp.get('cpresent') !== '0';
+      const config = media.fmtp.get('config') ?? '';
+      return !inBand && /^([0-9a-f]{2})+$/i.test(config)
+        ? 'latm'
+        : { ffmpeg: true, reason: `${name} with its configuration in band` };
+    }
     case 'MP2T':
       return { ffmpeg: true, reason: name };
     default:

@@ -2,8 +2,8 @@
  * RTP of an RTSP session into tracks and units: H.264 (RFC 6184; SPS/PPS from
  * `sprop-parameter-sets`, RFC 6184 §8.1) and H.265 (RFC 7798; `sprop-vps/sps/pps`, §7.1) become
  * length-prefixed access units with an avcC/hvcC (ISO/IEC 14496-15), re-declared when in-band
- * parameter sets change; AAC (RFC 3640, the AudioSpecificConfig from `config`) and Opus (RFC 7587)
- * become one unit per frame. The parameter sets of the SDP declare the tracks before the first
+ * parameter sets change; AAC (RFC 3640, the AudioSpecificConfig from `config`; RFC 6416 LATM, the
+ * StreamMuxConfig from `config`) and Opus (RFC 7587) become one unit per frame. The parameter sets of the SDP declare the tracks before the first
  * packet, so the first key frame is playable at once. RTP has presentation times only: video
  * whose times step back (B-frames) cannot be given decode times and ends the session.
  */
@@ -18,6 +18,7 @@ import type { MediaUnit } from '../../../stream/media-unit.js';
 import { type AudioTrack, type Track, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
 import { H264Depacketizer } from '../../shared/rtp/h264-depacketizer.js';
 import { H265Depacketizer } from '../../shared/rtp/h265-depacketizer.js';
+import { LatmDepacketizer, latmConfig } from '../../shared/rtp/latm-depacketizer.js';
 import { Mpeg4GenericDepacketizer, mpeg4GenericFormat } from '../../shared/rtp/mpeg4-generic-depacketizer.js';
 import type { RtpPacket, SenderReport } from '../../shared/rtp/rtp-packet.js';
 import type { PullInputSink } from '../pull-input.js';
@@ -129,6 +130,7 @@ function readerOf(plan: RtspTrackPlan, id: number): TrackReader {
     case 'h265':
       return new NalVideoReader(id, plan, 'h265');
     case 'aac':
+    case 'latm':
       return new AacReader(id, plan);
     case 'opus':
       return new OpusReader(id, plan);
@@ -272,16 +274,17 @@ class NalVideoReader implements TrackReader {
 const FILLER_H264 = 12;
 const FILLER_H265 = 38;
 
-/** AAC frames of an `mpeg4-generic` stream. */
+/** AAC frames of an `mpeg4-generic` or MP4A-LATM stream. */
 class AacReader implements TrackReader {
   readonly track: AudioTrack;
-  private readonly depacketizer: Mpeg4GenericDepacketizer;
+  private readonly depacketizer: Mpeg4GenericDepacketizer | LatmDepacketizer;
 
   constructor(
     private readonly id: number,
     plan: RtspTrackPlan,
   ) {
-    const config = new Uint8Array(Buffer.from(plan.media.fmtp.get('config') ?? '', 'hex'));
+    const hex = plan.media.fmtp.get('config') ?? '';
+    const config = plan.codec === 'latm' ? latmConfig(hex).asc : new Uint8Array(Buffer.from(hex, 'hex'));
     const asc = parseAudioSpecificConfig(config);
     this.track = {
       kind: 'audio',
@@ -294,7 +297,10 @@ class AacReader implements TrackReader {
       channels: asc.channels,
     };
     const frameDuration = Math.round((asc.samplesPerFrame * plan.media.clockRate) / asc.sampleRate);
-    this.depacketizer = new Mpeg4GenericDepacketizer(mpeg4GenericFormat(plan.media.fmtp), frameDuration);
+    this.depacketizer =
+      plan.codec === 'latm'
+        ? new LatmDepacketizer(frameDuration)
+        : new Mpeg4GenericDepacketizer(mpeg4GenericFormat(plan.media.fmtp), frameDuration);
   }
 
   lost(): void {

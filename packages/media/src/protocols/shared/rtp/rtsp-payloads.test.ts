@@ -1,12 +1,14 @@
 /**
  * The RTP payload formats and packet parsers RTSP pull adds: H.265 (RFC 7798 single, AP, FU),
- * MPEG-4 generic AAC (RFC 3640 AU headers, fragments, constant size), RTP headers with CSRCs,
+ * MPEG-4 generic AAC (RFC 3640 AU headers, fragments, constant size), AAC in LATM (RFC 6416),
+ * RTP headers with CSRCs,
  * extension and padding (RFC 3550 §5.1), and sender reports in compound RTCP (§6.4.1).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ParseError } from '../../../errors.js';
 import { H265Depacketizer } from './h265-depacketizer.js';
+import { LatmDepacketizer, latmConfig } from './latm-depacketizer.js';
 import { Mpeg4GenericDepacketizer, mpeg4GenericFormat } from './mpeg4-generic-depacketizer.js';
 import { parseRtpPacket, senderReports } from './rtp-packet.js';
 
@@ -112,6 +114,37 @@ describe('MPEG-4 generic AAC over RTP (RFC 3640)', () => {
     assert.throws(() => depacketizer.push(Uint8Array.from([...headers([2, 9]), 1, 2, 3]), 0), ParseError);
     assert.throws(() => depacketizer.push(Uint8Array.from([0xff, 0xff, 1]), 0), ParseError);
     assert.throws(() => mpeg4GenericFormat(new Map([['sizelength', '40']])), /0\.\.32/);
+  });
+});
+
+describe('AAC in LATM over RTP (RFC 6416)', () => {
+  it('reads the SDP config, whole or cut after the AudioSpecificConfig', () => {
+    for (const hex of ['400023203fc0', '40002320']) {
+      const config = latmConfig(hex);
+      assert.deepEqual(
+        [config.sampleRate, config.channels, config.objectType, Buffer.from(config.asc).toString('hex')],
+        [48000, 2, 2, '1190'],
+        hex,
+      );
+    }
+    assert.throws(() => latmConfig('4x'), ParseError);
+  });
+
+  it('splits elements, times them a frame apart, and joins one continued in the next packet', () => {
+    const depacketizer = new LatmDepacketizer(1024);
+    const big = Array.from({ length: 300 }, (_, i) => i & 0xff);
+    const units = depacketizer.push(Uint8Array.from([2, 7, 8, 3, 1, 2, 3]), 100);
+    assert.deepEqual(
+      units.map((unit) => [unit.timestamp, [...unit.data]]),
+      [
+        [100, [7, 8]],
+        [1124, [1, 2, 3]],
+      ],
+    );
+    assert.deepEqual(depacketizer.push(Uint8Array.from([255, 45, ...big.slice(0, 100)]), 200), []);
+    const joined = depacketizer.push(Uint8Array.from(big.slice(100)), 200);
+    assert.deepEqual([...(joined[0]?.data ?? [])], big);
+    assert.throws(() => depacketizer.push(Uint8Array.from([0, 1]), 300), ParseError);
   });
 });
 
