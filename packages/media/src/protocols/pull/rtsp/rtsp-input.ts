@@ -25,9 +25,11 @@ import {
   type PullInputFactory,
 } from '../pull-input.js';
 import { redactText, redactUri } from '../redact.js';
-import { credentialsOf, parseChallenges, RtspAuthenticator } from './rtsp-auth.js';
-import { planRtsp, type RtspTrackPlan } from './rtsp-plan.js';
-import { type RtspItem, RtspReader, type RtspResponse, type RtspServerRequest } from './rtsp-reader.js';
+import { credentialsOf, RtspAuthenticator } from './rtsp-auth.js';
+import { interleavedChannels, rtpTimes, sessionOf, withoutUserInfo } from './rtsp-headers.js';
+import { planRtsp } from './rtsp-plan.js';
+import { type RtspItem, RtspReader, type RtspServerRequest } from './rtsp-reader.js';
+import { RtspEnd, RtspRequests } from './rtsp-requests.js';
 import { parseSessionDescription } from './rtsp-sdp.js';
 import { RtspToStream } from './rtsp-to-stream.js';
 
@@ -41,8 +43,6 @@ export interface RtspInputOptions {
   readonly mergedReadMs?: number;
 }
 
-/** What this client calls itself. */
-export const RTSP_USER_AGENT = 'Airwave RTSP pull';
 /** Session timeout assumed when SETUP names none (RFC 2326 §12.37). */
 const DEFAULT_SESSION_TIMEOUT_S = 60;
 /** Logs at most one dropped packet per this many. */
@@ -61,35 +61,14 @@ interface SharedReads {
   readonly buffer: Uint8Array;
 }
 
-/** An attempt-ending condition found while talking to the source. */
-class RtspEnd extends Error {
-  constructor(
-    readonly kind: PullEndKind,
-    message: string,
-    readonly redirectTo?: string,
-  ) {
-    super(message);
-  }
-}
-
-interface Waiting {
-  readonly method: string;
-  resolve(response: RtspResponse): void;
-  reject(error: Error): void;
-  readonly timer: NodeJS.Timeout;
-}
-
 class RtspInput implements PullInput {
   private readonly end = new EndOnce();
   private readonly reader = new RtspReader();
-  private readonly waiting = new Map<number, Waiting>();
   private readonly channels = new Map<number, { track: number; rtcp: boolean }>();
   private readonly requestUrl: string;
-  private readonly auth: RtspAuthenticator | undefined;
+  private readonly requests: RtspRequests;
   private readonly startedAt = Date.now();
   private socket: Socket | undefined;
-  private cseq = 0;
-  private session: string | undefined;
   /** The aggregate control URL (PLAY, keep-alives, TEARDOWN) once described. */
   private control: string | undefined;
   private keepalive: NodeJS.Timeout | undefined;
@@ -104,7 +83,12 @@ class RtspInput implements PullInput {
   ) {
     const url = new URL(context.target.url.href);
     const credentials = credentialsOf(url);
-    this.auth = credentials ? new RtspAuthenticator(credentials) : undefined;
+    this.requests = new RtspRequests(
+      (text) => this.socket?.write(text),
+      credentials ? new RtspAuthenticator(credentials) : undefined,
+      options.responseTimeoutMs ?? 10_000,
+      (status) => context.log.info({ status }, 'RTSP source redirected'),
+    );
     url.username = '';
     url.password = '';
     url.hash = '';
@@ -132,14 +116,14 @@ class RtspInput implements PullInput {
     }
     sink.resolved(address);
     await this.connect(address);
-    const options = await this.request('OPTIONS', this.requestUrl);
+    const options = await this.requests.request('OPTIONS', this.requestUrl);
     const methods = new Set(
       (options.headers.get('public') ?? '')
         .split(',')
         .map((method) => method.trim().toUpperCase())
         .filter(Boolean),
     );
-    const describe = await this.request('DESCRIBE', this.requestUrl, { Accept: 'application/sdp' });
+    const describe = await this.requests.request('DESCRIBE', this.requestUrl, { Accept: 'application/sdp' });
     const base = withoutUserInfo(
       describe.headers.get('content-base') ?? describe.headers.get('content-location') ?? this.requestUrl,
     );
@@ -165,36 +149,26 @@ class RtspInput implements PullInput {
     );
     let timeoutS = DEFAULT_SESSION_TIMEOUT_S;
     for (const [index, track] of plan.tracks.entries()) {
-      const setup = await this.request('SETUP', track.media.control, {
+      const setup = await this.requests.request('SETUP', track.media.control, {
         Transport: `RTP/AVP/TCP;unicast;interleaved=${index * 2}-${index * 2 + 1}`,
       });
-      const sessionHeader = setup.headers.get('session');
-      if (sessionHeader) {
-        const [id = '', ...params] = sessionHeader.split(';');
-        this.session = id.trim();
-        const timeout = params.map((param) => /^\s*timeout\s*=\s*(\d+)/i.exec(param)?.[1]).find(Boolean);
-        if (timeout) {
-          timeoutS = Math.max(1, Number(timeout));
-        }
+      const session = sessionOf(setup.headers.get('session'));
+      if (session) {
+        this.requests.session = session.id;
+        timeoutS = session.timeoutS ?? timeoutS;
       }
-      const transport = setup.headers.get('transport') ?? '';
-      const interleaved = /interleaved=(\d+)(?:-(\d+))?/i.exec(transport);
-      const rtp = interleaved ? Number(interleaved[1]) : index * 2;
-      const rtcp = interleaved?.[2] === undefined ? rtp + 1 : Number(interleaved[2]);
-      if (/RTP\/AVP(?!\/TCP)/i.test(transport) && !interleaved) {
-        throw new RtspEnd('failed', 'the RTSP source answered SETUP without interleaved TCP transport');
-      }
+      const { rtp, rtcp } = interleavedChannels(setup.headers.get('transport') ?? '', index * 2);
       this.channels.set(rtp, { track: index, rtcp: false });
       this.channels.set(rtcp, { track: index, rtcp: true });
     }
-    const play = await this.request('PLAY', description.control, { Range: 'npt=0.000-' });
+    const play = await this.requests.request('PLAY', description.control, { Range: 'npt=0.000-' });
     this.converter.rtpInfo(rtpTimes(play.headers.get('rtp-info'), plan.tracks));
     this.converter.describeIfReady();
     const keepaliveMethod = methods.has('GET_PARAMETER') ? 'GET_PARAMETER' : 'OPTIONS';
     this.keepalive = setInterval(
       () => {
         const uri = keepaliveMethod === 'OPTIONS' ? this.requestUrl : description.control;
-        this.request(keepaliveMethod, uri).catch(() => undefined);
+        this.requests.request(keepaliveMethod, uri).catch(() => undefined);
       },
       Math.max(1000, (timeoutS * 1000) / 2),
     );
@@ -240,63 +214,6 @@ class RtspInput implements PullInput {
     });
   }
 
-  /** Sends a request and waits for its response; a 401 is answered once with the credentials. */
-  private async request(method: string, uri: string, headers: Record<string, string> = {}): Promise<RtspResponse> {
-    for (let tries = 0; ; tries++) {
-      const response = await this.send(method, uri, headers);
-      if (response.status === 401 && tries < 2) {
-        if (!this.auth) {
-          throw new RtspEnd('failed', `the RTSP source asks for credentials (401 on ${method})`);
-        }
-        if (!this.auth.accept(parseChallenges(response.headers.all('www-authenticate')))) {
-          throw new RtspEnd('failed', `the RTSP source refused the credentials (401 on ${method})`);
-        }
-        continue;
-      }
-      if (response.status >= 300 && response.status < 400) {
-        const location = response.headers.get('location');
-        if (!location) {
-          throw new RtspEnd('failed', `RTSP redirect ${response.status} without a Location`);
-        }
-        this.context.log.info({ status: response.status }, 'RTSP source redirected');
-        throw new RtspEnd('redirected', 'the RTSP source redirected', resolveLocation(location, uri));
-      }
-      if (response.status < 200 || response.status >= 300) {
-        throw new RtspEnd('failed', `the RTSP source answered ${method} with ${response.status} ${response.reason}`);
-      }
-      return response;
-    }
-  }
-
-  private send(method: string, uri: string, headers: Record<string, string>): Promise<RtspResponse> {
-    const socket = this.socket;
-    if (!socket || this.end.settled) {
-      return Promise.reject(new RtspEnd('stopped', 'the attempt ended'));
-    }
-    const cseq = ++this.cseq;
-    const lines = [`${method} ${uri} RTSP/1.0`, `CSeq: ${cseq}`, `User-Agent: ${RTSP_USER_AGENT}`];
-    const authorization = this.auth?.header(method, uri);
-    if (authorization) {
-      lines.push(`Authorization: ${authorization}`);
-    }
-    if (this.session && method !== 'OPTIONS' && method !== 'DESCRIBE') {
-      lines.push(`Session: ${this.session}`);
-    }
-    for (const [name, value] of Object.entries(headers)) {
-      lines.push(`${name}: ${value}`);
-    }
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-    const timeoutMs = this.options.responseTimeoutMs ?? 10_000;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(cseq);
-        reject(new RtspEnd('stalled', `no answer to RTSP ${method} within ${Math.round(timeoutMs / 1000)} s`));
-      }, timeoutMs);
-      timer.unref();
-      this.waiting.set(cseq, { method, resolve, reject, timer });
-    });
-  }
-
   private received(chunk: Uint8Array): void {
     if (this.end.settled) {
       return;
@@ -315,24 +232,11 @@ class RtspInput implements PullInput {
       if (item.kind === 'frame') {
         this.frame(item.channel, item.data);
       } else if (item.kind === 'response') {
-        this.response(item);
+        this.requests.response(item);
       } else {
         this.answer(item);
       }
     }
-  }
-
-  private response(response: RtspResponse): void {
-    const said = Number(response.headers.get('cseq'));
-    // A response without a CSeq answers the oldest request still waiting.
-    const cseq = this.waiting.has(said) ? said : this.waiting.keys().next().value;
-    const entry = cseq === undefined ? undefined : this.waiting.get(cseq);
-    if (cseq === undefined || !entry) {
-      return;
-    }
-    this.waiting.delete(cseq);
-    clearTimeout(entry.timer);
-    entry.resolve(response);
   }
 
   /** A request of the server: OPTIONS and GET_PARAMETER (keep-alive probes) are answered, the rest refused. */
@@ -407,11 +311,7 @@ class RtspInput implements PullInput {
   /** Ends the connection (with TEARDOWN when a session is up) and every wait. */
   private close(teardown: boolean): void {
     clearInterval(this.keepalive);
-    for (const entry of this.waiting.values()) {
-      clearTimeout(entry.timer);
-      entry.reject(new RtspEnd('stopped', 'the attempt ended'));
-    }
-    this.waiting.clear();
+    this.requests.close();
     const socket = this.socket;
     this.socket = undefined;
     if (!socket) {
@@ -421,65 +321,11 @@ class RtspInput implements PullInput {
     socket.removeAllListeners('data');
     socket.removeAllListeners('close');
     socket.on('error', () => undefined);
-    if (teardown && this.session && socket.writable) {
-      socket.end(
-        `TEARDOWN ${this.control ?? this.requestUrl} RTSP/1.0\r\nCSeq: ${++this.cseq}\r\nUser-Agent: ${RTSP_USER_AGENT}\r\nSession: ${this.session}\r\n\r\n`,
-      );
+    if (teardown && this.requests.session && socket.writable) {
+      socket.end(this.requests.text('TEARDOWN', this.control ?? this.requestUrl));
       setTimeout(() => socket.destroy(), 1000).unref();
     } else {
       socket.destroy();
     }
   }
-}
-
-/** A redirect's Location, resolved against the request URI. */
-function resolveLocation(location: string, uri: string): string {
-  try {
-    return new URL(location, uri).href;
-  } catch {
-    throw new RtspEnd('failed', 'the RTSP source redirected to an invalid Location');
-  }
-}
-
-/** A URL without user information (a Content-Base may repeat the credentials). */
-function withoutUserInfo(uri: string): string {
-  try {
-    const url = new URL(uri);
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    throw new RtspEnd('failed', 'the RTSP source sent an invalid Content-Base');
-  }
-}
-
-/** RTP-Info (RFC 2326 §12.33) `rtptime` per planned track, matched by control URL (or by order). */
-function rtpTimes(header: string | undefined, tracks: readonly RtspTrackPlan[]): (number | undefined)[] {
-  const times: (number | undefined)[] = tracks.map(() => undefined);
-  if (!header) {
-    return times;
-  }
-  const entries = header.split(/,(?=\s*url=)/i).map((entry) => {
-    const url = /url=([^;]+)/i.exec(entry)?.[1]?.trim();
-    const rtptime = /rtptime=(\d+)/i.exec(entry)?.[1];
-    return { url, rtptime: rtptime === undefined ? undefined : Number(rtptime) >>> 0 };
-  });
-  const last = (uri: string) => uri.replace(/\/+$/, '').split('/').at(-1);
-  entries.forEach((entry, order) => {
-    if (!entry.url || entry.rtptime === undefined) {
-      return;
-    }
-    const url = entry.url;
-    let index = tracks.findIndex((track) => track.media.control === url);
-    if (index < 0) {
-      index = tracks.findIndex((track) => last(track.media.control) === last(url));
-    }
-    if (index < 0 && entries.length === tracks.length) {
-      index = order;
-    }
-    if (index >= 0) {
-      times[index] = entry.rtptime;
-    }
-  });
-  return times;
 }
