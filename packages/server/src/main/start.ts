@@ -333,7 +333,9 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       allowPrivate: config.allowPrivatePullSources,
       guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
       open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm }), {
-        srt: openSrtPullInput,
+        rtsp: config.pullRtsp,
+        mergedReadMs: config.rtmpMergedReadMs,
+        inProcess: { srt: openSrtPullInput },
       }),
       log,
       maxPulls: config.pullMaxSources,
