@@ -87,7 +87,8 @@ export interface SrtCallOptions {
 const SRT_VERSION = 0x010500;
 const HANDSHAKE_REPEAT_MS = 250;
 const PROTOCOL_MTU = 1500;
-const TICK_MS = 5;
+/** Timer of established calls: TSBPD delivery, ACK (every 10–20 ms), NAK, keepalive (the listener's is 5 ms). */
+const TICK_MS = 10;
 /** The caller's induction asks for HSv5 with this extension field (§4.3.1.1). */
 const INDUCTION_EXTENSION = 2;
 /** Stream encapsulation of the KM message: 2 = SRT (§3.2.2). */
@@ -491,11 +492,9 @@ export class SrtCall {
 
   private datagram(bytes: Uint8Array): void {
     if (this.state !== 'over') {
-      this.socket.send(bytes, (error) => {
-        if (error) {
-          this.options.log.debug({ err: error, peer: this.peer }, 'SRT datagram not sent');
-        }
-      });
+      // No callback: node then tries the send at once instead of queueing a request; a failure
+      // comes as the socket's 'error' (ECONNREFUSED once the peer is gone), which ends the call.
+      this.socket.send(bytes);
     }
   }
 
