@@ -10,7 +10,7 @@
  */
 import type { RTCRtpSender } from 'werift';
 import { RtpHeader, RtpPacket } from 'werift';
-import type { RtpPayload } from '../rtp/h264-packetizer.js';
+import type { RtpPayload } from '../../shared/rtp/h264-packetizer.js';
 import { type RtpToProtect, SrtpProtector } from './srtp-protector.js';
 import { importSrtpKeys, rolloverCounter, sendingKeys, udpRoute } from './werift-srtp.js';
 
