@@ -18,10 +18,10 @@ export interface PushConnectorOptions {
 
 /** Connects rtmp://, rtmps:// and srt:// destinations. */
 export function pushConnector(options: PushConnectorOptions = {}): PushConnector {
-  return (uri, description, resolve) =>
+  return (uri, description, resolve, shared) =>
     uri.startsWith('srt:')
       ? connectSrtPush(uri, description, resolve)
-      : connectRtmpPush(uri, description, resolve, options.ca ? { tls: { ca: options.ca } } : {});
+      : connectRtmpPush(uri, description, resolve, options.ca ? { tls: { ca: options.ca } } : {}, shared);
 }
 
 /** The guard of this node: a private address is refused unless AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS allows it. */
