@@ -195,6 +195,55 @@ async function measureMode(mode: Mode): Promise<{ name: string; idleRss: number;
   }
 }
 
+/**
+ * The floor of any in-process datagram reader: one node process with a node:dgram socket per
+ * stream, fed by the same ffmpeg UDP senders as the UDP pull, doing nothing with what it receives
+ * (Node's own work per datagram: buffer, address object, callback). Not Airwave: a lower bound.
+ */
+async function measureDatagramFloor(file: string): Promise<{ name: string; idleRss: number; steps: Step[] }> {
+  const ports: number[] = [];
+  for (const _ of Array.from({ length: Math.max(...STEPS) })) {
+    ports.push(await freePort());
+  }
+  const sink = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const dgram = require('node:dgram');
+       for (const port of ${JSON.stringify(ports)}) {
+         const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
+         socket.on('message', () => {});
+         socket.bind(port, '127.0.0.1');
+       }`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const senders: ChildProcess[] = [];
+  const steps: Step[] = [];
+  try {
+    await sleep(500);
+    const pid = sink.pid ?? 0;
+    const idle = await sampleWindow({ server: () => [pid] }, 3);
+    for (const streams of STEPS) {
+      const have = steps.at(-1)?.streams ?? 0;
+      for (let i = have; i < streams; i++) {
+        senders.push(loopCopy(file, 'mpegts', `udp://127.0.0.1:${ports[i]}?pkt_size=1316`));
+      }
+      await sleep(WARMUP_S * 1000);
+      const window = await sampleWindow({ server: () => [pid], main: () => mainThread(pid) }, WINDOW_S);
+      steps.push({ streams, window, ffmpegChildren: 0, load1: loadavg()[0] ?? 0 });
+      console.log(`datagram floor ${streams}: ${window.percent.server?.toFixed(1)} %`);
+    }
+    return {
+      name: 'floor: bare node:dgram receiver of the same UDP senders (no demux, no hub; not Airwave)',
+      idleRss: idle.rss.server ?? 0,
+      steps,
+    };
+  } finally {
+    await stop([...senders, sink]);
+  }
+}
+
 /** Milliseconds from `start()` until the stream's LL-HLS video playlist lists a part that answers 200. */
 async function timeToFirstPart(server: AirwaveProcess, start: () => Promise<string>): Promise<number> {
   const began = performance.now();
@@ -277,6 +326,9 @@ export async function run(): Promise<string> {
     const results = [];
     for (const mode of modes) {
       results.push(await measureMode(mode));
+    }
+    if (MODES.includes('floor')) {
+      results.push(await measureDatagramFloor(file));
     }
 
     const pulledThroughFfmpeg: number[] = [];

@@ -365,10 +365,12 @@ export class SrtCall {
         throw new Error('no HSRSP');
       }
       const info = parseSrtHandshakeInfo(hsrsp);
-      if ((info.flags & SrtFlag.tsbpdSend) === 0) {
-        throw new Error('the listener does not send with TSBPD (live mode)');
+      // The listener's side of the stream: it sends to a receiving call, receives from a sending one.
+      const sends = this.options.role !== 'send';
+      if ((info.flags & (sends ? SrtFlag.tsbpdSend : SrtFlag.tsbpdReceive)) === 0) {
+        throw new Error(`the listener does not ${sends ? 'send' : 'receive'} with TSBPD (live mode)`);
       }
-      latencyMs = Math.max(latencyMs, info.senderDelayMs);
+      latencyMs = Math.max(latencyMs, sends ? info.senderDelayMs : info.receiverDelayMs);
     } catch (error) {
       this.end(
         'failed',

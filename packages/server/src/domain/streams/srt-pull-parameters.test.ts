@@ -1,7 +1,7 @@
 /** What an SRT pull URI asks of our caller. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { srtSourceParameters } from './srt-pull-input.js';
+import { srtSourceParameters } from './srt-pull-parameters.js';
 
 const read = (uri: string) => srtSourceParameters(new URL(uri));
 
