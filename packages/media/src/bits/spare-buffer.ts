@@ -12,19 +12,25 @@ export class SpareBuffer {
     return this.spare?.byteLength ?? 0;
   }
 
-  /** Keeps `buffer` for the next block (the larger of it and the one kept), unless it is `current`. */
-  give(buffer: ArrayBuffer, current: ArrayBufferLike): void {
+  /**
+   * Keeps `buffer` for the next block (the larger of it and the one kept), unless it is `current`
+   * (the block still being written; undefined when there is none).
+   */
+  give(buffer: ArrayBuffer, current: ArrayBufferLike | undefined): void {
     if (buffer !== current && buffer.byteLength > this.bytes) {
       this.spare = buffer;
     }
   }
 
-  /** A zero-filled block of at least `size` bytes: the spare when large enough, else new memory. */
+  /**
+   * A block of at least `size` bytes: the spare when large enough (holding an older block's
+   * bytes: the writer hands out only ranges it wrote), else new zero-filled memory.
+   */
   take(size: number): Uint8Array<ArrayBuffer> {
     const spare = this.spare;
     this.spare = undefined;
     if (spare && spare.byteLength >= size) {
-      return new Uint8Array(spare).fill(0);
+      return new Uint8Array(spare);
     }
     return new Uint8Array(size);
   }
