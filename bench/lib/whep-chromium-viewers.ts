@@ -1,6 +1,6 @@
 /**
- * A WHEP load generator that costs little per viewer: many RTCPeerConnections in one page of
- * Debian's Chromium (native ICE, DTLS, SRTP, jitter buffer, NACK), each receiving video and audio
+ * A WHEP load generator that costs little per viewer: many RTCPeerConnections per page (25, each
+ * page its own renderer process) of Debian's Chromium (native ICE, DTLS, SRTP, jitter buffer, NACK), each receiving video and audio
  * through an RTCRtpScriptTransform whose worker counts the whole frames the receiver assembled and
  * drops them, so nothing is decoded. "Every frame" is read from the video frames' RTP timestamps:
  * a step of more than 1.5 frame intervals is a frame that never arrived whole.
@@ -120,13 +120,15 @@ window.report = async (count) => {
 window.closeAll = () => { for (const pc of window.peers) pc.close(); };
 </script></body></html>`;
 
-/** A Chromium holding `count` WHEP viewers of one URL. */
+/** Viewers per page: each page is its own renderer process, so a big count spreads over the cores. */
+const VIEWERS_PER_PAGE = 25;
+
+/** A Chromium holding `count` WHEP viewers of one URL, at most VIEWERS_PER_PAGE in a page. */
 export class ChromiumWhepViewers {
   private constructor(
     private readonly browser: Browser,
-    private readonly page: Page,
+    private readonly pages: readonly { page: Page; count: number }[],
     private readonly server: Server,
-    private readonly count: number,
   ) {}
 
   /** Launches Chromium and starts `count` viewers of `whepUrl`, spread over `rampMs`. */
@@ -137,25 +139,54 @@ export class ChromiumWhepViewers {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const browser = await launchChromium(['--disable-renderer-backgrounding', '--disable-background-timer-throttling']);
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.evaluate(`window.startViewers(${JSON.stringify(whepUrl)}, ${count}, ${rampMs})`);
-    return new ChromiumWhepViewers(browser, page, server, count);
+    const pages: { page: Page; count: number }[] = [];
+    for (let first = 0; first < count; first += VIEWERS_PER_PAGE) {
+      // A context per page: its own renderer process.
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      pages.push({ page, count: Math.min(VIEWERS_PER_PAGE, count - first) });
+    }
+    await Promise.all(
+      pages.map(({ page, count: inPage }) =>
+        page.evaluate(`window.startViewers(${JSON.stringify(whepUrl)}, ${inPage}, ${rampMs})`),
+      ),
+    );
+    return new ChromiumWhepViewers(browser, pages, server);
   }
 
   /** Counts frames that arrive between the two Date.now() times; `interval` is the RTP frame interval. */
   async countBetween(from: number, until: number, interval = 3000): Promise<void> {
-    await this.page.evaluate(`window.countWindow(${from}, ${until}, ${interval})`);
+    await Promise.all(
+      this.pages.map(({ page }) => page.evaluate(`window.countWindow(${from}, ${until}, ${interval})`)),
+    );
   }
 
   /** What the viewers saw. */
-  report(): Promise<ChromiumViewersReport> {
-    return this.page.evaluate(`window.report(${this.count})`) as Promise<ChromiumViewersReport>;
+  async report(): Promise<ChromiumViewersReport> {
+    const reports = (await Promise.all(
+      this.pages.map(({ page, count }) => page.evaluate(`window.report(${count})`)),
+    )) as ChromiumViewersReport[];
+    const errors: Record<string, number> = {};
+    for (const report of reports) {
+      for (const [message, count] of Object.entries(report.errors)) {
+        errors[message] = (errors[message] ?? 0) + count;
+      }
+    }
+    return {
+      connected: reports.reduce((sum, r) => sum + r.connected, 0),
+      framesPerViewer: reports.flatMap((r) => r.framesPerViewer),
+      missingPerViewer: reports.flatMap((r) => r.missingPerViewer),
+      audioFramesPerViewer: reports.flatMap((r) => r.audioFramesPerViewer),
+      packetsLost: reports.reduce((sum, r) => sum + r.packetsLost, 0),
+      nacks: reports.reduce((sum, r) => sum + r.nacks, 0),
+      srtpCiphers: [...new Set(reports.flatMap((r) => r.srtpCiphers))],
+      errors,
+    };
   }
 
   /** Closes the viewers, Chromium and the page's server. */
   async close(): Promise<void> {
-    await this.page.evaluate('window.closeAll()').catch(() => undefined);
+    await Promise.all(this.pages.map(({ page }) => page.evaluate('window.closeAll()').catch(() => undefined)));
     await this.browser.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

@@ -155,6 +155,10 @@ export async function run(): Promise<string> {
 /** Sends ROUND_S seconds of frames to every viewer through `path`; the CPU it took. */
 async function round(path: Path, senders: readonly Sending[]): Promise<{ cpuUs: number; packets: number }> {
   const payload = Buffer.alloc(PAYLOAD, 7);
+  const framePayloads = Array.from({ length: PACKETS_PER_FRAME }, (_, i) => ({
+    payload,
+    marker: i === PACKETS_PER_FRAME - 1,
+  }));
   const frames = ROUND_S * FPS;
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -164,22 +168,25 @@ async function round(path: Path, senders: readonly Sending[]): Promise<{ cpuUs: 
     if (path !== 'idle') {
       await Promise.all(
         senders.map(async (sending) => {
+          if (path !== 'werift') {
+            // As WHEP sends: a frame's packets at once (ADR 0032).
+            sending.path.sendFrame(framePayloads, sending.sequence, timestamp);
+            sending.sequence = (sending.sequence + PACKETS_PER_FRAME) & 0xffff;
+            packets += PACKETS_PER_FRAME;
+            return;
+          }
           for (let i = 0; i < PACKETS_PER_FRAME; i++) {
             const marker = i === PACKETS_PER_FRAME - 1;
             const sequence = sending.sequence;
             sending.sequence = (sequence + 1) & 0xffff;
             packets++;
-            if (path !== 'werift') {
-              sending.path.send(payload, marker, sequence, timestamp);
-            } else {
-              const header = new RtpHeader({
-                payloadType: sending.payloadType,
-                sequenceNumber: sequence,
-                timestamp,
-                marker,
-              });
-              await sending.sender.sendRtp(new RtpPacket(header, payload));
-            }
+            const header = new RtpHeader({
+              payloadType: sending.payloadType,
+              sequenceNumber: sequence,
+              timestamp,
+              marker,
+            });
+            await sending.sender.sendRtp(new RtpPacket(header, payload));
           }
         }),
       );
