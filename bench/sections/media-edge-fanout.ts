@@ -16,7 +16,7 @@ import { type NginxCache, nginxMissing, startNginxCache } from '../lib/nginx-cac
 import { startPacedPublisher } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
-import { sampleWindow } from '../lib/proc-stats.js';
+import { processTree, sampleWindow } from '../lib/proc-stats.js';
 import { burstFloor, delaysIn, floorVerdict, p50p99, RAMP_S, SETTLE_S, startLoader } from './media-fanout.js';
 
 /** Section title. */
@@ -92,7 +92,7 @@ export async function run(): Promise<string> {
                 {
                   name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
                   playlistUrls: [`${nginx.baseUrl}${path}`],
-                  groups: { origin: () => [origin.pid], nginx: () => [nginx?.pid ?? 0] },
+                  groups: { origin: () => [origin.pid], nginx: () => (nginx ? processTree(nginx.pid) : []) },
                 },
               ]
             : []),
