@@ -19,12 +19,15 @@ export class SpareBuffer {
     }
   }
 
-  /** A zero-filled block of at least `size` bytes: the spare when large enough, else new memory. */
+  /**
+   * A block of at least `size` bytes: the spare when large enough (holding an older block's
+   * bytes: the writer hands out only ranges it wrote), else new zero-filled memory.
+   */
   take(size: number): Uint8Array<ArrayBuffer> {
     const spare = this.spare;
     this.spare = undefined;
     if (spare && spare.byteLength >= size) {
-      return new Uint8Array(spare).fill(0);
+      return new Uint8Array(spare);
     }
     return new Uint8Array(size);
   }

@@ -124,7 +124,10 @@ export async function storeDirectory(storage: ObjectStorage, dir: string, prefix
   let bytes = 0;
   const store = async (file: string) => {
     const key = `${prefix}${relative(dir, file).split('\\').join('/')}`;
-    bytes += (await stat(file)).size;
+    // Read the size before adding: `bytes += await …` would add to the total as it was before
+    // the await, losing what the other parallel stores added meanwhile.
+    const { size } = await stat(file);
+    bytes += size;
     await putFile(storage, key, file);
   };
   await eachLimited(
