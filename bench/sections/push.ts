@@ -235,7 +235,8 @@ async function measure(database: Record<string, string>): Promise<string> {
     const pairs: { airwave: number; nginx: number }[] = [];
     const published = publishesLogged(receiver, 's');
     let onPushing = 0;
-    await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
+    // Twice the warm-up: the servers' first seconds (JIT, the first GOPs) go before any window.
+    await new Promise((resolve) => setTimeout(resolve, 2 * WARMUP_S * 1000));
     try {
       for (let pair = 0; pair < PAIRS; pair++) {
         const at = { off: 0, on: 0 };
