@@ -49,6 +49,8 @@ describe('pull-source guard and validation without AIRWAVE_ALLOW_PRIVATE_PULL_SO
       ['http://8.8.8.8/live.flv', /FLV-over-HTTP pull input is unsupported/],
       ['gopher://8.8.8.8/x', /scheme gopher is unsupported/],
       ['srt://8.8.8.8', /need a port/],
+      ['srt://8.8.8.8:9000?mode=listener', /listener mode is not pulled/],
+      ['srt://8.8.8.8:9000?passphrase=short', /10 to 79 characters/],
       ['not-a-uri', /not a valid URI/],
     ];
     for (const [uri, message] of cases) {

@@ -1,12 +1,14 @@
 /**
  * Pull ingest cost and start-up: CPU and memory per stream at 1 and 10 streams for the same media
  * pushed over RTMP (ffmpeg `-c copy -f flv` publishers) and pulled — over RTSP from the test RTSP
- * server (ffmpeg child behind the guarded RTSP relay) and over SRT from ffmpeg listeners (ffmpeg
- * child dialling the checked address). CPU is read over the Airwave service's whole process tree
+ * server (the in-process RTSP client, and with `AIRWAVE_PULL_RTSP=ffmpeg` the ffmpeg child behind
+ * the guarded RTSP relay), over SRT from ffmpeg listeners (our in-process caller dialling the
+ * checked address) and MPEG-TS over UDP (in process). `BENCH_PULL_MODES` picks modes
+ * (rtmp,rtsp,rtsp-ffmpeg,srt,udp; all by default). CPU is read over the Airwave service's whole process tree
  * (/proc), which includes the ffmpeg children of the pulls; the sources (publishers, listeners,
  * the RTSP server in this process) are outside it. Then the time from `createStream(PULL)` to the
- * first playable LL-HLS part of an RTSP source with a 2 s GOP, against the time from the start of
- * an RTMP push to its first part.
+ * first playable LL-HLS part of an RTSP source with a 2 s GOP (in process and through ffmpeg),
+ * against the time from the start of an RTMP push to its first part.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
@@ -27,6 +29,10 @@ const FIRST_WARMUP_S = Number(process.env.BENCH_PULL_FIRST_WARMUP_S ?? 45);
 const WARMUP_S = Number(process.env.BENCH_PULL_WARMUP_S ?? 10);
 const WINDOW_S = Number(process.env.BENCH_PULL_WINDOW_S ?? 30);
 const STARTS = Number(process.env.BENCH_PULL_STARTS ?? 5);
+/** Modes to measure by short name (`rtmp,rtsp,rtsp-ffmpeg,srt,udp`; default all); the push is always measured as the reference. */
+const MODES = (process.env.BENCH_PULL_MODES ?? 'rtmp,rtsp,rtsp-ffmpeg,srt,udp').split(',');
+/** The server setting that reads RTSP through an ffmpeg child (the path before the in-process client). */
+const RTSP_THROUGH_FFMPEG = { AIRWAVE_PULL_RTSP: 'ffmpeg' };
 const MIB = 2 ** 20;
 
 /** The pull benchmark's source: 720p30 H.264 without B-frames (RTP has no DTS), GOP 60 (2 s), ~3 Mb/s, AAC. */
@@ -130,6 +136,8 @@ function sleep(ms: number): Promise<void> {
 /** One ingest mode: how to add a stream's source and stream. */
 interface Mode {
   readonly name: string;
+  /** Server environment of this mode. */
+  readonly env?: Record<string, string>;
   /** Starts the source of stream `index` and creates the stream; returns the processes to stop. */
   add(server: AirwaveProcess, token: string, index: number): Promise<ChildProcess[]>;
 }
@@ -142,7 +150,7 @@ interface Step {
 }
 
 async function measureMode(mode: Mode): Promise<{ name: string; idleRss: number; steps: Step[] }> {
-  const server = await startAirwave({ AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true' });
+  const server = await startAirwave({ AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true', ...mode.env });
   const children: ChildProcess[] = [];
   const steps: Step[] = [];
   try {
@@ -187,6 +195,55 @@ async function measureMode(mode: Mode): Promise<{ name: string; idleRss: number;
   }
 }
 
+/**
+ * The floor of any in-process datagram reader: one node process with a node:dgram socket per
+ * stream, fed by the same ffmpeg UDP senders as the UDP pull, doing nothing with what it receives
+ * (Node's own work per datagram: buffer, address object, callback). Not Airwave: a lower bound.
+ */
+async function measureDatagramFloor(file: string): Promise<{ name: string; idleRss: number; steps: Step[] }> {
+  const ports: number[] = [];
+  for (const _ of Array.from({ length: Math.max(...STEPS) })) {
+    ports.push(await freePort());
+  }
+  const sink = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const dgram = require('node:dgram');
+       for (const port of ${JSON.stringify(ports)}) {
+         const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
+         socket.on('message', () => {});
+         socket.bind(port, '127.0.0.1');
+       }`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const senders: ChildProcess[] = [];
+  const steps: Step[] = [];
+  try {
+    await sleep(500);
+    const pid = sink.pid ?? 0;
+    const idle = await sampleWindow({ server: () => [pid] }, 3);
+    for (const streams of STEPS) {
+      const have = steps.at(-1)?.streams ?? 0;
+      for (let i = have; i < streams; i++) {
+        senders.push(loopCopy(file, 'mpegts', `udp://127.0.0.1:${ports[i]}?pkt_size=1316`));
+      }
+      await sleep(WARMUP_S * 1000);
+      const window = await sampleWindow({ server: () => [pid], main: () => mainThread(pid) }, WINDOW_S);
+      steps.push({ streams, window, ffmpegChildren: 0, load1: loadavg()[0] ?? 0 });
+      console.log(`datagram floor ${streams}: ${window.percent.server?.toFixed(1)} %`);
+    }
+    return {
+      name: 'floor: bare node:dgram receiver of the same UDP senders (no demux, no hub; not Airwave)',
+      idleRss: idle.rss.server ?? 0,
+      steps,
+    };
+  } finally {
+    await stop([...senders, sink]);
+  }
+}
+
 /** Milliseconds from `start()` until the stream's LL-HLS video playlist lists a part that answers 200. */
 async function timeToFirstPart(server: AirwaveProcess, start: () => Promise<string>): Promise<number> {
   const began = performance.now();
@@ -218,8 +275,9 @@ export async function run(): Promise<string> {
   const camera = encodeTestMedia(WORK_DIR, ['-i', file, '-c', 'copy'], 'source-720p30-nobf-units.mp4');
   const rtsp: RtspTestServer = await startRtspTestServer({ tracks: camera.tracks, units: camera.units });
   try {
-    const modes: Mode[] = [
+    const allModes: (Mode & { readonly key: string })[] = [
       {
+        key: 'rtmp',
         name: 'pushed over RTMP (ffmpeg -c copy -f flv)',
         async add(server, token) {
           const stream = await createStream(server, token);
@@ -227,14 +285,25 @@ export async function run(): Promise<string> {
         },
       },
       {
-        name: 'pulled over RTSP (test RTSP server → relay → ffmpeg)',
+        key: 'rtsp',
+        name: 'pulled over RTSP (test RTSP server → in-process RTSP client, no child)',
         async add(server, token) {
           await createStream(server, token, `rtsp://127.0.0.1:${rtsp.port}/live`);
           return [];
         },
       },
       {
-        name: 'pulled over SRT (ffmpeg listener → ffmpeg caller)',
+        key: 'rtsp-ffmpeg',
+        name: 'pulled over RTSP with AIRWAVE_PULL_RTSP=ffmpeg (test RTSP server → relay → ffmpeg)',
+        env: RTSP_THROUGH_FFMPEG,
+        async add(server, token) {
+          await createStream(server, token, `rtsp://127.0.0.1:${rtsp.port}/live`);
+          return [];
+        },
+      },
+      {
+        key: 'srt',
+        name: 'pulled over SRT (ffmpeg listener → in-process caller, no child)',
         async add(server, token) {
           const port = await freePort();
           const source = loopCopy(file, 'mpegts', `srt://127.0.0.1:${port}?mode=listener`);
@@ -244,6 +313,7 @@ export async function run(): Promise<string> {
         },
       },
       {
+        key: 'udp',
         name: 'pulled over UDP (ffmpeg MPEG-TS sender → in-process reader, no child)',
         async add(server, token) {
           const port = await freePort();
@@ -252,11 +322,31 @@ export async function run(): Promise<string> {
         },
       },
     ];
+    const modes = allModes.filter((mode) => mode.key === 'rtmp' || MODES.includes(mode.key));
     const results = [];
     for (const mode of modes) {
       results.push(await measureMode(mode));
     }
+    if (MODES.includes('floor')) {
+      results.push(await measureDatagramFloor(file));
+    }
 
+    const pulledThroughFfmpeg: number[] = [];
+    const viaFfmpeg = await startAirwave({ AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true', ...RTSP_THROUGH_FFMPEG });
+    try {
+      const token = await registerBenchAccount(viaFfmpeg);
+      for (let i = 0; i < STARTS; i++) {
+        pulledThroughFfmpeg.push(
+          await timeToFirstPart(
+            viaFfmpeg,
+            async () => (await createStream(viaFfmpeg, token, `rtsp://127.0.0.1:${rtsp.port}/live`)).playbackId,
+          ),
+        );
+        console.log(`start ${i + 1}: pulled RTSP through ffmpeg ${pulledThroughFfmpeg.at(-1)?.toFixed(0)} ms`);
+      }
+    } finally {
+      await viaFfmpeg.stop();
+    }
     const server = await startAirwave({ AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: 'true' });
     const pulled: number[] = [];
     const pushed: number[] = [];
@@ -297,7 +387,7 @@ export async function run(): Promise<string> {
       await server.stop();
     }
 
-    const push = results[0];
+    const push = results.find((result) => result.name.startsWith('pushed'));
     const perStream = (step: Step | undefined) => (step ? (step.window.percent.server ?? 0) / step.streams : undefined);
     const rows = results.flatMap((result) =>
       result.steps.map((step, index) => {
@@ -307,17 +397,18 @@ export async function run(): Promise<string> {
     );
     const median = (values: number[]) => percentile(values, 50);
     return [
-      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP and SRT pulls it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relays, UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
+      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP pulls with \`AIRWAVE_PULL_RTSP=ffmpeg\` it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relay; RTSP pulls by the in-process client (the default), SRT pulls (our caller) and UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
       '',
       '| mode | streams | server tree CPU % | CPU % per stream | Node main thread / ffmpeg children % | ffmpeg children | RSS MiB (tree) | vs pushed per stream | machine busy % / load1 |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
-      `Time to the first playable LL-HLS part (${STARTS} starts, new stream each, one server): from \`createStream(PULL)\` of an RTSP source already live (2 s GOP) until \`video.m3u8\` lists a part that answers 200, polled every 20 ms; pushed: from \`createStream\` + spawning \`ffmpeg -re … -f flv rtmp://…\` of the same file. Target: RTSP ≤ 3 s.`,
+      `Time to the first playable LL-HLS part (${STARTS} starts, new stream each; one server, and one with \`AIRWAVE_PULL_RTSP=ffmpeg\` for the ffmpeg row): from \`createStream(PULL)\` of an RTSP source already live (2 s GOP) until \`video.m3u8\` lists a part that answers 200, polled every 20 ms; pushed: from \`createStream\` + spawning \`ffmpeg -re … -f flv rtmp://…\` of the same file. Target: RTSP ≤ 3 s.`,
       '',
       '| source | median ms | min ms | max ms |',
       '|---|---:|---:|---:|',
-      `| pulled RTSP (2 s GOP) | **${fmt(median(pulled), 0)}** | ${fmt(Math.min(...pulled), 0)} | ${fmt(Math.max(...pulled), 0)} |`,
+      `| pulled RTSP (2 s GOP), in-process client | **${fmt(median(pulled), 0)}** | ${fmt(Math.min(...pulled), 0)} | ${fmt(Math.max(...pulled), 0)} |`,
+      `| pulled RTSP (2 s GOP), through ffmpeg | ${fmt(median(pulledThroughFfmpeg), 0)} | ${fmt(Math.min(...pulledThroughFfmpeg), 0)} | ${fmt(Math.max(...pulledThroughFfmpeg), 0)} |`,
       `| pushed RTMP (same file) | ${fmt(median(pushed), 0)} | ${fmt(Math.min(...pushed), 0)} | ${fmt(Math.max(...pushed), 0)} |`,
     ].join('\n');
   } finally {

@@ -42,6 +42,7 @@ const schema = z.object({
   AIRWAVE_PULL_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_PULL_STALL_SECONDS: z.coerce.number().min(1).max(3600).default(10),
   AIRWAVE_PULL_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
+  AIRWAVE_PULL_RTSP: z.enum(['in-process', 'ffmpeg']).default('in-process'),
   AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: bool,
   AIRWAVE_PUSH_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   AIRWAVE_PUSH_RESYNC_SECONDS: z.coerce.number().min(1).max(86_400).default(10),
@@ -130,6 +131,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly pullStallMs: number;
   /** An on-demand pull nobody watched this long stops. */
   readonly pullIdleMs: number;
+  /** Who reads RTSP sources: the in-process client (ffmpeg only for tracks it alone reads) or always ffmpeg. */
+  readonly pullRtsp: 'in-process' | 'ffmpeg';
   /** Push targets may be private, loopback, link-local or multicast addresses. */
   readonly allowPrivatePushTargets: boolean;
   /** Longest wait between push attempts (the backoff's cap). */
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     pullRetryMaxMs: c.AIRWAVE_PULL_RETRY_MAX_SECONDS * 1000,
     pullStallMs: c.AIRWAVE_PULL_STALL_SECONDS * 1000,
     pullIdleMs: c.AIRWAVE_PULL_IDLE_SECONDS * 1000,
+    pullRtsp: c.AIRWAVE_PULL_RTSP,
     allowPrivatePushTargets: c.AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS,
     pushRetryMaxMs: c.AIRWAVE_PUSH_RETRY_MAX_SECONDS * 1000,
     pushResyncMs: c.AIRWAVE_PUSH_RESYNC_SECONDS * 1000,

@@ -90,6 +90,7 @@ import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
 import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
+import { openSrtPullInput } from '../ingest/srt-pull-input.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
@@ -332,7 +333,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       nodeId,
       allowPrivate: config.allowPrivatePullSources,
       guard: pullAddressGuard({ allowPrivate: config.allowPrivatePullSources }),
-      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm })),
+      open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm }), {
+        rtsp: config.pullRtsp,
+        mergedReadMs: config.rtmpMergedReadMs,
+        inProcess: { srt: openSrtPullInput },
+      }),
       log,
       maxPulls: config.pullMaxSources,
       retry: { baseMs: 1000, maxMs: config.pullRetryMaxMs },

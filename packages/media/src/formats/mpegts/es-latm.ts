@@ -16,8 +16,8 @@ import type { EsOutput, EsReader } from './es-reader.js';
 const LOAS_HEADER = 3;
 const LOAS_SYNC = 0x2b7;
 
-/** What the in-band StreamMuxConfig said. */
-interface MuxConfig {
+/** What a StreamMuxConfig says (in band here; in the SDP `config` of RTP's MP4A-LATM, RFC 6416). */
+export interface MuxConfig {
   readonly asc: Uint8Array;
   readonly sampleRate: number;
   readonly channels: number;
@@ -42,8 +42,8 @@ function bitsToBytes(data: Uint8Array, from: number, to: number): Uint8Array {
   return w.toBytes();
 }
 
-/** Reads StreamMuxConfig() (§1.7.3 Table 1.42) for the supported profile. */
-function readStreamMuxConfig(r: BitReader, data: Uint8Array): MuxConfig {
+/** Reads StreamMuxConfig() (§1.7.3 Table 1.42) for the supported profile; `data` is what `r` reads. */
+export function readStreamMuxConfig(r: BitReader, data: Uint8Array): MuxConfig {
   const version = r.readBit();
   if (version === 1 && r.readBit() === 1) {
     throw new UnsupportedError('LATM audioMuxVersionA 1');

@@ -16,6 +16,8 @@ export interface PullInputSink {
   describe(description: StreamDescription): void;
   /** One access unit, on the tracks last described. */
   unit(unit: MediaUnit): void;
+  /** Whether a viewer waits for the units (an input may batch its reads while not); true when unknown. */
+  watched?(): boolean;
 }
 
 /** How an attempt ended. */

@@ -161,6 +161,7 @@ export class PullSession {
             this.publisher.write(unit);
           }
         },
+        watched: () => this.publisher?.stream.watched ?? true,
       },
     });
     this.input = input;

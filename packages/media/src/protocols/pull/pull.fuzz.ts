@@ -1,11 +1,21 @@
 /**
  * Fuzz targets of the pull parsers of network input: the RTSP scanner of what a source sends
- * (split at a random point), the HLS playlist rewriter and the pull-URI classifier.
+ * (split at a random point), the HLS playlist rewriter, the pull-URI classifier, and the
+ * in-process RTSP client's reader, SDP, authentication challenges and interleaved RTP/RTCP
+ * frames through the depacketizers into units.
  */
+import { ParseError, UnsupportedError } from '../../errors.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
+import { LatmDepacketizer, latmConfig } from '../shared/rtp/latm-depacketizer.js';
+import { parseRtpPacket, senderReports } from '../shared/rtp/rtp-packet.js';
 import { PullRefusedError } from './address-guard.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
 import { classifyPullUri } from './pull-target.js';
+import { parseChallenges, RtspAuthenticator } from './rtsp/rtsp-auth.js';
+import { planRtsp } from './rtsp/rtsp-plan.js';
+import { RtspReader } from './rtsp/rtsp-reader.js';
+import { parseSessionDescription } from './rtsp/rtsp-sdp.js';
+import { RtspToStream } from './rtsp/rtsp-to-stream.js';
 import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
 
 const text = new TextEncoder();
@@ -43,8 +53,109 @@ const PLAYLIST_SEED = text.encode(
   ].join('\n'),
 );
 
+const SDP_SEED = text.encode(
+  [
+    'v=0',
+    's=cam',
+    'a=control:*',
+    'm=video 0 RTP/AVP 96',
+    'a=rtpmap:96 H264/90000',
+    'a=fmtp:96 packetization-mode=1;sprop-parameter-sets=Z0LAHtkDxWhAAAADAEAAAAwDxYuS,aMuMsg==',
+    'a=control:trackID=0',
+    'm=audio 0 RTP/AVP 97',
+    'a=rtpmap:97 MPEG4-GENERIC/48000/2',
+    'a=fmtp:97 mode=AAC-hbr;config=1190;sizelength=13;indexlength=3;indexdeltalength=3',
+    'a=control:trackID=1',
+    'm=video 0 RTP/AVP 98',
+    'a=rtpmap:98 H265/90000',
+    'm=audio 0 RTP/AVP 111',
+    'a=rtpmap:111 opus/48000/2',
+  ].join('\r\n'),
+);
+
+/** Interleaved frames: H.264 single NAL, FU-A start and end, two AAC frames, a sender report. */
+const FRAMES_SEED = Uint8Array.from([
+  ...[0x24, 0, 0, 15, 0x80, 0xe0, 0, 1, 0, 0, 0x0b, 0xb8, 0, 0, 0, 1, 0x65, 1, 2],
+  ...[0x24, 0, 0, 16, 0x80, 0x60, 0, 2, 0, 0, 0x17, 0x70, 0, 0, 0, 1, 0x7c, 0x81, 1, 2],
+  ...[0x24, 0, 0, 16, 0x80, 0xe0, 0, 3, 0, 0, 0x17, 0x70, 0, 0, 0, 1, 0x7c, 0x41, 3, 4],
+  ...[0x24, 2, 0, 23, 0x80, 0xe1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 32, 0, 16, 0, 24, 1, 2, 3, 4, 5],
+  ...[0x24, 1, 0, 28, 0x80, 200, 0, 6, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0x0b, 0xb8, 0, 0, 0, 1],
+  ...[0, 0, 0, 2],
+]);
+
 /** Parsers of what sources send. */
 export const fuzzTargets: FuzzTarget[] = [
+  {
+    name: 'pull-rtsp-reader',
+    seeds: [RTSP_SEED, FRAMES_SEED],
+    run(input) {
+      const reader = new RtspReader();
+      const split = input.byteLength >> 1;
+      reader.push(input.subarray(0, split));
+      reader.push(input.subarray(split));
+    },
+  },
+  {
+    name: 'pull-rtsp-sdp',
+    seeds: [SDP_SEED],
+    run(input) {
+      const plan = planRtsp(parseSessionDescription(decoder.decode(input), 'rtsp://cam.example/live/'));
+      new RtspToStream(plan.tracks, { describe: () => undefined, unit: () => undefined }, () => 0).describeIfReady();
+    },
+  },
+  {
+    name: 'pull-rtp-latm',
+    seeds: [Uint8Array.from([2, 7, 8, 255, 3, ...new Array(258).fill(1)]), text.encode('400023203fc0')],
+    run(input) {
+      const depacketizer = new LatmDepacketizer(1024);
+      const split = input.byteLength >> 1;
+      depacketizer.push(input.subarray(0, split), 5);
+      depacketizer.push(input.subarray(split), 5);
+      latmConfig(decoder.decode(input.subarray(0, 32)));
+    },
+  },
+  {
+    name: 'pull-rtsp-auth',
+    seeds: [text.encode('Digest realm="cam", nonce="abc", qop="auth", algorithm=SHA-256, opaque="x", Basic realm="y"')],
+    run(input) {
+      const auth = new RtspAuthenticator({ username: 'u', password: 'p' }, () => '00');
+      if (auth.accept(parseChallenges([decoder.decode(input)]))) {
+        auth.header('DESCRIBE', 'rtsp://cam.example/live');
+      }
+    },
+  },
+  {
+    name: 'pull-rtsp-interleaved-rtp',
+    seeds: [FRAMES_SEED],
+    run(input) {
+      const plan = planRtsp(parseSessionDescription(decoder.decode(SDP_SEED), 'rtsp://cam.example/live/'));
+      const stream = new RtspToStream(plan.tracks, { describe: () => undefined, unit: () => undefined }, () => 0);
+      let rejected: Error | undefined;
+      for (const item of new RtspReader().push(input)) {
+        if (item.kind !== 'frame') {
+          continue;
+        }
+        try {
+          const track = item.channel >> 1;
+          if (item.channel & 1) {
+            for (const report of senderReports(item.data)) {
+              stream.senderReport(track, report);
+            }
+          } else {
+            stream.packet(track, parseRtpPacket(item.data));
+          }
+        } catch (error) {
+          if (!(error instanceof ParseError || error instanceof UnsupportedError)) {
+            throw error;
+          }
+          rejected = error;
+        }
+      }
+      if (rejected) {
+        throw rejected;
+      }
+    },
+  },
   {
     name: 'pull-rtsp-scanner',
     seeds: [RTSP_SEED],

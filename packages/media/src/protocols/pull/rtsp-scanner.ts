@@ -87,7 +87,8 @@ export class RtspScanner {
   }
 }
 
-function findHeadEnd(bytes: Uint8Array, from: number): number {
+/** The offset just past the CRLFCRLF ending the message head that starts at `from`, or -1 (searches at most RTSP_MAX_HEAD_BYTES). */
+export function findHeadEnd(bytes: Uint8Array, from: number): number {
   const limit = Math.min(bytes.byteLength, from + RTSP_MAX_HEAD_BYTES);
   for (let i = from; i + 3 < limit; i++) {
     if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a && bytes[i + 2] === 0x0d && bytes[i + 3] === 0x0a) {

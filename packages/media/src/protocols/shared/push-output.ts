@@ -1,6 +1,6 @@
 /**
  * The seam between a push session (protocols/push) and the transports that carry a stream to an
- * external platform (RTMP/RTMPS in protocols/rtmp, SRT through ffmpeg in protocols/push): one
+ * external platform (RTMP/RTMPS in protocols/rtmp, SRT in protocols/srt): one
  * connection that takes the stream's description and its units, with backpressure.
  */
 import type { MediaUnit } from '../../stream/media-unit.js';

@@ -15,8 +15,8 @@ import { Hub } from '../../hub/hub.js';
 import { type PublishAuthorizer, type PublishGrant, silentLogger } from '../../ports.js';
 import { trackWithConfig } from '../../testing/synthetic-av.js';
 import { until } from '../../testing/until.js';
+import { packetizeH264 } from '../shared/rtp/h264-packetizer.js';
 import { peerCodecs } from './peer-options.js';
-import { packetizeH264 } from './rtp/h264-packetizer.js';
 import { WebRtcService } from './webrtc-service.js';
 
 const GRANT: PublishGrant = { streamId: 'stream-n', playbackId: 'play-n' };

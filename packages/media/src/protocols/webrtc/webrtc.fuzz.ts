@@ -8,11 +8,11 @@ import { RtcpPacketConverter, RtpHeader, RtpPacket } from 'werift';
 import { ParseError } from '../../errors.js';
 import { OggPacketReader } from '../../formats/ogg/ogg-packets.js';
 import type { FuzzTarget } from '../../testing/fuzz.js';
-import { Av1Depacketizer } from './rtp/av1-depacketizer.js';
-import { H264Depacketizer } from './rtp/h264-depacketizer.js';
-import { packetizeH264 } from './rtp/h264-packetizer.js';
-import { ReorderBuffer } from './rtp/reorder-buffer.js';
-import { Vp9Depacketizer } from './rtp/vp9-depacketizer.js';
+import { Av1Depacketizer } from '../shared/rtp/av1-depacketizer.js';
+import { H264Depacketizer } from '../shared/rtp/h264-depacketizer.js';
+import { packetizeH264 } from '../shared/rtp/h264-packetizer.js';
+import { ReorderBuffer } from '../shared/rtp/reorder-buffer.js';
+import { Vp9Depacketizer } from '../shared/rtp/vp9-depacketizer.js';
 import { summarizeOffer } from './sdp/offer-summary.js';
 import { parseTrickleFragment } from './sdp/trickle-fragment.js';
 

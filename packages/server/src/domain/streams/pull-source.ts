@@ -8,6 +8,7 @@ import { classifyPullUri, isPullTarget } from '@airwave/media/protocols/pull/pul
 import { redactUri } from '@airwave/media/protocols/pull/redact';
 import { ValidationError } from '../errors.js';
 import { checkOutboundHost, type HostResolver } from '../outbound-url.js';
+import { srtSourceParameters } from './srt-pull-parameters.js';
 
 export { PULL_URI_MAX_LENGTH } from '@airwave/media/protocols/pull/pull-target';
 
@@ -34,6 +35,10 @@ export async function validatePullSource(raw: string, options: PullSourceOptions
   const target = classifyPullUri(raw);
   if (!isPullTarget(target)) {
     throw new ValidationError(FIELD, target.constraint, `${FIELD}: ${target.message}`);
+  }
+  const srt = target.kind === 'srt' ? srtSourceParameters(target.url) : undefined;
+  if (typeof srt === 'string') {
+    throw new ValidationError(FIELD, 'srt_option', `${FIELD}: ${srt}`);
   }
   const check = await checkOutboundHost(target.host, {
     field: FIELD,

@@ -5,7 +5,7 @@
  * is refused here with a reason the client can read.
  */
 import { ParseError } from '../../../errors.js';
-import { attribute, type SdpLine, sdpLines } from './sdp-lines.js';
+import { attribute, type SdpLine, sdpLines } from '../../shared/sdp-lines.js';
 
 /** Most media sections accepted in one offer. */
 export const MAX_MEDIA_SECTIONS = 16;

@@ -4,7 +4,7 @@
  * end-of-candidates.
  */
 import { ParseError } from '../../../errors.js';
-import { attribute, sdpLines } from './sdp-lines.js';
+import { attribute, sdpLines } from '../../shared/sdp-lines.js';
 
 /** Most candidates accepted in one fragment. */
 export const MAX_FRAGMENT_CANDIDATES = 64;

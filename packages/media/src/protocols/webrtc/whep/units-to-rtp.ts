@@ -8,7 +8,7 @@ import { H264_NAL, parseAvcC } from '../../../codecs/h264.js';
 import { splitLengthPrefixed } from '../../../codecs/nal.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { VideoTrack } from '../../../stream/track.js';
-import { packetizeH264, type RtpPayload } from '../rtp/h264-packetizer.js';
+import { packetizeH264, type RtpPayload } from '../../shared/rtp/h264-packetizer.js';
 
 /** Turns H.264 units of one track into RTP payloads, remembering the result per unit. */
 export class H264UnitPacketizer {

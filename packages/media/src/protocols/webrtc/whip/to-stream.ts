@@ -23,10 +23,10 @@ import {
   type VideoCodec,
   type VideoTrack,
 } from '../../../stream/track.js';
-import type { Av1TemporalUnit } from '../rtp/av1-depacketizer.js';
-import type { H264AccessUnit } from '../rtp/h264-depacketizer.js';
-import { TimestampUnwrapper } from '../rtp/rtp-clock.js';
-import type { Vp9Frame } from '../rtp/vp9-depacketizer.js';
+import type { Av1TemporalUnit } from '../../shared/rtp/av1-depacketizer.js';
+import type { H264AccessUnit } from '../../shared/rtp/h264-depacketizer.js';
+import { TimestampUnwrapper } from '../../shared/rtp/rtp-clock.js';
+import type { Vp9Frame } from '../../shared/rtp/vp9-depacketizer.js';
 import { DERIVED_AAC_CONFIG } from './opus-to-aac.js';
 
 /** Track id of WHIP video. */

@@ -9,11 +9,11 @@
 import type { MediaStreamTrack, RTCRtpReceiver, RtpPacket } from 'werift';
 import type { Publisher } from '../../../hub/hub.js';
 import type { Logger } from '../../../ports.js';
+import { Av1Depacketizer } from '../../shared/rtp/av1-depacketizer.js';
+import { H264Depacketizer } from '../../shared/rtp/h264-depacketizer.js';
+import { ReorderBuffer } from '../../shared/rtp/reorder-buffer.js';
+import { Vp9Depacketizer } from '../../shared/rtp/vp9-depacketizer.js';
 import { Peer, type PeerOptions } from '../peer.js';
-import { Av1Depacketizer } from '../rtp/av1-depacketizer.js';
-import { H264Depacketizer } from '../rtp/h264-depacketizer.js';
-import { ReorderBuffer } from '../rtp/reorder-buffer.js';
-import { Vp9Depacketizer } from '../rtp/vp9-depacketizer.js';
 import type { OfferSummary } from '../sdp/offer-summary.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
 import { OpusToAac } from './opus-to-aac.js';

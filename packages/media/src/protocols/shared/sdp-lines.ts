@@ -2,7 +2,7 @@
  * The line grammar shared by SDP offers (RFC 8866 §5) and trickle-ICE fragments (RFC 8840 §9):
  * `<type>=<value>` lines of printable UTF-8, CRLF or LF terminated, with bounded count and length.
  */
-import { ParseError } from '../../../errors.js';
+import { ParseError } from '../../errors.js';
 
 /** Largest SDP body accepted (bytes). */
 export const MAX_SDP_BYTES = 64 * 1024;
