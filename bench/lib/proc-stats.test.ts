@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { cpuTicks, processTree, rssBytes, sampleWindow } from './proc-stats.js';
+import { cpuTicks, processTree, rssBytes, sampleWindow, threadCpuNs } from './proc-stats.js';
 
 test('processTree lists a child of this process, and sampleWindow sees its CPU', async () => {
   const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 3000; while (Date.now() < end) {}']);
@@ -17,4 +17,17 @@ test('processTree lists a child of this process, and sampleWindow sees its CPU',
     await new Promise((resolve) => child.once('exit', resolve));
   }
   assert.equal(cpuTicks(child.pid ?? 0), undefined);
+});
+
+test('threadCpuNs reads every thread of this process, and its main thread runs on', () => {
+  const main = `${process.pid}/${process.pid}`;
+  const first = threadCpuNs([process.pid]);
+  const end = Date.now() + 50;
+  while (Date.now() < end) {
+    // Spin: the main thread's run time grows.
+  }
+  const second = threadCpuNs([process.pid]);
+  assert.ok(first.size > 1, 'Node runs several threads');
+  assert.ok((second.get(main) ?? 0) > (first.get(main) ?? 0));
+  assert.equal(threadCpuNs([2 ** 30]).size, 0);
 });

@@ -2,9 +2,9 @@
  * Push targets (issue 19): CPU per pushed target with 1, 10 and 50 targets spread over 10 live
  * streams, for Airwave's push runner and for nginx-rtmp's own `push` directive relaying the same
  * streams (the same file, the same ffmpeg `-c copy` publishers) to the same receiver — an
- * nginx-rtmp sink — in one run, both servers live side by side. Each step is measured over
- * several windows; CPU per target is a window's CPU above the server's median 0-target CPU,
- * divided by the targets, and the table gives medians over the windows. Then a stalled receiver
+ * nginx-rtmp sink — in one run, both servers live side by side. CPU from the threads' run times
+ * in nanoseconds; 0 and 1 target in alternating off/on pairs (the pairs' differences), 10 and 50
+ * over several windows against the off windows' median; medians throughout. Then a stalled receiver
  * (SIGSTOP) with one LL-HLS viewer: Airwave's CPU and the viewer's part delivery with every target
  * disabled, with them pushing, and with the receiver stopped.
  */
@@ -24,10 +24,13 @@ import { type CpuWindow, processTree, sampleWindow, threadCpuNs } from '../lib/p
 export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, and a stalled receiver';
 
 const STREAMS = 10;
-const STEPS = [0, 1, 10, 50];
 const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 8);
 const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 20);
 const WINDOWS = Number(process.env.BENCH_PUSH_WINDOWS ?? 3);
+/** Off/on pairs of the 1-target step, their windows, and the settling time after each switch. */
+const PAIRS = Number(process.env.BENCH_PUSH_PAIRS ?? 4);
+const PAIR_WINDOW_S = Number(process.env.BENCH_PUSH_PAIR_WINDOW_S ?? 15);
+const SETTLE_S = Number(process.env.BENCH_PUSH_SETTLE_S ?? 5);
 const STALL_WINDOW_S = Number(process.env.BENCH_PUSH_STALL_WINDOW_S ?? 15);
 const NGINX = '/usr/sbin/nginx';
 const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
@@ -129,6 +132,18 @@ interface StepWindows {
   readonly machine: number[];
 }
 
+/** A measured step: its windows, what pushed, and (1 target) the paired per-target differences. */
+interface MeasuredStep extends StepWindows {
+  readonly airwavePushing: number;
+  readonly nginxPushed: number;
+  /** Per-target CPU of each off/on pair (on minus off), instead of windows against the 0-target median. */
+  readonly perTarget?: { readonly airwave: readonly number[]; readonly nginx: readonly number[] };
+}
+
+function emptyStep(): StepWindows {
+  return { airwave: [], nginx: [], airwaveRss: [], nginxRss: [], machine: [] };
+}
+
 /** A stream created in Airwave for the bench. */
 interface BenchPushStream {
   readonly id: string;
@@ -176,8 +191,7 @@ async function measure(database: Record<string, string>): Promise<string> {
     );
     const made = new Array<number>(STREAMS).fill(0);
     const targetIds: string[] = [];
-    const steps = new Map<number, StepWindows & { readonly airwavePushing: number; readonly nginxPushed: number }>();
-    for (const targets of STEPS) {
+    const addTargets = async (targets: number) => {
       for (let i = 0; i < STREAMS; i++) {
         while ((made[i] ?? 0) < targetsOf(targets, i)) {
           const created = (await graphql(
@@ -190,31 +204,90 @@ async function measure(database: Record<string, string>): Promise<string> {
           made[i] = (made[i] ?? 0) + 1;
         }
       }
+    };
+    const groups = { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) };
+    const measureWindow = async (step: StepWindows, seconds: number) => {
+      const [window, cpu]: [CpuWindow, Record<string, number>] = await Promise.all([
+        sampleWindow(groups, seconds),
+        preciseCpu(groups, seconds),
+      ]);
+      step.airwave.push(cpu.airwave ?? 0);
+      step.nginx.push(cpu.nginx ?? 0);
+      step.airwaveRss.push(window.rss.airwave ?? 0);
+      step.nginxRss.push(window.rss.nginx ?? 0);
+      step.machine.push(window.machinePercent);
+    };
+    const steps = new Map<number, MeasuredStep>();
+
+    // 0 and 1 target, paired: one target on stream 0 (Airwave: enabled or disabled through the API;
+    // nginx: stream 0 re-published to the application with or without a push line, the other nine
+    // publishing on), windows alternating off/on in ABBA order, so the machine's drift and the
+    // servers' warm-up cancel in each pair's difference.
+    await addTargets(1);
+    const single = targetIds[0] ?? '';
+    nginxPublishers = startPublishers(
+      media.flv,
+      streams.slice(1).map((_, j) => `rtmp://127.0.0.1:${relay.port}/plain/s${j + 1}`),
+    );
+    let first: Publishers | undefined;
+    const off = emptyStep();
+    const on = emptyStep();
+    const pairs: { airwave: number; nginx: number }[] = [];
+    const published = publishesLogged(receiver, 's');
+    let onPushing = 0;
+    // Twice the warm-up: the servers' first seconds (JIT, the first GOPs) go before any window.
+    await new Promise((resolve) => setTimeout(resolve, 2 * WARMUP_S * 1000));
+    try {
+      for (let pair = 0; pair < PAIRS; pair++) {
+        const at = { off: 0, on: 0 };
+        for (const pushed of pair % 2 === 0 ? [false, true] : [true, false]) {
+          await first?.stop();
+          first = startPublishers(media.flv, [`rtmp://127.0.0.1:${relay.port}/${pushed ? 'p1' : 'plain'}/s0`]);
+          await setEnabled(airwave, token, [single], pushed);
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+          const step = pushed ? on : off;
+          await measureWindow(step, PAIR_WINDOW_S);
+          if (pushed) {
+            onPushing = (await targetStatuses(airwave, token)).filter((t) => t.status === 'pushing').length;
+          }
+          const index = step.airwave.length - 1;
+          at[pushed ? 'on' : 'off'] = index;
+        }
+        pairs.push({
+          airwave: (on.airwave[at.on] ?? 0) - (off.airwave[at.off] ?? 0),
+          nginx: (on.nginx[at.on] ?? 0) - (off.nginx[at.off] ?? 0),
+        });
+      }
+    } finally {
+      await first?.stop();
+    }
+    await setEnabled(airwave, token, [single], true);
+    steps.set(0, { ...off, airwavePushing: 0, nginxPushed: 0 });
+    steps.set(1, {
+      ...on,
+      airwavePushing: onPushing,
+      nginxPushed: Math.round((publishesLogged(receiver, 's') - published) / PAIRS),
+      perTarget: { airwave: pairs.map((p) => p.airwave), nginx: pairs.map((p) => p.nginx) },
+    });
+
+    for (const targets of [10, 50]) {
+      await addTargets(targets);
       await nginxPublishers?.stop();
-      const published = publishesLogged(receiver, 's');
+      const before = publishesLogged(receiver, 's');
       nginxPublishers = startPublishers(
         media.flv,
         streams.map((_, i) => `rtmp://127.0.0.1:${relay.port}/${relayApp(targets, i)}/s${i}`),
       );
       await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
-      const step: StepWindows = { airwave: [], nginx: [], airwaveRss: [], nginxRss: [], machine: [] };
+      const step = emptyStep();
       for (let w = 0; w < WINDOWS; w++) {
-        const groups = { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) };
-        const [window, cpu]: [CpuWindow, Record<string, number>] = await Promise.all([
-          sampleWindow(groups, WINDOW_S),
-          preciseCpu(groups, WINDOW_S),
-        ]);
-        step.airwave.push(cpu.airwave ?? 0);
-        step.nginx.push(cpu.nginx ?? 0);
-        step.airwaveRss.push(window.rss.airwave ?? 0);
-        step.nginxRss.push(window.rss.nginx ?? 0);
-        step.machine.push(window.machinePercent);
+        await measureWindow(step, WINDOW_S);
       }
       const statuses = await targetStatuses(airwave, token);
       steps.set(targets, {
         ...step,
         airwavePushing: statuses.filter((t) => t.status === 'pushing').length,
-        nginxPushed: Math.max(0, publishesLogged(receiver, 's') - published),
+        nginxPushed: Math.max(0, publishesLogged(receiver, 's') - before),
       });
     }
     await nginxPublishers?.stop();
@@ -247,9 +320,7 @@ async function measure(database: Record<string, string>): Promise<string> {
 }
 
 /** The CPU-per-target table: medians over each step's windows, against the 0-target medians. */
-function cpuTable(
-  steps: ReadonlyMap<number, StepWindows & { readonly airwavePushing: number; readonly nginxPushed: number }>,
-): string[] {
+function cpuTable(steps: ReadonlyMap<number, MeasuredStep>): string[] {
   const base = steps.get(0);
   const baseAirwave = median(base?.airwave ?? [0]);
   const baseNginx = median(base?.nginx ?? [0]);
@@ -258,8 +329,8 @@ function cpuTable(
       values.map((value) => (targets === 0 ? 0 : (value - baseline) / targets));
     const range = (values: readonly number[]) =>
       targets === 0 ? '' : ` (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
-    const airwaveWindows = perWindow(step.airwave, baseAirwave);
-    const nginxWindows = perWindow(step.nginx, baseNginx);
+    const airwaveWindows = step.perTarget?.airwave ?? perWindow(step.airwave, baseAirwave);
+    const nginxWindows = step.perTarget?.nginx ?? perWindow(step.nginx, baseNginx);
     const airwavePer = median(airwaveWindows);
     const nginxPer = median(nginxWindows);
     const ratio = targets > 0 && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
@@ -267,7 +338,7 @@ function cpuTable(
     return `| ${targets} | ${step.airwavePushing} | ${median(step.airwave).toFixed(1)} % | ${airwavePer.toFixed(3)} %${range(airwaveWindows)} | ${mib(step.airwaveRss)} | ${step.nginxPushed} | ${median(step.nginx).toFixed(1)} % | ${nginxPer.toFixed(3)} %${range(nginxWindows)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
   });
   return [
-    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). Each step: ${WARMUP_S} s warm-up, then ${WINDOWS} windows of ${WINDOW_S} s; CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`; /proc's clock ticks would quantise a window to ${(100 / (100 * WINDOW_S)).toFixed(3)} %). "Per target" is a window's CPU above the server's median 0-target CPU divided by the targets; every column is the median over the windows (in brackets the lowest and highest window), and the ratio is the two medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (the 1-target step re-publishes all relay streams, so it counts every stream's reconnect too).`,
+    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`; /proc's clock ticks would quantise a ${PAIR_WINDOW_S} s window to ${(100 / (100 * PAIR_WINDOW_S)).toFixed(3)} %, more than nginx's whole cost of one target). 0 and 1 target are measured in ${PAIRS} off/on pairs of ${PAIR_WINDOW_S} s windows in ABBA order, ${SETTLE_S} s after each switch (one target on stream 0: Airwave disables/enables it through the API; nginx's stream 0 is re-published to the application with or without a \`push\` line in both states): the 1-target per-target CPU is the median of the pairs' on − off differences (in brackets the lowest and highest pair), so the machine's drift and the servers' warm-up cancel, which a 0-target step measured first and compared with a later one did not (it read negative for Airwave). 10 and 50 targets: ${WARMUP_S} s warm-up after the relay's publishers restart, then ${WINDOWS} windows of ${WINDOW_S} s; per target is a window's CPU above the median of the off windows, divided by the targets (in brackets the lowest and highest window). Every column is a median; the ratio is the two per-target medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (per on window for 1 target).`,
     '',
     '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
