@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -180,6 +180,41 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
     );
     assert.equal(back.metrics.pull?.failures, 0, 'the backoff starts over once connected');
     await remove(stream);
+    await sender.stop(500);
+  });
+
+  it('SRT caller with a passphrase and Stream ID to an encrypting ffmpeg listener; no other process shows the passphrase', async () => {
+    const port = await freeUdpPort();
+    const passphrase = 'pulled-srt-passphrase';
+    const sender = loop(`srt://127.0.0.1:${port}?mode=listener&passphrase=${passphrase}&pbkeylen=32`);
+    const stream = await pullAndPlay(`srt://127.0.0.1:${port}?streamid=camera-1&passphrase=${passphrase}`);
+    assert.ok(!(stream.pullSource?.sourceUriRedacted ?? '').includes(passphrase), 'the passphrase is redacted on read');
+    const showing = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== sender.child.pid)
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(passphrase);
+        } catch {
+          return false;
+        }
+      });
+    assert.deepEqual(showing, [], 'only the source has the passphrase on its command line');
+    await remove(stream);
+    await sender.stop(500);
+  });
+
+  it("SRT caller with a wrong passphrase: each attempt fails with the listener's rejection", async () => {
+    const port = await freeUdpPort();
+    const sender = loop(`srt://127.0.0.1:${port}?mode=listener&passphrase=the-right-passphrase`);
+    const created = await createPullStream(server, token, `srt://127.0.0.1:${port}?passphrase=a-wrong-passphrase`);
+    assert.ok('id' in created, JSON.stringify(created));
+    await waitFor('a refused attempt', async () => {
+      const now = await readPulledStream(server, token, created.id);
+      return now.recentPullSourceEvents.some(
+        (event) => event.eventKind === 'failed' && /wrong passphrase/.test(event.message),
+      );
+    });
+    await server.graphql('mutation ($id: ID!) { deleteStream(id: $id) { __typename } }', { id: created.id }, token);
     await sender.stop(500);
   });
 

@@ -6,7 +6,7 @@
  * masked, never holding the key.
  */
 import assert from 'node:assert/strict';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { createStream, registerAccount } from './support/accounts.js';
@@ -154,6 +154,16 @@ describe('push targets to real receivers', { skip: missing }, () => {
       await waitTargets(server, token, stream.id, 'both SRT targets pushing', (targets) =>
         targets.every((target) => target.status === 'pushing'),
       );
+      const showing = readdirSync('/proc').filter((pid) => {
+        try {
+          return (
+            Number(pid) !== encrypted.process.child.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(secret)
+          );
+        } catch {
+          return false;
+        }
+      });
+      assert.deepEqual(showing, [], 'only the receiver has the passphrase on its command line (no ffmpeg child)');
       assert.equal(await publisher.exited, 0, publisher.stderr());
       await waitTargets(server, token, stream.id, 'idle after the end', (targets) =>
         targets.every((target) => target.status === 'idle'),

@@ -161,7 +161,7 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
     });
   });
 
-  it('plays over WHEP in another page: frames decoded, audio received, one more viewer counted', async () => {
+  it('plays over WHEP in another page: frames decoded, audio received, AES-CM SRTP, one more viewer counted', async () => {
     const viewersBefore = (await streamState(media)).metrics.currentViewers;
     const protocols: string[] = [];
     const untap = media.server.running.events.tap(['viewer.connected'], (event) => {
@@ -184,6 +184,8 @@ describe('WHIP from Chromium, WHEP to Chromium', { skip: chromiumMissing || ffmp
       );
       assert.equal(stats.video.frameWidth, 640);
       assert.ok((stats.audio.totalSamplesReceived ?? 0) > 0);
+      // WHEP offers AES-CM first: its keystream is made a frame at a time (ADR 0032).
+      assert.equal(stats.srtpCipher, 'SRTP_AES128_CM_HMAC_SHA1_80');
       await waitFor(
         'one more viewer',
         async () => (await streamState(media)).metrics.currentViewers === viewersBefore + 1,

@@ -43,6 +43,33 @@ function statFields(ref: ProcRef): string[] | undefined {
   }
 }
 
+/**
+ * Time on a CPU of every thread of the processes `pids`, nanoseconds, keyed `<pid>/<tid>`
+ * (/proc/<pid>/task/<tid>/schedstat, first field); processes or threads gone are left out.
+ */
+export function threadCpuNs(pids: readonly number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        if (Number.isFinite(ns)) {
+          out.set(`${pid}/${tid}`, ns);
+        }
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  }
+  return out;
+}
+
 /** User + system CPU time of one process (or thread) in clock ticks, or undefined once it has exited. */
 export function cpuTicks(ref: ProcRef): number | undefined {
   const fields = statFields(ref);

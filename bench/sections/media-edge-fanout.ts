@@ -136,7 +136,7 @@ export async function run(): Promise<string> {
         const bare = percentile(floor.results[1]?.delays ?? [], 99);
         const floorRows = floor.results.map(
           (result) =>
-            `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${result.serverMs.toFixed(3)} | ${result.errors} |`,
+            `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${result.serverMs.toFixed(3)} | ${result.errors}${result.errorSamples.length > 0 ? ` (${result.errorSamples.slice(0, 2).join('; ')})` : ''} |`,
         );
         const [edgeP99 = Number.NaN, oneP99 = Number.NaN, cacheP99] = p99s;
         return [
@@ -154,7 +154,7 @@ export async function run(): Promise<string> {
           ...rows,
           '',
           `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
-            `${BURST_ROUNDS} rounds).`,
+            `${BURST_ROUNDS} rounds, each with the part newest at that moment, ${(floor.partBytes / 1024).toFixed(0)} KiB on average).`,
           '',
           '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
           '|---|---:|---:|---:|---:|',

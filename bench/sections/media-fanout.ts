@@ -11,7 +11,7 @@
  * wall clock of the machine (performance.timeOrigin + performance.now() in both processes).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,6 @@ import { startBareHttpServer } from '../lib/bare-http-server.js';
 import { type BurstResult, type BurstTarget, measureBursts } from '../lib/burst-floor.js';
 import { stopChild } from '../lib/child-process.js';
 import { type LivePublish, withLivePublish } from '../lib/live-publish.js';
-import { listedParts } from '../lib/llhls-viewer.js';
 import { benchMedia, WORK_DIR } from '../lib/media-file.js';
 import { startNginxStatic } from '../lib/peers.js';
 import { ms, percentile } from '../lib/percentile.js';
@@ -225,63 +224,58 @@ export function p50p99(values: readonly number[]): string {
 
 /**
  * The burst floor: the newest part of the live stream and its playlist, sent by Airwave, by a bare
- * Node server and by nginx (sendfile) to the same viewers released at once (burst-floor.ts).
+ * Node server and by nginx (sendfile) to the same viewers released at once (burst-floor.ts). Airwave
+ * goes first, each round with the part newest at that moment; the file servers then send the same
+ * playlist and part in the same round of theirs.
  */
 export async function burstFloor(
   live: LivePublish,
 ): Promise<{ results: BurstResult[]; skipped: string[]; partBytes: number }> {
   const playlistUrl = `${live.base}/cmaf/video.m3u8`;
-  const playlist = await (await fetch(playlistUrl)).text();
-  const last = listedParts(playlist).at(-1);
-  if (!last) {
-    throw new Error(`${playlistUrl} lists no part`);
-  }
-  const partUrl = new URL(last.uri, playlistUrl);
-  const part = new Uint8Array(await (await fetch(partUrl)).arrayBuffer());
   const dir = `${WORK_DIR}burst-floor-${process.pid}`;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/video.m3u8`, playlist);
-  writeFileSync(`${dir}/part.m4s`, part);
+  const plan = { viewers: LLHLS_VIEWERS, rounds: BURST_ROUNDS, warmupRounds: 3, pauseMs: 500 };
   const skipped: string[] = [];
-  const bare = await startBareHttpServer(dir);
-  const nginx = await startNginxStatic(dir);
   try {
-    const copy = (name: string, port: number, pid: number): BurstTarget => ({
-      name,
-      port,
-      playlistPath: '/video.m3u8',
-      partPath: '/part.m4s',
-      partBytes: part.length,
-      pid,
-    });
-    const targets: BurstTarget[] = [
-      {
-        name: 'Airwave (the live playlist and part)',
-        port: live.server.httpPort,
-        playlistPath: new URL(playlistUrl).pathname,
-        partPath: `${partUrl.pathname}${partUrl.search}`,
-        partBytes: part.length,
-        pid: live.server.pid,
-      },
-      copy('bare Node http server (files in memory)', bare.port, bare.child.pid ?? 0),
-    ];
-    if (nginx.ok) {
-      targets.push(copy('nginx, 1 worker, sendfile', nginx.server.port, nginx.server.pid));
-    } else {
-      skipped.push(nginx.reason);
+    const airwave = await measureBursts(
+      [
+        {
+          name: 'Airwave (the live playlist and part)',
+          port: live.server.httpPort,
+          source: { kind: 'live', playlistPath: new URL(playlistUrl).pathname, saveDir: dir },
+          pid: live.server.pid,
+        },
+      ],
+      plan,
+    );
+    const parts = readdirSync(dir).filter((name) => name.endsWith('.m4s'));
+    const partBytes = parts.reduce((sum, name) => sum + statSync(`${dir}/${name}`).size, 0) / parts.length;
+    const bare = await startBareHttpServer(dir);
+    const nginx = await startNginxStatic(dir);
+    try {
+      const files = { kind: 'files', dir } as const;
+      const targets: BurstTarget[] = [
+        { name: 'bare Node http server (files in memory)', port: bare.port, source: files, pid: bare.child.pid ?? 0 },
+      ];
+      if (nginx.ok) {
+        targets.push({
+          name: 'nginx, 1 worker, sendfile',
+          port: nginx.server.port,
+          source: files,
+          pid: nginx.server.pid,
+        });
+      } else {
+        skipped.push(nginx.reason);
+      }
+      const copies = await measureBursts(targets, plan);
+      return { results: [...airwave, ...copies], skipped, partBytes };
+    } finally {
+      await stopChild(bare.child);
+      if (nginx.ok) {
+        await nginx.server.stop();
+      }
     }
-    const results = await measureBursts(targets, {
-      viewers: LLHLS_VIEWERS,
-      rounds: BURST_ROUNDS,
-      warmupRounds: 3,
-      pauseMs: 500,
-    });
-    return { results, skipped, partBytes: part.length };
   } finally {
-    await stopChild(bare.child);
-    if (nginx.ok) {
-      await nginx.server.stop();
-    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -466,10 +460,11 @@ export async function run(): Promise<string> {
           `${LLHLS_VIEWERS} viewers × 2 parts/s need ${needed.toFixed(0)} % of one core. Slow viewers: ${ratio(FIRST_VIEWERS)}; ${ratio(LLHLS_VIEWERS)}.`,
         '',
         `**Burst floor.** What the ${LLHLS_VIEWERS}-viewer burst costs without the live timing: the stream's full video ` +
-          `playlist and its newest part (${(floor.partBytes / 1024).toFixed(0)} KiB) are sent to ${LLHLS_VIEWERS} keep-alive viewers ` +
+          `playlist and its newest part (${(floor.partBytes / 1024).toFixed(0)} KiB on average; each round takes the part newest ` +
+          `at that moment, in Airwave's memory as a just-published part is) are sent to ${LLHLS_VIEWERS} keep-alive viewers ` +
           `(the same lean client, in its own process) that are all released at one instant, each GETting the playlist and then ` +
           `the part, ${BURST_ROUNDS} rounds 0.5 s apart after 3 warm-up rounds; delay = the part's last byte at the viewer − ` +
-          `the release. The same bytes are also served from files by a bare Node http server (node:http, the files in ` +
+          `the release. The same bytes (each round's playlist and part, saved) are also served from files by a bare Node http server (node:http, the files in ` +
           `memory, no other code) and by nginx (one worker, sendfile). Server CPU is per viewer and round (playlist + part), ` +
           `over the server's process tree (Airwave's includes ingesting the live stream, ~1 % of a core). ` +
           `${floor.skipped.length > 0 ? `Not run: ${floor.skipped.join('; ')}.` : ''}`,

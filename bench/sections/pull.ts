@@ -2,9 +2,9 @@
  * Pull ingest cost and start-up: CPU and memory per stream at 1 and 10 streams for the same media
  * pushed over RTMP (ffmpeg `-c copy -f flv` publishers) and pulled — over RTSP from the test RTSP
  * server (the in-process RTSP client, and with `AIRWAVE_PULL_RTSP=ffmpeg` the ffmpeg child behind
- * the guarded RTSP relay) and over SRT from ffmpeg listeners (ffmpeg child dialling the checked
- * address). `BENCH_PULL_MODES` picks modes (rtmp,rtsp,rtsp-ffmpeg,srt,udp; all by default).
- * CPU is read over the Airwave service's whole process tree
+ * the guarded RTSP relay), over SRT from ffmpeg listeners (our in-process caller dialling the
+ * checked address) and MPEG-TS over UDP (in process). `BENCH_PULL_MODES` picks modes
+ * (rtmp,rtsp,rtsp-ffmpeg,srt,udp; all by default). CPU is read over the Airwave service's whole process tree
  * (/proc), which includes the ffmpeg children of the pulls; the sources (publishers, listeners,
  * the RTSP server in this process) are outside it. Then the time from `createStream(PULL)` to the
  * first playable LL-HLS part of an RTSP source with a 2 s GOP (in process and through ffmpeg),
@@ -254,7 +254,7 @@ export async function run(): Promise<string> {
       },
       {
         key: 'srt',
-        name: 'pulled over SRT (ffmpeg listener → ffmpeg caller)',
+        name: 'pulled over SRT (ffmpeg listener → in-process caller, no child)',
         async add(server, token) {
           const port = await freePort();
           const source = loopCopy(file, 'mpegts', `srt://127.0.0.1:${port}?mode=listener`);
@@ -273,8 +273,8 @@ export async function run(): Promise<string> {
         },
       },
     ];
-    const results = [];
     const modes = allModes.filter((mode) => mode.key === 'rtmp' || MODES.includes(mode.key));
+    const results = [];
     for (const mode of modes) {
       results.push(await measureMode(mode));
     }
@@ -345,7 +345,7 @@ export async function run(): Promise<string> {
     );
     const median = (values: number[]) => percentile(values, 50);
     return [
-      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for SRT pulls and RTSP pulls with \`AIRWAVE_PULL_RTSP=ffmpeg\` it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relays; RTSP pulls by the in-process client (the default) and UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
+      `Source: 720p30 H.264 Main without B-frames (RTP carries no DTS), GOP 60 (2 s), ~3 Mb/s, AAC 128 kb/s, 20 s looped; the same file for every mode. Each mode on a fresh built server (\`dist/main/cli.js start\`, default on-demand packaging, no viewer), streams added in steps, ${FIRST_WARMUP_S} s warm-up before the first window (${WARMUP_S} s later), ${WINDOW_S} s windows. CPU = user + system of the server's process tree from /proc, in % of one core: for RTSP pulls with \`AIRWAVE_PULL_RTSP=ffmpeg\` it includes the ffmpeg child of each stream (\`-c copy\` to MPEG-TS) and the relay; RTSP pulls by the in-process client (the default), SRT pulls (our caller) and UDP pulls have no child; sources are outside it (RTMP publishers, SRT listeners and UDP senders are separate ffmpeg processes, the RTSP server runs in the benchmark process). Target: pulled ≤ 1.5× pushed per stream.`,
       '',
       '| mode | streams | server tree CPU % | CPU % per stream | Node main thread / ffmpeg children % | ffmpeg children | RSS MiB (tree) | vs pushed per stream | machine busy % / load1 |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

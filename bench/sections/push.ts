@@ -18,7 +18,7 @@ import { PartLog, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/l
 import { benchMedia, type Publishers, startPublishers } from '../lib/media-file.js';
 import { percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
-import { type CpuWindow, processTree, sampleWindow } from '../lib/proc-stats.js';
+import { type CpuWindow, processTree, sampleWindow, threadCpuNs } from '../lib/proc-stats.js';
 
 /** Section title. */
 export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, and a stalled receiver';
@@ -26,7 +26,7 @@ export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, an
 const STREAMS = 10;
 const STEPS = [0, 1, 10, 50];
 const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 8);
-const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 8);
+const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 20);
 const WINDOWS = Number(process.env.BENCH_PUSH_WINDOWS ?? 3);
 const STALL_WINDOW_S = Number(process.env.BENCH_PUSH_STALL_WINDOW_S ?? 15);
 const NGINX = '/usr/sbin/nginx';
@@ -86,6 +86,33 @@ function targetsOf(targets: number, stream: number): number {
 export async function run(): Promise<string> {
   const base = await postgresBase();
   return base ? withScratchDatabase(base, (url) => measure({ DATABASE_URL: url })) : measure({});
+}
+
+/**
+ * CPU of each group over `seconds`, percent of one core, from the threads' nanosecond run times
+ * (a clock tick of /proc/<pid>/stat is 10 ms: 0.05 % of a core over a 20 s window, as large as
+ * nginx's whole cost of one pushed target). A thread that started in the window counts from 0.
+ */
+async function preciseCpu(
+  groups: Readonly<Record<string, () => number[]>>,
+  seconds: number,
+): Promise<Record<string, number>> {
+  const read = () => new Map(Object.entries(groups).map(([name, pids]) => [name, threadCpuNs(pids())]));
+  const start = read();
+  const startAt = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const end = read();
+  const elapsedNs = (performance.now() - startAt) * 1e6;
+  const percent: Record<string, number> = {};
+  for (const [name, after] of end) {
+    const before = start.get(name);
+    let ns = 0;
+    for (const [tid, value] of after) {
+      ns += value - (before?.get(tid) ?? 0);
+    }
+    percent[name] = (ns / elapsedNs) * 100;
+  }
+  return percent;
 }
 
 /** Median of values (nearest rank). */
@@ -172,12 +199,13 @@ async function measure(database: Record<string, string>): Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
       const step: StepWindows = { airwave: [], nginx: [], airwaveRss: [], nginxRss: [], machine: [] };
       for (let w = 0; w < WINDOWS; w++) {
-        const window: CpuWindow = await sampleWindow(
-          { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) },
-          WINDOW_S,
-        );
-        step.airwave.push(window.percent.airwave ?? 0);
-        step.nginx.push(window.percent.nginx ?? 0);
+        const groups = { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) };
+        const [window, cpu]: [CpuWindow, Record<string, number>] = await Promise.all([
+          sampleWindow(groups, WINDOW_S),
+          preciseCpu(groups, WINDOW_S),
+        ]);
+        step.airwave.push(cpu.airwave ?? 0);
+        step.nginx.push(cpu.nginx ?? 0);
         step.airwaveRss.push(window.rss.airwave ?? 0);
         step.nginxRss.push(window.rss.nginx ?? 0);
         step.machine.push(window.machinePercent);
@@ -225,18 +253,21 @@ function cpuTable(
   const base = steps.get(0);
   const baseAirwave = median(base?.airwave ?? [0]);
   const baseNginx = median(base?.nginx ?? [0]);
-  const tickPercent = 100 / (100 * WINDOW_S);
   const rows = [...steps].map(([targets, step]) => {
-    const per = (values: readonly number[], baseline: number) =>
-      targets === 0 ? 0 : median(values.map((value) => (value - baseline) / targets));
-    const airwavePer = per(step.airwave, baseAirwave);
-    const nginxPer = per(step.nginx, baseNginx);
+    const perWindow = (values: readonly number[], baseline: number) =>
+      values.map((value) => (targets === 0 ? 0 : (value - baseline) / targets));
+    const range = (values: readonly number[]) =>
+      targets === 0 ? '' : ` (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+    const airwaveWindows = perWindow(step.airwave, baseAirwave);
+    const nginxWindows = perWindow(step.nginx, baseNginx);
+    const airwavePer = median(airwaveWindows);
+    const nginxPer = median(nginxWindows);
     const ratio = targets > 0 && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
     const mib = (values: readonly number[]) => `${(median(values) / MIB).toFixed(0)} MiB`;
-    return `| ${targets} | ${step.airwavePushing} | ${median(step.airwave).toFixed(1)} % | ${airwavePer.toFixed(3)} % | ${mib(step.airwaveRss)} | ${step.nginxPushed} | ${median(step.nginx).toFixed(1)} % | ${nginxPer.toFixed(3)} % | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
+    return `| ${targets} | ${step.airwavePushing} | ${median(step.airwave).toFixed(1)} % | ${airwavePer.toFixed(3)} %${range(airwaveWindows)} | ${mib(step.airwaveRss)} | ${step.nginxPushed} | ${median(step.nginx).toFixed(1)} % | ${nginxPer.toFixed(3)} %${range(nginxWindows)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
   });
   return [
-    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). Each step: ${WARMUP_S} s warm-up, then ${WINDOWS} windows of ${WINDOW_S} s; CPU is each server's process, percent of one core (one clock tick over a window is ${tickPercent.toFixed(3)} %). "Per target" is a window's CPU above the server's median 0-target CPU divided by the targets; every column is the median over the windows, and the ratio is the two medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (the 1-target step re-publishes all relay streams, so it counts every stream's reconnect too).`,
+    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). Each step: ${WARMUP_S} s warm-up, then ${WINDOWS} windows of ${WINDOW_S} s; CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`; /proc's clock ticks would quantise a window to ${(100 / (100 * WINDOW_S)).toFixed(3)} %). "Per target" is a window's CPU above the server's median 0-target CPU divided by the targets; every column is the median over the windows (in brackets the lowest and highest window), and the ratio is the two medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (the 1-target step re-publishes all relay streams, so it counts every stream's reconnect too).`,
     '',
     '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

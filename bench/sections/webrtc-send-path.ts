@@ -1,10 +1,12 @@
 /**
  * CPU per packet of WHEP's send path, werift's (`RTCRtpSender.sendRtp`, as before ADR 0031) against
- * Airwave's (`RtpSendPath`: keys imported once, synchronous datagrams), in one run: N werift peers
- * in this process each send video to one of N werift viewers in a child process (DTLS-SRTP on
- * loopback); 30 frames a second of 11 packets (1100-byte payloads, ≈ 3 Mb/s per viewer); rounds
- * of each path in ABBA order, CPU of this process from process.cpuUsage() over each round minus
- * an idle round (RTCP, ICE consent). CPU time, not wall time, so a loaded machine inflates it less
+ * Airwave's (`RtpSendPath`: keys imported once, a frame's packets at a time, synchronous datagrams)
+ * with each SRTP profile — AEAD_AES_128_GCM (a cipher per packet) and AES_CM_128_HMAC_SHA1_80 (one
+ * keystream call per frame, ADR 0032) — in one run: 2N werift peers in this process, half
+ * negotiating each profile, each send video to one of 2N werift viewers in a child process
+ * (DTLS-SRTP on loopback); 30 frames a second of 11 packets (1100-byte payloads, ≈ 3 Mb/s per
+ * viewer) to the N viewers of a round's profile; rounds of each path in ABCCBA order, CPU of this
+ * process from process.cpuUsage() over each round minus an idle round (RTCP, ICE consent). CPU time, not wall time, so a loaded machine inflates it less
  * than the viewer benchmark's delivery columns; the viewers count what arrives (authenticated).
  */
 import { fork } from 'node:child_process';
@@ -12,14 +14,18 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { peerCodecs, peerConfig } from '@airwave/media/protocols/webrtc/peer-options';
 import { RtpSendPath } from '@airwave/media/protocols/webrtc/srtp/rtp-send-path';
-import { importSrtpKeys, udpRoute } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
+import {
+  SRTP_AEAD_AES_128_GCM,
+  SRTP_AES128_CM_HMAC_SHA1_80,
+} from '@airwave/media/protocols/webrtc/srtp/srtp-protector';
+import { importSrtpKeys, preferSrtpProfiles, udpRoute } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
 import { RTCPeerConnection, type RTCRtpSender, RtpHeader, RtpPacket } from 'werift';
 import { stopChild } from '../lib/child-process.js';
 
 /** Section title. */
 export const title = 'WebRTC: WHEP send path CPU per packet (werift vs Airwave)';
 
-const VIEWERS = Number(process.env.AIRWAVE_BENCH_SEND_VIEWERS ?? 20);
+const VIEWERS = Number(process.env.AIRWAVE_BENCH_SEND_VIEWERS ?? 12);
 const ROUND_S = Number(process.env.AIRWAVE_BENCH_SEND_ROUND_S ?? 5);
 const FPS = 30;
 const PACKETS_PER_FRAME = 11;
@@ -27,9 +33,16 @@ const PAYLOAD = 1100;
 /** Video and Opus packets a second of a 3 Mb/s 720p30 stream with audio. */
 const PACKETS_PER_VIEWER_S = 330 + 50;
 
-type Path = 'werift' | 'airwave' | 'idle';
+type Path = 'werift' | 'gcm' | 'cm' | 'idle';
+
+const LABELS: Record<Exclude<Path, 'idle'>, string> = {
+  werift: "werift's RTCRtpSender.sendRtp (AES-GCM, before ADR 0031)",
+  gcm: "Airwave's RtpSendPath, AEAD_AES_128_GCM (a cipher per packet)",
+  cm: "Airwave's RtpSendPath, AES_CM_128_HMAC_SHA1_80 (keystream per frame, ADR 0032)",
+};
 
 interface Sending {
+  readonly profile: 'gcm' | 'cm';
   readonly sender: RTCRtpSender;
   readonly path: RtpSendPath;
   readonly payloadType: number;
@@ -52,13 +65,18 @@ export async function run(): Promise<string> {
   const peers: RTCPeerConnection[] = [];
   const load = [loadavg()[0] ?? 0];
   try {
-    const offers = (await ask({ type: 'offers', viewers: VIEWERS })) as { sdps: string[] };
+    const offers = (await ask({ type: 'offers', viewers: 2 * VIEWERS })) as { sdps: string[] };
     const senders: Sending[] = [];
     const answers: string[] = [];
     for (const sdp of offers.sdps) {
       const pc = new RTCPeerConnection(peerConfig({ publicIps: ['127.0.0.1'] }));
       peers.push(pc);
       await pc.setRemoteDescription({ type: 'offer', sdp });
+      // This side is the DTLS client: the profile it offers alone is the one the viewer takes.
+      const profile = peers.length <= VIEWERS ? SRTP_AEAD_AES_128_GCM : SRTP_AES128_CM_HMAC_SHA1_80;
+      for (const transport of pc.dtlsTransports) {
+        preferSrtpProfiles(transport, [profile]);
+      }
       for (const transceiver of pc.getTransceivers()) {
         transceiver.setDirection(transceiver.kind === 'video' ? 'sendonly' : 'inactive');
       }
@@ -74,12 +92,14 @@ export async function run(): Promise<string> {
       live.push(...batch.filter((_, i) => settled[i]?.status === 'fulfilled'));
     }
     for (const pc of live) {
+      const index = peers.indexOf(pc);
       const transceiver = pc.getTransceivers().find((t) => t.kind === 'video');
       const codec = transceiver?.sender.codec;
       if (!transceiver || !codec) {
         throw new Error('no video sender');
       }
       senders.push({
+        profile: index < VIEWERS ? 'gcm' : 'cm',
         sender: transceiver.sender,
         path: new RtpSendPath(transceiver.sender, codec.payloadType),
         payloadType: codec.payloadType,
@@ -88,9 +108,12 @@ export async function run(): Promise<string> {
     }
     const rows: string[] = [];
     const results = new Map<Path, { cpuUs: number; packets: number; received: number }[]>();
-    for (const path of ['idle', 'werift', 'airwave', 'airwave', 'werift'] as const) {
+    for (const path of ['idle', 'werift', 'gcm', 'cm', 'cm', 'gcm', 'werift'] as const) {
       await ask({ type: 'reset' });
-      const result = await round(path, senders);
+      const result = await round(
+        path,
+        senders.filter((sending) => sending.profile === (path === 'cm' ? 'cm' : 'gcm')),
+      );
       const counted = (await ask({ type: 'count' })) as { received: number };
       results.set(path, [...(results.get(path) ?? []), { ...result, received: counted.received }]);
     }
@@ -98,7 +121,7 @@ export async function run(): Promise<string> {
     const idle = results.get('idle')?.[0];
     const idleUsPerS = (idle?.cpuUs ?? 0) / ROUND_S;
     const perPacket: Partial<Record<Path, number>> = {};
-    for (const path of ['werift', 'airwave'] as const) {
+    for (const path of ['werift', 'gcm', 'cm'] as const) {
       const runs = results.get(path) ?? [];
       const cpuUs = runs.reduce((sum, r) => sum + r.cpuUs - idleUsPerS * ROUND_S, 0);
       const packets = runs.reduce((sum, r) => sum + r.packets, 0);
@@ -107,18 +130,21 @@ export async function run(): Promise<string> {
       perPacket[path] = us;
       const perViewer = (us * PACKETS_PER_VIEWER_S) / 1e4;
       rows.push(
-        `| ${path === 'werift' ? "werift's RTCRtpSender.sendRtp (before)" : "Airwave's RtpSendPath (ADR 0031)"} | ${packets} | ${received} (${((100 * received) / packets).toFixed(1)} %) | ${us.toFixed(1)} µs | ${perViewer.toFixed(2)} % | ≈ ${Math.round(100 / perViewer)} |`,
+        `| ${LABELS[path]} | ${packets} | ${received} (${((100 * received) / packets).toFixed(1)} %) | ${us.toFixed(1)} µs | ${perViewer.toFixed(2)} % | ≈ ${Math.round(100 / perViewer)} |`,
       );
     }
-    const ratio = (perPacket.werift ?? 0) / (perPacket.airwave ?? 1);
+
+    const gcmCount = senders.filter((sending) => sending.profile === 'gcm').length;
+    const cmCount = senders.length - gcmCount;
+    const ratio = (a: Path, b: Path) => (perPacket[a] ?? 0) / (perPacket[b] ?? 1);
     return [
-      `Measured on a shared, loaded 2-core machine: 1-minute load average ${load.map((l) => l.toFixed(1)).join(' before, ')} after. ${senders.length} viewers (of ${VIEWERS} started; the others did not complete DTLS), ${ROUND_S} s rounds in idle, werift, Airwave, Airwave, werift order; CPU of the sending process only, minus the idle round (${(idleUsPerS / 1e4).toFixed(1)} % of a core: RTCP, ICE consent). "Viewers per core" assumes ${PACKETS_PER_VIEWER_S} packets a second per viewer (3 Mb/s 720p30 video and Opus). The viewers (werift, keys imported once) run in a child process on the same cores; "received" counts the packets they authenticated and decrypted. At high load the viewers' process is starved and the kernel drops datagrams its sockets cannot hold ("received" below 100 %); Airwave's path sends a frame's packets to all viewers in one burst where werift's spreads them over promise hops, so it loses more there: a pacer is the next step (ADR 0031).`,
+      `Measured on a shared, loaded 2-core machine: 1-minute load average ${load.map((l) => l.toFixed(1)).join(' before, ')} after. ${gcmCount} AES-GCM and ${cmCount} AES-CM viewers (of ${VIEWERS} each started; the others did not complete DTLS), ${ROUND_S} s rounds in idle, werift, GCM, CM, CM, GCM, werift order (werift's path sends to the GCM viewers, as werift negotiates GCM); CPU of the sending process only, minus the idle round (${(idleUsPerS / 1e4).toFixed(1)} % of a core: RTCP, ICE consent). "Viewers per core" assumes ${PACKETS_PER_VIEWER_S} packets a second per viewer (3 Mb/s 720p30 video and Opus). The viewers (werift, keys imported once) run in a child process on the same cores; "received" counts the packets they authenticated and decrypted (below 100 % when that process is starved and the kernel drops what its sockets cannot hold). On loopback the sender's CPU includes the kernel delivering each datagram to the receiving socket.`,
       '',
       '| send path | packets sent | received | CPU per packet | CPU per viewer (% of a core) | viewers per core |',
       '|---|---:|---:|---:|---:|---:|',
       ...rows,
       '',
-      `Airwave's path costs **${(1 / ratio).toFixed(2)}×** werift's per packet (werift / Airwave = ${ratio.toFixed(2)}×).`,
+      `Per packet, Airwave's AES-CM path costs **${ratio('cm', 'werift').toFixed(2)}×** werift's (werift / Airwave AES-CM = ${ratio('werift', 'cm').toFixed(2)}×) and **${ratio('cm', 'gcm').toFixed(2)}×** Airwave's own AES-GCM path (GCM / CM = ${ratio('gcm', 'cm').toFixed(2)}×).`,
     ].join('\n');
   } finally {
     await Promise.all(peers.map((pc) => pc.close().catch(() => undefined)));
@@ -143,7 +169,7 @@ async function round(path: Path, senders: readonly Sending[]): Promise<{ cpuUs: 
             const sequence = sending.sequence;
             sending.sequence = (sequence + 1) & 0xffff;
             packets++;
-            if (path === 'airwave') {
+            if (path !== 'werift') {
               sending.path.send(payload, marker, sequence, timestamp);
             } else {
               const header = new RtpHeader({

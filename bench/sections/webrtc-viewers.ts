@@ -1,31 +1,32 @@
 /**
  * WHEP viewers per core on one stream, against the same number of LL-HLS viewers: a 720p30
  * ~3 Mb/s H.264 stream without B-frames (plus AAC, transcoded once to Opus for the WebRTC viewers)
- * published by ffmpeg over RTMP; N werift WHEP clients in a separate load-generator process (this
- * file, forked with AIRWAVE_BENCH_WHEP_CHILD) each put packets back in order (NACK
- * retransmissions arrive late) and count the video frames that reassemble whole, and the packets
- * never recovered; the server's CPU (with its
- * ffmpeg child) and RSS are sampled over a window. Then N LL-HLS viewers on blocking reload.
+ * published by ffmpeg over RTMP; N WHEP viewers in one Chromium page (bench/lib/whep-chromium-
+ * viewers.ts) driven from a load-generator process (this file, forked with
+ * AIRWAVE_BENCH_WHEP_CHILD) count the whole video frames their receivers assembled and the frames
+ * that never arrived; the server's CPU (with its ffmpeg child), its RSS and the load generator's
+ * CPU (Chromium included) are sampled over a window. Then N LL-HLS viewers on blocking reload.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { H264Depacketizer } from '@airwave/media/protocols/shared/rtp/h264-depacketizer';
-import { ReorderBuffer } from '@airwave/media/protocols/shared/rtp/reorder-buffer';
-import { peerCodecs } from '@airwave/media/protocols/webrtc/peer-options';
-import { importSrtpKeys, udpRoute } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
-import { RTCPeerConnection, type RtpPacket } from 'werift';
 import { createStreams, startAirwave } from '../lib/airwave-server.js';
 import { stopChild } from '../lib/child-process.js';
 import { PartLog, PartTimingCache, runLlHlsViewer, waitForLlHls } from '../lib/llhls-viewer.js';
 import { benchMedia } from '../lib/media-file.js';
 import { percentile } from '../lib/percentile.js';
 import { processTree, sampleWindow } from '../lib/proc-stats.js';
+import { type ChromiumViewersReport, ChromiumWhepViewers } from '../lib/whep-chromium-viewers.js';
 
 /** Section title. */
 export const title = 'WebRTC: WHEP viewers per core (against LL-HLS viewers)';
 
-const COUNTS = (process.env.AIRWAVE_BENCH_WHEP_VIEWERS ?? '50,100').split(',').map(Number);
+const COUNTS = (process.env.AIRWAVE_BENCH_WHEP_VIEWERS ?? '25,50,100').split(',').map(Number);
+/** LL-HLS viewer counts to compare with (default: the WHEP counts; empty: none). */
+const LLHLS_COUNTS = (process.env.AIRWAVE_BENCH_LLHLS_VIEWERS ?? COUNTS.join(','))
+  .split(',')
+  .filter((count) => count.length > 0)
+  .map(Number);
 const WINDOW_S = Number(process.env.AIRWAVE_BENCH_WHEP_WINDOW_S ?? 15);
 const SETTLE_S = 6;
 const FPS = 30;
@@ -40,11 +41,7 @@ interface Plan {
 }
 
 /** What it reports. */
-interface Report {
-  readonly connected: number;
-  readonly framesPerViewer: number[];
-  readonly lostPackets: number;
-}
+type Report = ChromiumViewersReport;
 
 /** Runs the section. */
 export async function run(): Promise<string> {
@@ -98,7 +95,10 @@ export async function run(): Promise<string> {
       await stopChild(loader);
       const expected = WINDOW_S * FPS;
       const frames = result.framesPerViewer;
-      const delivery = `${result.connected}/${viewers} connected; frames per viewer min ${Math.min(...frames)}, median ${percentile(frames, 50)} of ~${expected}; ${result.lostPackets} packets never recovered; ${kernelDrops} datagrams dropped by full socket receive buffers on this machine (kernel RcvbufErrors) in the window`;
+      const missing = result.missingPerViewer;
+      const whole = missing.filter((count, i) => count === 0 && (frames[i] ?? 0) >= expected - 2).length;
+      const errors = Object.entries(result.errors).map(([message, count]) => `${count}× ${message}`);
+      const delivery = `${result.connected}/${viewers} connected (${result.srtpCiphers.join(', ') || 'no SRTP'})${errors.length > 0 ? `, failed: ${errors.join('; ')}` : ''}; **${whole}/${viewers} got every frame**; whole frames per viewer min ${Math.min(...frames)}, median ${percentile(frames, 50)} of ~${expected}; frames missing per viewer max ${Math.max(...missing)}, total ${missing.reduce((a, b) => a + b, 0)}; Opus frames per viewer median ${percentile(result.audioFramesPerViewer, 50)}; packets lost after NACK ${result.packetsLost}, NACKs ${result.nacks}; ${kernelDrops} datagrams dropped by full socket receive buffers (kernel RcvbufErrors) in the window`;
       rows.push(
         row(
           `${viewers} WHEP`,
@@ -112,7 +112,7 @@ export async function run(): Promise<string> {
       );
       await new Promise((resolve) => setTimeout(resolve, 8000));
     }
-    for (const viewers of COUNTS) {
+    for (const viewers of LLHLS_COUNTS) {
       const until = Date.now() + (SETTLE_S + WINDOW_S + 2) * 1000;
       const cache = new PartTimingCache();
       const logs = Array.from({ length: viewers }, () => new PartLog());
@@ -145,7 +145,7 @@ export async function run(): Promise<string> {
     await server.stop();
   }
   return [
-    `Measured on a shared, loaded machine (2 cores, other engineers' jobs running). Source: 720p30 H.264 ~3 Mb/s, no B-frames, GOP 2 s, AAC (one ffmpeg transcodes it to Opus for all WHEP viewers; its CPU is in the server column). ${WINDOW_S} s windows after ${SETTLE_S} s of settling. The WHEP load generator (werift clients: DTLS, SRTP decryption) runs in its own process on the same 2 cores.`,
+    `Measured on a shared, loaded machine (2 cores, other engineers' jobs running). Source: 720p30 H.264 ~3 Mb/s, no B-frames, GOP 2 s, AAC (one ffmpeg transcodes it to Opus for all WHEP viewers; its CPU is in the server column). ${WINDOW_S} s windows after ${SETTLE_S} s of settling. The WHEP load generator (one Debian Chromium page holding every viewer's RTCPeerConnection; an RTCRtpScriptTransform counts the whole frames each receiver assembled and drops them, nothing is decoded; a frame is missing when the RTP timestamps step over it) runs on the same 2 cores; its CPU is Chromium's and its driver's.`,
     '',
     '| viewers | server CPU (% of one core) | CPU per viewer | server RSS | load generator CPU | delivery |',
     '|---|---|---|---|---|---|',
@@ -184,90 +184,14 @@ function sleepUntil(at: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 }
 
-/** The load generator: `plan.viewers` werift WHEP clients. */
+/** The load generator: `plan.viewers` WHEP viewers in one Chromium page, counting frames without decoding them. */
 async function loadGenerator(plan: Plan): Promise<void> {
-  const frames: number[] = [];
-  let lost = 0;
-  let connected = 0;
-  const peers: RTCPeerConnection[] = [];
-  const timers: NodeJS.Timeout[] = [];
-  const join = async (index: number) => {
-    const pc = new RTCPeerConnection({
-      iceAdditionalHostAddresses: ['127.0.0.1'],
-      codecs: peerCodecs(),
-      iceServers: [],
-    });
-    peers.push(pc);
-    frames[index] = 0;
-    pc.addTransceiver('video', { direction: 'recvonly' });
-    pc.addTransceiver('audio', { direction: 'recvonly' });
-    pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') {
-        connected++;
-        // As the server does (ADR 0031): werift's decryption with keys imported once, not per
-        // packet; and a 1 MiB socket receive buffer, as browsers give their WebRTC sockets, so a
-        // keyframe's burst is not dropped by the kernel while this process serves other viewers.
-        for (const transport of pc.dtlsTransports) {
-          importSrtpKeys(transport);
-          udpRoute(transport)?.socket.setRecvBufferSize(1 << 20);
-        }
-      }
-    });
-    pc.onTrack.subscribe((track) => {
-      if (track.kind !== 'video') {
-        return;
-      }
-      // As a browser does: put packets back in order (NACKed retransmissions arrive late), then
-      // count the frames that reassemble whole.
-      const reorder = new ReorderBuffer<RtpPacket>(1024, 250);
-      const depacketizer = new H264Depacketizer();
-      const deliver = (events: ReturnType<typeof reorder.push>) => {
-        const now = Date.now();
-        const counting = now >= plan.countFrom && now < plan.countUntil;
-        for (const event of events) {
-          if (event.kind === 'lost') {
-            depacketizer.lost();
-            lost += counting ? event.count : 0;
-            continue;
-          }
-          const { header, payload } = event.packet;
-          try {
-            const units = depacketizer.push(payload, header.timestamp, header.marker);
-            if (counting) {
-              frames[index] = (frames[index] ?? 0) + units.length;
-            }
-          } catch {
-            lost += counting ? 1 : 0;
-          }
-        }
-      };
-      const timer = setInterval(() => deliver(reorder.poll(Date.now())), 50);
-      timers.push(timer);
-      track.onReceiveRtp.subscribe((rtp) => deliver(reorder.push(rtp.header.sequenceNumber, rtp, Date.now())));
-    });
-    await pc.setLocalDescription(await pc.createOffer());
-    const response = await fetch(plan.whepUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/sdp' },
-      body: pc.localDescription?.sdp ?? '',
-    });
-    if (response.status !== 201) {
-      throw new Error(`WHEP answered ${response.status}: ${await response.text()}`);
-    }
-    await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
-  };
   const ramp = Math.max(0, plan.countFrom - SETTLE_S * 1000 - Date.now());
-  await Promise.all(
-    Array.from({ length: plan.viewers }, (_, index) =>
-      new Promise((resolve) => setTimeout(resolve, (ramp * index) / plan.viewers)).then(() => join(index)),
-    ),
-  );
+  const viewers = await ChromiumWhepViewers.start(plan.whepUrl, plan.viewers, ramp);
+  await viewers.countBetween(plan.countFrom, plan.countUntil);
   await sleepUntil(plan.countUntil + 500);
-  process.send?.({ connected, framesPerViewer: frames, lostPackets: lost } satisfies Report);
-  for (const timer of timers) {
-    clearInterval(timer);
-  }
-  await Promise.all(peers.map((pc) => pc.close().catch(() => undefined)));
+  process.send?.((await viewers.report()) satisfies Report);
+  await viewers.close();
   process.exit(0);
 }
 

@@ -34,20 +34,23 @@ export async function seedRecording(server: TestServer, streamId: string, segmen
   const index = new SegmentIndexWriter(new LocalStorage(server.running.config.storageDir), recording.storagePrefix);
   const startMs = Date.now() - segments * 2000;
   for (let msn = 0; msn < segments; msn++) {
-    await index.append({
-      track: 'video',
-      msn,
-      init: 0,
-      timescale: 90_000,
-      start: msn * 180_000,
-      duration: 180_000,
-      ept: msn * 180_000,
-      wallMs: startMs + msn * 2000,
-      offsetMs: msn * 2000,
-      discontinuity: false,
-      bytes: 1000,
-    });
+    await index.append([
+      {
+        track: 'video',
+        msn,
+        init: 0,
+        timescale: 90_000,
+        start: msn * 180_000,
+        duration: 180_000,
+        ept: msn * 180_000,
+        wallMs: startMs + msn * 2000,
+        offsetMs: msn * 2000,
+        discontinuity: false,
+        bytes: 1000,
+      },
+    ]);
   }
+  await index.close();
   await lifecycle.finish(recording.id, { segmentCount: segments, durationMs: segments * 2000, sizeBytes: 0 }, 'seeded');
   return {
     id: recording.id,

@@ -137,6 +137,7 @@ window.playerStats = async () => {
   const out = { video: {}, audio: {} };
   if (!window.player) return out;
   (await window.player.getStats()).forEach((s) => {
+    if (s.type === 'transport' && s.srtpCipher) out.srtpCipher = s.srtpCipher;
     if (s.type === 'inbound-rtp' && s.kind === 'video') out.video = { framesDecoded: s.framesDecoded || 0, keyFramesDecoded: s.keyFramesDecoded || 0, frameWidth: s.frameWidth || 0, frameHeight: s.frameHeight || 0, packetsLost: s.packetsLost || 0 };
     if (s.type === 'inbound-rtp' && s.kind === 'audio') out.audio = { packetsReceived: s.packetsReceived || 0, totalSamplesReceived: s.totalSamplesReceived || 0 };
   });
@@ -275,6 +276,8 @@ export interface PlayerStats {
     packetsLost?: number;
   };
   readonly audio: { packetsReceived?: number; totalSamplesReceived?: number };
+  /** The SRTP protection profile DTLS chose (getStats transport `srtpCipher`). */
+  readonly srtpCipher?: string;
 }
 
 /** Reads getStats() of the page's player. */

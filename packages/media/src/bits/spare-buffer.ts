@@ -12,8 +12,11 @@ export class SpareBuffer {
     return this.spare?.byteLength ?? 0;
   }
 
-  /** Keeps `buffer` for the next block (the larger of it and the one kept), unless it is `current`. */
-  give(buffer: ArrayBuffer, current: ArrayBufferLike): void {
+  /**
+   * Keeps `buffer` for the next block (the larger of it and the one kept), unless it is `current`
+   * (the block still being written; undefined when there is none).
+   */
+  give(buffer: ArrayBuffer, current: ArrayBufferLike | undefined): void {
     if (buffer !== current && buffer.byteLength > this.bytes) {
       this.spare = buffer;
     }

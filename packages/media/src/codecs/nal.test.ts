@@ -51,6 +51,13 @@ describe('NAL framing', () => {
     });
   }
 
+  test('splitAnnexB reads a view into a larger buffer (a PES payload) as only its own bytes', () => {
+    const whole = b(0, 0, 1, 0x99, 0, 0, 1, 0x67, 5, 0, 0, 0, 1, 0x68, 0, 0, 1, 0x77);
+    const view = whole.subarray(4, 15);
+    assert.deepEqual(list(splitAnnexB(view)), [[0x67, 5], [0x68]]);
+    assert.deepEqual(list(splitAnnexB(Buffer.from(view))), [[0x67, 5], [0x68]]);
+  });
+
   test('splitAnnexB rejects data without a start code', () => {
     assert.throws(() => splitAnnexB(b(1, 2, 3, 4)), ParseError);
   });

@@ -5,44 +5,49 @@
  */
 import { ParseError } from '../errors.js';
 
-/** Splits an Annex B byte stream on 00 00 01 / 00 00 00 01 start codes; returns views without start codes. */
-export function splitAnnexB(data: Uint8Array): Uint8Array[] {
-  const nals: Uint8Array[] = [];
-  let start = -1;
-  let i = 0;
-  const n = data.length;
-  while (i + 2 < n) {
-    if ((data[i + 2] ?? 0) > 1) {
-      i += 3;
-      continue;
+/** The three bytes every Annex B start code ends with. */
+const START_CODE = Buffer.from([0, 0, 1]);
+
+/**
+ * Finds the NAL units of an Annex B byte stream (start codes 00 00 01 / 00 00 00 01) with the
+ * native byte search: fills `ranges` with a [start, end) pair of offsets per NAL unit (start codes
+ * and the zero bytes before the next one left out) and returns how many there are. Bytes before
+ * the first start code are skipped; data without any start code throws ParseError (empty data
+ * has no NAL units).
+ */
+export function annexBRanges(data: Uint8Array, ranges: number[]): number {
+  ranges.length = 0;
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let at = bytes.indexOf(START_CODE);
+  if (at < 0) {
+    if (data.length > 0) {
+      throw new ParseError('no Annex B start code found', 0);
     }
-    if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 1) {
-      if (start >= 0) {
-        pushTrimmed(nals, data, start, i);
-      }
-      start = i + 3;
-      i += 3;
-      continue;
+    return 0;
+  }
+  while (at >= 0) {
+    const start = at + 3;
+    at = bytes.indexOf(START_CODE, start);
+    let stop = at < 0 ? data.length : at;
+    while (stop > start && data[stop - 1] === 0) {
+      stop--;
     }
-    i++;
+    if (stop > start) {
+      ranges.push(start, stop);
+    }
   }
-  if (start >= 0) {
-    pushTrimmed(nals, data, start, n);
-  } else if (n > 0) {
-    throw new ParseError('no Annex B start code found', 0);
-  }
-  return nals;
+  return ranges.length / 2;
 }
 
-/** Adds data[start, end) without the trailing zero bytes that belong to the next start code. */
-function pushTrimmed(nals: Uint8Array[], data: Uint8Array, start: number, end: number): void {
-  let stop = end;
-  while (stop > start && data[stop - 1] === 0) {
-    stop--;
+/** Splits an Annex B byte stream on 00 00 01 / 00 00 00 01 start codes; returns views without start codes. */
+export function splitAnnexB(data: Uint8Array): Uint8Array[] {
+  const ranges: number[] = [];
+  const count = annexBRanges(data, ranges);
+  const nals: Uint8Array[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    nals[i] = data.subarray(ranges[2 * i] as number, ranges[2 * i + 1] as number);
   }
-  if (stop > start) {
-    nals.push(data.subarray(start, stop));
-  }
+  return nals;
 }
 
 /** Splits a length-prefixed sample (AVCC/HVCC, `lengthSize` 1, 2 or 4) into NAL unit views. */
@@ -95,14 +100,28 @@ export function toLengthPrefixed(nals: readonly Uint8Array[]): Uint8Array {
     total += 4 + nal.length;
   }
   const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
   let offset = 0;
   for (const nal of nals) {
-    view.setUint32(offset, nal.length);
-    out.set(nal, offset + 4);
-    offset += 4 + nal.length;
+    offset = writeLengthPrefixed(out, offset, nal, 0, nal.length);
   }
   return out;
+}
+
+/** Writes `data[start, end)` as one NAL unit with its 4-byte big-endian length at `offset` of `out`; returns the offset after it. */
+export function writeLengthPrefixed(
+  out: Uint8Array,
+  offset: number,
+  data: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  const length = end - start;
+  out[offset] = length >>> 24;
+  out[offset + 1] = (length >>> 16) & 0xff;
+  out[offset + 2] = (length >>> 8) & 0xff;
+  out[offset + 3] = length & 0xff;
+  out.set(start === 0 && end === data.length ? data : data.subarray(start, end), offset + 4);
+  return offset + 4 + length;
 }
 
 /** Removes emulation prevention bytes (00 00 03 → 00 00) to get the RBSP; returns the input when there are none. */

@@ -45,6 +45,7 @@ const schema = z.object({
   AIRWAVE_PULL_RTSP: z.enum(['in-process', 'ffmpeg']).default('in-process'),
   AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS: bool,
   AIRWAVE_PUSH_RETRY_MAX_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  AIRWAVE_PUSH_RESYNC_SECONDS: z.coerce.number().min(1).max(86_400).default(10),
   AIRWAVE_PUSH_CA_FILE: z.string().optional(),
   AIRWAVE_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AIRWAVE_API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(6000),
@@ -136,6 +137,8 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly allowPrivatePushTargets: boolean;
   /** Longest wait between push attempts (the backoff's cap). */
   readonly pushRetryMaxMs: number;
+  /** How often the push runner re-reads its live streams' targets (a safety net behind the bus events). */
+  readonly pushResyncMs: number;
   /** PEM file of extra CA certificates trusted for rtmps:// push destinations. */
   readonly pushCaFile: string | undefined;
   readonly sessionSecret: string | undefined;
@@ -270,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     pullRtsp: c.AIRWAVE_PULL_RTSP,
     allowPrivatePushTargets: c.AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS,
     pushRetryMaxMs: c.AIRWAVE_PUSH_RETRY_MAX_SECONDS * 1000,
+    pushResyncMs: c.AIRWAVE_PUSH_RESYNC_SECONDS * 1000,
     pushCaFile: c.AIRWAVE_PUSH_CA_FILE,
     sessionSecret: c.AIRWAVE_SESSION_SECRET,
     apiRateLimitPerMinute: c.AIRWAVE_API_RATE_LIMIT,

@@ -129,6 +129,9 @@ export interface SigningKeyRevokedData extends TenantScoped {
   readonly streamId?: undefined;
 }
 
+/** A stream's push targets changed (created, updated, deleted): the node pushing it re-reads them. */
+export type PushTargetsChangedData = StreamScoped;
+
 /** Every event name and its payload. Names are past tense. */
 export interface EventMap {
   'stream.live': StreamLifecycleData;
@@ -164,6 +167,7 @@ export interface EventMap {
   'processing.failed': ProcessingData;
   'playback.policy_changed': PlaybackPolicyChangedData;
   'signing_key.revoked': SigningKeyRevokedData;
+  'push_targets.changed': PushTargetsChangedData;
 }
 
 /** One event name. */
@@ -204,6 +208,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'processing.failed',
   'playback.policy_changed',
   'signing_key.revoked',
+  'push_targets.changed',
 ];
 
 /** One delivered event: the payload plus an id, a time and the process that published it. */

@@ -90,12 +90,14 @@ import { pullAddressGuard } from '../ingest/pull-guard.js';
 import { PullScheduler } from '../ingest/pull-scheduler.js';
 import { RelayPull, withoutRelayed } from '../ingest/relay-pull.js';
 import { DatabaseIngestConnectionSink, withSrtPassphrases } from '../ingest/srt-ingest.js';
+import { openSrtPullInput } from '../ingest/srt-pull-input.js';
 import { MediaTotals } from '../metrics/media-totals.js';
 import { NodeMetrics } from '../metrics/metrics.js';
 import { NodeLoadSampler } from '../metrics/node-load.js';
 import { parseCidrList } from '../net/cidr.js';
 import { pushConnector, pushDestinationResolver } from '../push/push-connector.js';
 import { PushRunner } from '../push/push-runner.js';
+import { relayPushTargetChanges } from '../push/push-targets-relay.js';
 import { allowDashboardUploads, openObjectStorage } from '../storage/open-storage.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
@@ -334,6 +336,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       open: pullInputs(ffmpegInputs({ relay: pullRelay, tsReader: readTransportStream, webmReader: readWebm }), {
         rtsp: config.pullRtsp,
         mergedReadMs: config.rtmpMergedReadMs,
+        inProcess: { srt: openSrtPullInput },
       }),
       log,
       maxPulls: config.pullMaxSources,
@@ -358,7 +361,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       streams: streamsStore,
       sealer: SealedText.fromBase64Url(await accountsStore.secret('push-target-sealing-key', SealedText.newKey())),
       allowPrivate: config.allowPrivatePushTargets,
-      onChanged: (streamId) => pushRunner.changed(streamId),
+      onChanged: (tenantId, streamId) => pushChanges.changed(tenantId, streamId),
     });
     const pushRunner = new PushRunner({
       hub,
@@ -368,8 +371,12 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       resolve: pushDestinationResolver(config.allowPrivatePushTargets),
       log: log.child({ component: 'push' }),
       retry: { baseMs: 1000, maxMs: config.pushRetryMaxMs },
+      resyncMs: config.pushResyncMs,
       isRelayed: (streamId) => relayed.has(streamId),
     });
+    // Changes made through another node reach this node's runner over the bus (LISTEN/NOTIFY).
+    const pushChanges = relayPushTargetChanges(events, (streamId) => pushRunner.changed(streamId));
+    closers.unshift(() => pushChanges.close());
     pushTargets.showLive((id) => pushRunner.live(id));
     await pushRunner.start();
     closers.unshift(() => pushRunner.close());

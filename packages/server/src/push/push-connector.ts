@@ -1,11 +1,11 @@
 /**
  * What the push runner dials with: the connector by URI scheme (RTMP/RTMPS with our RTMP client,
- * SRT through ffmpeg's libsrt caller) and the destination resolver that applies the private-range
+ * SRT with our SRT caller) and the destination resolver that applies the private-range
  * guard (spec §4 rule 5) right before every connect, answering the one address to dial.
  */
-import { connectSrtPush } from '@airwave/media/protocols/push/srt-output';
 import { connectRtmpPush } from '@airwave/media/protocols/rtmp/push-output';
 import type { DestinationResolver, PushConnector } from '@airwave/media/protocols/shared/push-output';
+import { connectSrtPush } from '@airwave/media/protocols/srt/push-output';
 import { ValidationError } from '../domain/errors.js';
 import { checkOutboundHost, type HostResolver } from '../domain/outbound-url.js';
 import { PRIVATE_PUSH_SETTING } from '../domain/push-targets/push-target.js';
@@ -18,10 +18,10 @@ export interface PushConnectorOptions {
 
 /** Connects rtmp://, rtmps:// and srt:// destinations. */
 export function pushConnector(options: PushConnectorOptions = {}): PushConnector {
-  return (uri, description, resolve) =>
+  return (uri, description, resolve, shared) =>
     uri.startsWith('srt:')
       ? connectSrtPush(uri, description, resolve)
-      : connectRtmpPush(uri, description, resolve, options.ca ? { tls: { ca: options.ca } } : {});
+      : connectRtmpPush(uri, description, resolve, options.ca ? { tls: { ca: options.ca } } : {}, shared);
 }
 
 /** The guard of this node: a private address is refused unless AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS allows it. */

@@ -1,8 +1,8 @@
 /**
  * Runs the push targets of the streams that are live on this node: one media-plane PushSession
  * per enabled target while its stream lives (a publisher reconnecting inside the window keeps it),
- * re-read when the API changes a stream's targets (and every `resyncMs`, for changes made through
- * another node). Status changes are written at once; bytes, bitrate and drops of every push
+ * re-read when the API changes a stream's targets, on this node or (through the bus) another one,
+ * and every `resyncMs` as a safety net for a missed event. Status changes are written at once; bytes, bitrate and drops of every push
  * together, in one statement, every `flushMs`.
  * Streams relayed from another node are pushed by their origin, not here.
  */

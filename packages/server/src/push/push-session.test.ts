@@ -18,7 +18,8 @@ import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { until } from '@airwave/media/testing/until';
 
 const toAddress = async (host: string) => host;
-const rtmp: PushConnector = (uri, description, resolve) => connectRtmpPush(uri, description, resolve);
+const rtmp: PushConnector = (uri, description, resolve, shared) =>
+  connectRtmpPush(uri, description, resolve, {}, shared);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -110,6 +111,41 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
       states.map((state) => state.status),
       ['connecting', 'pushing', 'idle'],
     );
+  });
+
+  it('two pushes of one stream share its timeline: a push that starts later sends the same timestamps', async () => {
+    const { stream, write } = live(h264);
+    const push = (key: string) =>
+      new PushSession({
+        stream,
+        uri: `rtmp://127.0.0.1:${port}/live/${key}`,
+        connect: rtmp,
+        resolve: toAddress,
+        log: silentLogger,
+      });
+    const early = push('kearly');
+    const half = Math.floor(h264.units.length / 2);
+    write(h264.units.slice(0, half));
+    await until(() => (arrivals.get('sink-kearly')?.length ?? 0) > 0, 'the early push arriving');
+    const late = push('klate');
+    await until(() => late.state.status === 'pushing', 'the late push');
+    write(h264.units.slice(half));
+    const video = (key: string) => (arrivals.get(`sink-${key}`) ?? []).filter((unit) => unit.trackId === 1);
+    const frames = h264.units.filter((unit) => unit.trackId === 1).length;
+    await until(() => video('kearly').length >= frames - 30, 'the early push complete');
+    await until(
+      () => video('klate').length > 0 && video('klate').at(-1)?.dts === video('kearly').at(-1)?.dts,
+      'both at the last frame',
+    );
+    const lateTimes = video('klate').map((unit) => unit.dts);
+    assert.ok((lateTimes[0] ?? 0) > 0, 'the late push starts where the stream is, not at 0');
+    assert.deepEqual(
+      lateTimes,
+      video('kearly')
+        .slice(-lateTimes.length)
+        .map((unit) => unit.dts),
+    );
+    await Promise.all([early.stop(), late.stop()]);
   });
 
   it('pushes H.265 over E-RTMP to a receiver that announces hvc1', async () => {

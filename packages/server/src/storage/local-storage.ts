@@ -2,7 +2,8 @@
  * The local-directory backend of ObjectStorage: a key is a relative path under one root
  * directory. Writes go to a temporary file under `<root>/.tmp`, are fsynced, renamed into place
  * and the directory fsynced, so a reader (or a restart after `kill -9`) sees a whole object or
- * none. Reads stream from the file, optionally over a byte range. A content type that is not the
+ * none — except `written` puts and appends (recorded segments and their index, ADR 0023), which
+ * write the file in place without fsync. Reads stream from the file, optionally over a byte range. A content type that is not the
  * one the key's extension implies is kept in a sidecar under `<root>/.meta`. Keys never start
  * with a dot (assertStorageKey), so neither directory can collide with an object.
  */
@@ -12,9 +13,11 @@ import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { contentTypeOfKey } from './content-types.js';
+import { openFileAppender, writeFileInPlace } from './local-file-writes.js';
 import {
   assertStorageKey,
   type ByteRange,
+  type ObjectAppender,
   type ObjectStorage,
   type PutOptions,
   StorageFailedError,
@@ -92,6 +95,14 @@ export class LocalStorage implements ObjectStorage {
 
   async put(key: string, body: Uint8Array | Readable, options?: PutOptions): Promise<void> {
     const target = this.path(key);
+    if (options?.durability === 'written' && body instanceof Uint8Array && options.contentType === undefined) {
+      try {
+        await writeFileInPlace(target, body);
+      } catch (error) {
+        throw failed('put', key, error);
+      }
+      return;
+    }
     const temp = join(this.root, TEMP_DIR, `${randomBytes(8).toString('hex')}.part`);
     try {
       await mkdir(dirname(temp), { recursive: true });
@@ -116,6 +127,14 @@ export class LocalStorage implements ObjectStorage {
         throw error;
       }
       throw failed('put', key, error);
+    }
+  }
+
+  async openAppender(key: string): Promise<ObjectAppender> {
+    try {
+      return await openFileAppender(this.path(key));
+    } catch (error) {
+      throw failed('append', key, error);
     }
   }
 

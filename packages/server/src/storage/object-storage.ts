@@ -16,6 +16,25 @@ export interface ByteRange {
 /** What a write may say about the object. */
 export interface PutOptions {
   contentType?: string;
+  /**
+   * `stable` (default): resolves once the object is on stable storage and readers see it whole or
+   * not at all. `written`: resolves once the bytes are handed to the backend — they survive a kill
+   * of this process but not a power loss until the backend writes them back, and a concurrent
+   * reader may see the object part-written; for fresh keys that an index names only afterwards
+   * (recorded segments). The content type is the one the key implies. Backends whose every put is
+   * stable (S3) treat it as `stable`.
+   */
+  durability?: 'stable' | 'written';
+}
+
+/** An object being appended to (an append-only log such as a recording's index), one writer at a time. */
+export interface ObjectAppender {
+  /** Appends bytes with `written` durability (see PutOptions): a process kill keeps every completed append. */
+  append(bytes: Uint8Array): Promise<void>;
+  /** Brings what was appended to stable storage. */
+  sync(): Promise<void>;
+  /** Releases the object (no more appends). */
+  close(): Promise<void>;
 }
 
 /** What storage knows of one object. */
@@ -60,6 +79,8 @@ export interface ObjectStorage {
   readonly scratchDir?: string;
   /** Moves a finished file of this machine into the store at the key (renamed when on the same filesystem, else copied); the file is gone afterwards. */
   moveIn?(key: string, file: string, options?: PutOptions): Promise<void>;
+  /** Opens an object for appending, created empty when absent (backends keeping files; others rewrite whole objects). */
+  openAppender?(key: string): Promise<ObjectAppender>;
 }
 
 /** Stores a finished file of this machine: moved in when the backend keeps files (no copy), else streamed. */

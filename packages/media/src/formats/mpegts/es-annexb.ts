@@ -6,9 +6,9 @@
  * with access unit delimiters and filler data, so the units suit `avc1`/`hvc1` sample entries.
  */
 import { bytesEqual } from '../../bits/bytes.js';
-import { buildAvcC, describeAvcC, H264_NAL, nalType as h264NalType } from '../../codecs/h264.js';
-import { buildHvcC, describeHvcC, H265_NAL, nalType as h265NalType, isKeyframeNal } from '../../codecs/h265.js';
-import { splitAnnexB, toLengthPrefixed } from '../../codecs/nal.js';
+import { buildAvcC, describeAvcC, H264_NAL } from '../../codecs/h264.js';
+import { buildHvcC, describeHvcC, H265_NAL, isKeyframeNal } from '../../codecs/h265.js';
+import { annexBRanges, writeLengthPrefixed } from '../../codecs/nal.js';
 import type { ParameterSetDescription } from '../../codecs/parameter-sets.js';
 import { ParseError, UnsupportedError } from '../../errors.js';
 import { VIDEO_TIMESCALE, type VideoTrack } from '../../stream/track.js';
@@ -31,7 +31,8 @@ interface Syntax {
   readonly codec: 'h264' | 'h265';
   /** How many parameter set lists the record holds. */
   readonly setLists: number;
-  role(nal: Uint8Array): Role;
+  /** The role of the NAL unit at `data[start, end)` (one too short for its header is dropped). */
+  role(data: Uint8Array, start: number, end: number): Role;
   record(sets: readonly (readonly Uint8Array[])[]): Uint8Array;
   describe(record: Uint8Array): ParameterSetDescription;
 }
@@ -42,8 +43,8 @@ const H265_FILLER = 38;
 const H264_SYNTAX: Syntax = {
   codec: 'h264',
   setLists: 2,
-  role(nal) {
-    const type = h264NalType(nal);
+  role(data, start) {
+    const type = (data[start] as number) & 0x1f;
     if (type === H264_NAL.sps) {
       return Role.Set0;
     }
@@ -68,8 +69,11 @@ const H264_SYNTAX: Syntax = {
 const H265_SYNTAX: Syntax = {
   codec: 'h265',
   setLists: 3,
-  role(nal) {
-    const type = h265NalType(nal);
+  role(data, start, end) {
+    if (end - start < 2) {
+      return Role.Dropped;
+    }
+    const type = ((data[start] as number) >>> 1) & 0x3f;
     if (type === H265_NAL.vps) {
       return Role.Set0;
     }
@@ -102,6 +106,8 @@ export class AnnexBEsReader implements EsReader {
   private current: VideoTrack | undefined;
   private lastDts: number | undefined;
   private lastStep = 3000;
+  /** NAL unit offsets of the access unit being read (reused). */
+  private readonly ranges: number[] = [];
 
   constructor(
     codec: 'h264' | 'h265',
@@ -113,31 +119,38 @@ export class AnnexBEsReader implements EsReader {
 
   /** Converts one access unit; parameter sets that differ from the current ones announce a new track first. */
   pes(payload: Uint8Array, pts: number | undefined, dts: number | undefined, out: EsOutput): void {
-    let nals: Uint8Array[];
+    const ranges = this.ranges;
+    let count: number;
     try {
-      nals = splitAnnexB(payload);
+      count = annexBRanges(payload, ranges);
     } catch {
       out.drop(`${this.syntax.codec} PES payload without an Annex B start code`);
       return;
     }
     let sets: Uint8Array[][] | undefined;
-    const kept: Uint8Array[] = [];
+    let size = 0;
     let pictures = 0;
     let key = false;
-    for (const nal of nals) {
-      const role = this.syntax.role(nal);
+    for (let i = 0; i < count; i++) {
+      const start = ranges[2 * i] as number;
+      const end = ranges[2 * i + 1] as number;
+      const role = this.syntax.role(payload, start, end);
       if (role <= Role.Set2) {
         sets ??= Array.from({ length: this.syntax.setLists }, () => []);
         const list = sets[role] as Uint8Array[];
+        const nal = payload.subarray(start, end);
         if (!list.some((known) => bytesEqual(known, nal))) {
           list.push(nal);
         }
-      } else if (role === Role.Picture || role === Role.KeyPicture) {
-        pictures++;
-        key ||= role === Role.KeyPicture;
-        kept.push(nal);
-      } else if (role === Role.Other) {
-        kept.push(nal);
+        ranges[2 * i + 1] = start;
+      } else if (role === Role.Picture || role === Role.KeyPicture || role === Role.Other) {
+        if (role !== Role.Other) {
+          pictures++;
+          key ||= role === Role.KeyPicture;
+        }
+        size += 4 + end - start;
+      } else {
+        ranges[2 * i + 1] = start;
       }
     }
     if (sets) {
@@ -161,7 +174,17 @@ export class AnnexBEsReader implements EsReader {
       this.lastStep = decode - this.lastDts;
     }
     this.lastDts = decode;
-    out.unit({ trackId: this.trackId, dts: decode, pts: pts ?? decode, key, data: toLengthPrefixed(kept) });
+    // The kept NAL units (ranges not emptied above), length-prefixed into one new sample.
+    const data = new Uint8Array(size);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const start = ranges[2 * i] as number;
+      const end = ranges[2 * i + 1] as number;
+      if (end > start) {
+        at = writeLengthPrefixed(data, at, payload, start, end);
+      }
+    }
+    out.unit({ trackId: this.trackId, dts: decode, pts: pts ?? decode, key, data });
   }
 
   /** Takes the parameter sets of one access unit; a changed set rebuilds the track. */

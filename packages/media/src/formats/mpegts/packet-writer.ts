@@ -91,9 +91,13 @@ export class TsPacketWriter {
     this.length = 0;
   }
 
-  /** Takes back the buffer of a segment nothing reads any more, for the next `startOwnBlock`. */
+  /**
+   * Takes back the buffer of a segment nothing reads any more, for the next `startOwnBlock`: also
+   * the current block once everything written to it was taken (the next segment then starts at
+   * its offset 0).
+   */
   recycle(buffer: ArrayBuffer): void {
-    this.spare.give(buffer, this.buffer.buffer);
+    this.spare.give(buffer, this.start === this.length ? undefined : this.buffer.buffer);
   }
 
   /** Bytes of the buffer kept for the next block. */

@@ -84,19 +84,19 @@ export class PesAssembler {
     private readonly onDrop: (reason: PesDropReason) => void,
   ) {}
 
-  /** A payload_unit_start_indicator: ends the packet in progress (complete if unbounded) and starts a new one. */
-  start(piece: Uint8Array): void {
+  /** A payload_unit_start_indicator: ends the packet in progress (complete if unbounded) and starts a new one with `data[from, to)`. */
+  start(data: Uint8Array, from: number, to: number): void {
     this.finish();
     this.accepting = true;
-    this.add(piece);
+    this.add(data, from, to);
   }
 
-  /** Adds a continuation piece; ignored when no packet is open (its start was lost or it is complete). */
-  add(piece: Uint8Array): void {
-    if (piece.length === 0 || !this.accepting) {
+  /** Adds the continuation piece `data[from, to)`; ignored when no packet is open (its start was lost or it is complete). */
+  add(data: Uint8Array, from: number, to: number): void {
+    if (to <= from || !this.accepting) {
       return;
     }
-    const end = this.received + piece.length;
+    const end = this.received + (to - from);
     if (end > this.maxBytes) {
       this.drop('oversized');
       return;
@@ -106,7 +106,10 @@ export class PesAssembler {
       grown.set(this.buffer.subarray(0, this.received));
       this.buffer = grown;
     }
-    this.buffer.set(piece, this.received);
+    const buffer = this.buffer;
+    for (let at = from, into = this.received; at < to; at++, into++) {
+      buffer[into] = data[at] as number;
+    }
     this.received = end;
     if (this.expected === 0 && this.received >= 6) {
       const length = ((this.buffer[4] as number) << 8) | (this.buffer[5] as number);

@@ -4,6 +4,7 @@
  * in one packet, stuffing), checked with their CRC_32 (Annex A), and the program association
  * (Table 2-30) and TS program map (Table 2-33) sections parsed with their descriptor loops (§2.6).
  */
+import { bytesEqual } from '../../bits/bytes.js';
 import { crc32Mpeg2 } from './crc32-mpeg2.js';
 
 /** One descriptor of a PMT loop (§2.6.1): tag and body. */
@@ -41,7 +42,8 @@ export type SectionDropReason = 'crc' | 'too-long' | 'truncated';
 
 /**
  * Reassembles the sections carried on one PID. Each complete section whose CRC_32 checks is
- * handed to `onSection` (the whole section, header to CRC).
+ * handed to `onSection` (the whole section, header to CRC) — once: the same bytes again are
+ * skipped without a CRC check until another section came between.
  */
 export class SectionAssembler {
   private buffer = new Uint8Array(3 + MAX_SECTION_LENGTH);
@@ -50,37 +52,39 @@ export class SectionAssembler {
   private expected = 0;
   /** True between a section start and its end. */
   private gathering = false;
+  /** The last section delivered (a repeat of it is not checked or delivered again). */
+  private last: Uint8Array | undefined;
 
   constructor(
     private readonly onSection: (section: Uint8Array) => void,
     private readonly onDrop: (reason: SectionDropReason) => void,
   ) {}
 
-  /** Handles the payload of one packet of this PID; `unitStart` is its payload_unit_start_indicator. */
-  push(payload: Uint8Array, unitStart: boolean): void {
+  /** Handles the payload `data[from, to)` of one packet of this PID; `unitStart` is its payload_unit_start_indicator. */
+  push(data: Uint8Array, from: number, to: number, unitStart: boolean): void {
     if (!unitStart) {
       if (this.gathering) {
-        this.append(payload, 0);
+        this.append(data, from, to);
       }
       return;
     }
-    const pointer = payload[0];
-    if (pointer === undefined || 1 + pointer > payload.length) {
+    const pointer = data[from];
+    if (from >= to || pointer === undefined || from + 1 + pointer > to) {
       this.abandon();
       return;
     }
     if (this.gathering) {
-      this.append(payload.subarray(1, 1 + pointer), 0);
+      this.append(data, from + 1, from + 1 + pointer);
       if (this.gathering) {
         this.abandon();
       }
     }
-    let at = 1 + pointer;
-    while (at < payload.length && payload[at] !== STUFFING) {
+    let at = from + 1 + pointer;
+    while (at < to && data[at] !== STUFFING) {
       this.gathering = true;
       this.filled = 0;
       this.expected = 0;
-      at = this.append(payload, at);
+      at = this.append(data, at, to);
       if (this.gathering) {
         return;
       }
@@ -94,10 +98,10 @@ export class SectionAssembler {
     }
   }
 
-  /** Copies bytes from `data[from..]` into the section; returns where the section ended in `data` (or data.length). */
-  private append(data: Uint8Array, from: number): number {
+  /** Copies bytes from `data[from, to)` into the section; returns where the section ended in `data` (or `to`). */
+  private append(data: Uint8Array, from: number, to: number): number {
     let at = from;
-    while (at < data.length && this.gathering) {
+    while (at < to && this.gathering) {
       if (this.expected === 0) {
         this.buffer[this.filled++] = data[at++] as number;
         if (this.filled === 3) {
@@ -105,13 +109,13 @@ export class SectionAssembler {
           if (length > MAX_SECTION_LENGTH) {
             this.gathering = false;
             this.onDrop('too-long');
-            return data.length;
+            return to;
           }
           this.expected = 3 + length;
         }
         continue;
       }
-      const take = Math.min(this.expected - this.filled, data.length - at);
+      const take = Math.min(this.expected - this.filled, to - at);
       this.buffer.set(data.subarray(at, at + take), this.filled);
       this.filled += take;
       at += take;
@@ -123,13 +127,19 @@ export class SectionAssembler {
     return at;
   }
 
+  /** Hands on a complete section unless it repeats the last one delivered byte for byte (tables are resent every ~100 ms). */
   private deliver(): void {
     const section = this.buffer.subarray(0, this.expected);
+    const last = this.last;
+    if (last && bytesEqual(last, section)) {
+      return;
+    }
     if (section.length < 12 || crc32Mpeg2(section) !== 0) {
       this.onDrop('crc');
       return;
     }
-    this.onSection(section.slice());
+    this.last = section.slice();
+    this.onSection(this.last);
   }
 
   private abandon(): void {

@@ -171,7 +171,10 @@ export class TsDemuxer {
   }
 
   /** Feeds the next bytes of the stream (any length, any alignment). */
-  push(chunk: Uint8Array): void {
+  push(bytes: Uint8Array): void {
+    // A plain view of a Buffer: its subarrays (one per PES piece) are cheaper than a Buffer's.
+    const chunk =
+      bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     this.stats.bytes += chunk.length;
     let at = 0;
     if (this.partialLength > 0) {
@@ -291,14 +294,13 @@ export class TsDemuxer {
       this.discard(handler);
       return;
     }
-    const payload = p.subarray(payloadStart, o + TS_PACKET_SIZE);
-    const unitStart = (b1 & 0x40) !== 0;
+    const end = o + TS_PACKET_SIZE;
     if (handler.type === 'psi') {
-      handler.sections.push(payload, unitStart);
-    } else if (unitStart) {
-      handler.assembler.start(payload);
+      handler.sections.push(p, payloadStart, end, (b1 & 0x40) !== 0);
+    } else if (b1 & 0x40) {
+      handler.assembler.start(p, payloadStart, end);
     } else {
-      handler.assembler.add(payload);
+      handler.assembler.add(p, payloadStart, end);
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * A pull attempt through one supervised ffmpeg child (RTSP/RTSPS, SRT caller, RIST, HLS,
+ * A pull attempt through one supervised ffmpeg child (RTSP/RTSPS, RIST, HLS,
  * MPEG-TS/Matroska/WebM over HTTP(S)): the source's host is resolved and checked
  * first, and ffmpeg is handed only what was checked — the loopback HTTP or RTSP relay (which dial
  * checked addresses themselves) or the literal checked address. ffmpeg copies the first video and
@@ -123,11 +123,7 @@ class FfmpegInput implements PullInput {
       local.port = String(this.rtspRelay.port);
       return local.href;
     }
-    const dialled = withAddress(target.url, address);
-    if (target.kind === 'srt') {
-      dialled.searchParams.set('mode', 'caller');
-    }
-    return dialled.href;
+    return withAddress(target.url, address).href;
   }
 
   private spawn(url: string): void {

@@ -112,7 +112,7 @@ export class PushSession {
           throw new Error('the stream has no tracks yet');
         }
         this.set(this.failures === 0 && this.status === 'idle' ? 'connecting' : this.status);
-        const output = await this.options.connect(this.options.uri, description, this.options.resolve);
+        const output = await this.options.connect(this.options.uri, description, this.options.resolve, stream);
         if (this.stopped) {
           await output.close().catch(() => undefined);
           this.retire(reader);
@@ -200,6 +200,8 @@ export class PushSession {
     try {
       let description = initial;
       await wait(output.describe(description));
+      // The units queued when the reader wakes (a burst of ingest) go out as one run.
+      const run: MediaUnit[] = [];
       let unit: MediaUnit | null = first;
       while (unit) {
         if (failure !== undefined) {
@@ -210,7 +212,16 @@ export class PushSession {
           description = current;
           await wait(output.describe(description));
         }
-        const pending = output.write(unit);
+        let pending: Promise<void> | undefined;
+        if (output.writeBatch) {
+          run.length = 0;
+          for (let next: MediaUnit | undefined = unit; next; next = reader.shift()) {
+            run.push(next);
+          }
+          pending = output.writeBatch(run);
+        } else {
+          pending = output.write(unit);
+        }
         if (pending) {
           await wait(pending);
         }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtocolError } from '../../errors.js';
 import { ChunkReader } from './chunk-reader.js';
-import { ChunkWriter } from './chunk-writer.js';
+import { ChunkWriter, chunkMessages } from './chunk-writer.js';
 import { MessageType, type RtmpMessage, setChunkSizeMessage } from './messages.js';
 
 function message(csid: number, timestamp: number, size: number, typeId: number = MessageType.video): RtmpMessage {
@@ -50,21 +50,25 @@ describe('RTMP chunk stream', () => {
     assert.deepEqual(reader.push(writer.write(edge)), [edge]);
   });
 
-  it('writes a message as its type-0 header plus a body shared by every timestamp and stream id', () => {
+  it('cuts several messages into one buffer, each payload given as head and data, as write does one by one', () => {
     const writer = new ChunkWriter();
-    for (const csid of [6, 100, 400]) {
-      const payload = message(csid, 0, 345).payload;
-      const body = writer.body(csid, payload.subarray(0, 5), payload.subarray(5));
-      assert.deepEqual(body, writer.body(csid, new Uint8Array(0), payload));
-      for (const [timestamp, streamId] of [
-        [0, 1],
-        [0xfffffe, 7],
-      ] as const) {
-        const whole = { csid, typeId: MessageType.video, streamId, timestamp, payload };
-        const parts = concat([writer.header(csid, MessageType.video, streamId, timestamp, payload.byteLength), body]);
-        assert.deepEqual(new Uint8Array(parts), writer.write(whole));
-        assert.deepEqual(new ChunkReader().push(parts), [whole]);
-      }
+    writer.chunkSize = 128;
+    const messages = [
+      message(6, 0, 345),
+      message(100, 40, 128),
+      message(400, 0xfffffe, 129),
+      message(4, 0x01234567, 1000, MessageType.audio),
+      message(6, 80, 0),
+    ];
+    for (const split of [0, 5, 128, 200]) {
+      const parts = messages.map((m) => ({
+        ...m,
+        head: m.payload.subarray(0, split),
+        data: m.payload.subarray(split),
+      }));
+      const bytes = chunkMessages(parts, 128);
+      assert.deepEqual(new Uint8Array(bytes), concat(messages.map((m) => writer.write(m))), `split ${split}`);
+      assert.deepEqual(new ChunkReader().push(bytes), messages);
     }
   });
 

@@ -1,14 +1,25 @@
 /**
  * RTMP chunk stream writer (Adobe RTMP Specification 1.0 §5.3): a type-0 header per message,
  * type-3 headers for continuation chunks (repeating the extended timestamp when one is used).
- * A message whose timestamp needs no extended field can also be written as its type-0 header
- * plus a body (`body`) that depends only on the payload, the chunk stream id and the chunk size,
- * so one body serves every connection that sends the same payload (push targets of one stream).
+ * Several messages can be cut into one buffer (`chunkMessages`) that every connection with the
+ * same chunk size and message stream id can send as is (push targets of one stream).
  */
 import type { RtmpMessage } from './messages.js';
 
 /** Largest timestamp a chunk header carries without the extended field. */
 export const MAX_SHORT_TIMESTAMP = 0xfffffe;
+
+/** One message cut by `chunkMessages`: its payload is `head` followed by `data` (not concatenated). */
+export interface MessageParts {
+  readonly csid: number;
+  readonly typeId: number;
+  readonly streamId: number;
+  readonly timestamp: number;
+  readonly head: Uint8Array;
+  readonly data: Uint8Array;
+}
+
+const EMPTY = new Uint8Array(0);
 
 /** Splits messages into chunks of the current outgoing chunk size. */
 export class ChunkWriter {
@@ -26,37 +37,34 @@ export class ChunkWriter {
 
   /** Serialises one message into its chunks (one buffer). */
   write(message: RtmpMessage): Uint8Array {
+    return chunkMessages([{ ...message, head: message.payload, data: EMPTY }], this.size);
+  }
+}
+
+/**
+ * Serialises messages into one buffer, each a type-0 header then its chunks with type-3 headers
+ * between (repeating the extended timestamp when one is used), copying each payload once. The
+ * bytes depend only on the messages and the chunk size: connections that send the same messages
+ * with the same chunk size can share them (push targets of one stream).
+ */
+export function chunkMessages(messages: readonly MessageParts[], chunkSize: number): Buffer {
+  let total = 0;
+  for (const message of messages) {
+    const extended = message.timestamp >>> 0 > MAX_SHORT_TIMESTAMP;
+    const length = message.head.byteLength + message.data.byteLength;
+    total += headerLength(message.csid, extended) + bodyLength(message.csid, length, chunkSize, extended);
+  }
+  const out = Buffer.allocUnsafe(total);
+  let p = 0;
+  for (const message of messages) {
     const timestamp = message.timestamp >>> 0;
     const extended = timestamp > MAX_SHORT_TIMESTAMP;
-    const first = headerLength(message.csid, extended);
-    const out = new Uint8Array(first + bodyLength(message.csid, message.payload.byteLength, this.size, extended));
-    writeHeader(out, message.csid, message.typeId, message.streamId, timestamp, message.payload.byteLength);
-    writeBody(out, first, message.csid, message.payload, this.size, extended ? timestamp : undefined);
-    return out;
+    const length = message.head.byteLength + message.data.byteLength;
+    writeHeader(out, p, message.csid, message.typeId, message.streamId, timestamp, length);
+    p += headerLength(message.csid, extended);
+    p = writeBody(out, p, message, chunkSize, extended ? timestamp : undefined);
   }
-
-  /** The type-0 header of a message whose timestamp is at most MAX_SHORT_TIMESTAMP; `body` follows it. */
-  header(csid: number, typeId: number, streamId: number, timestamp: number, payloadLength: number): Buffer {
-    const out = Buffer.allocUnsafe(headerLength(csid, false));
-    writeHeader(out, csid, typeId, streamId, timestamp >>> 0, payloadLength);
-    return out;
-  }
-
-  /**
-   * The payload `head` + `data` cut into chunks after the first header, with type-3 headers
-   * between (no extended timestamp), built with one copy of `data`.
-   */
-  body(csid: number, head: Uint8Array, data: Uint8Array): Buffer {
-    const length = head.byteLength + data.byteLength;
-    const out = Buffer.allocUnsafeSlow(bodyLength(csid, length, this.size, false));
-    if (head.byteLength < this.size) {
-      out.set(head);
-      writeBody(out, head.byteLength, csid, data, this.size, undefined, head.byteLength);
-    } else {
-      writeBody(out, 0, csid, Buffer.concat([head, data]), this.size, undefined);
-    }
-    return out;
-  }
+  return out;
 }
 
 function basicLength(csid: number): number {
@@ -72,9 +80,10 @@ function bodyLength(csid: number, length: number, size: number, extended: boolea
   return length + (chunks - 1) * (basicLength(csid) + (extended ? 4 : 0));
 }
 
-/** Type-0 header at 0 (the extended timestamp field too, when the timestamp needs it). */
+/** Type-0 header at `at` (the extended timestamp field too, when the timestamp needs it). */
 function writeHeader(
   out: Uint8Array,
+  at: number,
   csid: number,
   typeId: number,
   streamId: number,
@@ -82,7 +91,7 @@ function writeHeader(
   length: number,
 ): void {
   const extended = timestamp > MAX_SHORT_TIMESTAMP;
-  const p = writeBasicHeader(out, 0, 0, csid);
+  const p = writeBasicHeader(out, at, 0, csid);
   writeU24(out, p, extended ? 0xffffff : timestamp);
   writeU24(out, p + 3, length);
   out[p + 6] = typeId;
@@ -107,21 +116,20 @@ function writeU32(out: Uint8Array, p: number, value: number): void {
 }
 
 /**
- * The payload's chunks from `start`, type-3 headers (with `extendedTimestamp` when given) between
- * them; `filled` bytes of the first chunk were written already.
+ * The message's payload (`head` then `data`) in chunks from `start`, type-3 headers (with
+ * `extendedTimestamp` when given) between them; answers the offset after the last chunk.
  */
 function writeBody(
   out: Uint8Array,
   start: number,
-  csid: number,
-  payload: Uint8Array,
+  message: MessageParts,
   size: number,
   extendedTimestamp: number | undefined,
-  filled = 0,
-): void {
+): number {
+  const { head, data, csid } = message;
+  const length = head.byteLength + data.byteLength;
   let p = start;
-  for (let offset = 0; offset < payload.byteLength; ) {
-    const room = offset === 0 ? size - filled : size;
+  for (let offset = 0; offset < length; ) {
     if (offset > 0) {
       p = writeBasicHeader(out, p, 3, csid);
       if (extendedTimestamp !== undefined) {
@@ -129,11 +137,20 @@ function writeBody(
         p += 4;
       }
     }
-    const end = Math.min(offset + room, payload.byteLength);
-    out.set(payload.subarray(offset, end), p);
-    p += end - offset;
+    const end = Math.min(offset + size, length);
+    if (offset < head.byteLength) {
+      const headEnd = Math.min(end, head.byteLength);
+      out.set(head.subarray(offset, headEnd), p);
+      p += headEnd - offset;
+    }
+    if (end > head.byteLength) {
+      const from = Math.max(0, offset - head.byteLength);
+      out.set(data.subarray(from, end - head.byteLength), p);
+      p += end - head.byteLength - from;
+    }
     offset = end;
   }
+  return p;
 }
 
 function writeBasicHeader(out: Uint8Array, p: number, fmt: number, csid: number): number {

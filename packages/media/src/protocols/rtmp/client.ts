@@ -12,7 +12,7 @@ import { type Amf0Object, type Amf0Value, amf0Object, amf0Properties } from '../
 import { type AudioTagInput, buildAudioTag, buildVideoTag, type VideoTagInput } from '../../formats/flv/flv-build.js';
 import { type FlvTag, FlvTagType } from '../../formats/flv/flv-tag.js';
 import { ChunkReader } from './chunk-reader.js';
-import { ChunkWriter, MAX_SHORT_TIMESTAMP } from './chunk-writer.js';
+import { ChunkWriter } from './chunk-writer.js';
 import { commandMessage, parseCommand } from './command.js';
 import { ClientHandshake } from './handshake.js';
 import {
@@ -33,11 +33,6 @@ export interface RtmpPublisherConnectOptions {
   readonly timeoutMs?: number;
   /** Dial this address instead of resolving the URL's host (a checked address); tcUrl and TLS SNI keep the host name. */
   readonly address?: string;
-  /**
-   * Hold the writes of one event-loop turn and send them together (the socket corked until
-   * setImmediate): one system call for a burst of messages instead of one each.
-   */
-  readonly coalesceWrites?: boolean;
 }
 
 /** The parts of an RTMP URL. */
@@ -95,8 +90,6 @@ export class RtmpPublisher {
   private readonly handshake = new ClientHandshake(true);
   private handshakeDone = false;
   private queued: Uint8Array[] = [];
-  private coalesce = false;
-  private corked = false;
   private transactionId = 1;
   private readonly pendingResults = new Map<
     number,
@@ -143,7 +136,6 @@ export class RtmpPublisher {
       s.once('error', onError);
     });
     this.socket = socket;
-    this.coalesce = options.coalesceWrites ?? false;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.finish(`socket error: ${error.message}`));
@@ -221,36 +213,23 @@ export class RtmpPublisher {
     return this.writeTag({ type: FlvTagType.audio, timestampMs: input.timestampMs, data: buildAudioTag(input) });
   }
 
-  /** The outgoing chunk size: bodies made by `chunkBody` are cut for it. */
+  /** The outgoing chunk size (what `chunkMessages` must cut for, for `sendChunks`). */
   get chunkSize(): number {
     return this.writer.chunkSize;
   }
 
-  /**
-   * An audio or video message's payload (`head` then `data`: an FLV tag body) cut into chunks for
-   * `sendChunked`. It depends only on the payload, the kind and the chunk size, so publishers with
-   * the same chunk size can share it.
-   */
-  chunkBody(kind: 'audio' | 'video', head: Uint8Array, data: Uint8Array): Uint8Array {
-    return this.writer.body(kind === 'video' ? Csid.video : Csid.audio, head, data);
+  /** The message stream id the server gave to the publish (what `sendChunks` bytes must carry). */
+  get messageStreamId(): number {
+    return this.streamId;
   }
 
   /**
-   * Sends an audio or video message from a body made by `chunkBody` (by any publisher with this
-   * chunk size): only its type-0 header is built here, and the body is not copied. The timestamp
-   * must be at most MAX_SHORT_TIMESTAMP (later ones need `writeTag`). Answers false when the
-   * connection's buffer is full: wait for `drained()` before sending more. Throws once closed.
+   * Sends messages already cut into chunks (`chunkMessages`) for this connection's chunk size and
+   * message stream id, as one write, without copying them. Answers false when the connection's
+   * buffer is full: wait for `drained()` before sending more. Throws once closed.
    */
-  sendChunked(kind: 'audio' | 'video', timestampMs: number, payloadLength: number, body: Uint8Array): boolean {
-    if (timestampMs > MAX_SHORT_TIMESTAMP) {
-      throw new RangeError(`timestamp ${timestampMs} needs the extended field: use writeTag`);
-    }
-    const video = kind === 'video';
-    const csid = video ? Csid.video : Csid.audio;
-    const typeId = video ? MessageType.video : MessageType.audio;
-    const header = this.writer.header(csid, typeId, this.streamId, timestampMs, payloadLength);
-    const room = this.writeNow(header);
-    return this.writeNow(body) && room;
+  sendChunks(bytes: Uint8Array): boolean {
+    return this.writeNow(bytes);
   }
 
   /** Resolves once the connection's buffer has room again (never, once it closed: watch `closed`). */
@@ -311,14 +290,6 @@ export class RtmpPublisher {
       return true;
     }
     this.bytesWritten += bytes.byteLength;
-    if (this.coalesce && !this.corked) {
-      this.corked = true;
-      socket.cork();
-      setImmediate(() => {
-        this.corked = false;
-        socket.uncork();
-      });
-    }
     return socket.write(bytes);
   }
 

@@ -2,18 +2,18 @@
  * Pushes a live stream to an RTMP/RTMPS destination (Adobe RTMP 1.0; FLV v10.1 Annex E for
  * H.264/AAC; E-RTMP v2 for H.265, AV1, VP9 and Opus when the destination announces the codec in
  * its connect answer): sequence headers from the description, then every unit as an FLV tag with
- * millisecond timestamps counted from the first unit sent. A unit's message body (FLV tag cut
- * into chunks) is built once and shared by every push of the stream; each connection adds only
- * its 12-byte type-0 header, and the writes of one event-loop turn leave in one system call.
+ * millisecond timestamps counted from the first unit any push of the stream sent (one timeline per
+ * stream). A run of units read in one turn is cut into chunked messages once and the same bytes
+ * go to every push of the stream that sends that run, in one write each (ADR 0038).
  */
 import { UnsupportedError } from '../../errors.js';
 import { audioTagHead, videoTagHead } from '../../formats/flv/flv-build.js';
-import { FlvTagType } from '../../formats/flv/flv-tag.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../stream/track.js';
 import type { DestinationResolver, PushOutput } from '../shared/push-output.js';
-import { MAX_SHORT_TIMESTAMP } from './chunk-writer.js';
+import { chunkMessages, type MessageParts } from './chunk-writer.js';
 import { parseRtmpUrl, RtmpPublisher } from './client.js';
+import { Csid, MessageType } from './messages.js';
 
 /** FourCCs of the codecs legacy FLV cannot carry (E-RTMP v2). */
 const ENHANCED_FOURCC: Readonly<Record<string, string>> = { h265: 'hvc1', av1: 'av01', vp9: 'vp09', opus: 'Opus' };
@@ -37,15 +37,29 @@ function toMs(track: Track, ticks: number): number {
   return (ticks * 1000) / track.timescale;
 }
 
-/** A unit's FLV tag body cut into chunks of `chunkSize` (the same for every push of its stream). */
-interface SharedBody {
-  readonly chunkSize: number;
-  readonly payloadLength: number;
-  readonly body: Uint8Array;
+/** What the pushes of one stream share: the origin of their timestamps. */
+interface Timeline {
+  baseMs: number | undefined;
 }
 
-/** Bodies by unit: built by the first push that sends the unit, gone with the unit. */
-const sharedBodies = new WeakMap<MediaUnit, SharedBody>();
+/** Timelines by the object that stands for a stream (`PushConnector`'s `shared`). */
+const timelines = new WeakMap<object, Timeline>();
+
+/** A run of units (first to last, in order) cut into chunked messages for one chunk size and message stream id. */
+interface SharedRun {
+  readonly last: MediaUnit;
+  readonly count: number;
+  readonly description: StreamDescription;
+  readonly chunkSize: number;
+  readonly streamId: number;
+  readonly baseMs: number;
+  readonly bytes: Buffer;
+  /** The timestamp of its last message. */
+  readonly lastMs: number;
+}
+
+/** Runs by their first unit: built by the first push that sends the run, reused by the others, gone with the unit. */
+const sharedRuns = new WeakMap<MediaUnit, SharedRun>();
 
 /** The bytes of one unit's FLV tag body before its data. */
 function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
@@ -60,13 +74,16 @@ function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
 }
 
 class RtmpPushOutput implements PushOutput {
+  private description: StreamDescription | undefined;
   private tracks = new Map<number, Track>();
-  private baseMs: number | undefined;
   private lastMs = 0;
 
   readonly ready = Promise.resolve();
 
-  constructor(private readonly publisher: RtmpPublisher) {}
+  constructor(
+    private readonly publisher: RtmpPublisher,
+    private readonly timeline: Timeline,
+  ) {}
 
   get bytesSent(): number {
     return this.publisher.bytesWritten;
@@ -77,6 +94,7 @@ class RtmpPushOutput implements PushOutput {
   }
 
   async describe(description: StreamDescription): Promise<void> {
+    this.description = description;
     this.tracks = new Map(description.tracks.map((track) => [track.id, track]));
     const at = Math.max(0, Math.round(this.lastMs));
     for (const track of description.tracks) {
@@ -100,35 +118,69 @@ class RtmpPushOutput implements PushOutput {
   }
 
   write(unit: MediaUnit): Promise<void> | undefined {
-    const track = this.tracks.get(unit.trackId);
-    if (!track) {
+    return this.writeBatch([unit]);
+  }
+
+  /**
+   * Sends a run of units as one write. The pushes of a stream that send the same run (the usual
+   * case: every destination keeps up, so every reader drains the same units in the same turn)
+   * share its bytes: timestamps count from the stream's timeline, not from each connection.
+   */
+  writeBatch(units: readonly MediaUnit[]): Promise<void> | undefined {
+    const first = units[0];
+    const last = units.at(-1);
+    const description = this.description;
+    if (!first || !last || !description) {
       return undefined;
     }
-    const ms = toMs(track, unit.dts);
-    this.baseMs ??= ms;
-    const timestampMs = Math.max(0, Math.round(ms - this.baseMs));
-    this.lastMs = timestampMs;
-    const kind = track.kind === 'video' ? 'video' : 'audio';
-    if (timestampMs > MAX_SHORT_TIMESTAMP) {
-      return this.publisher.writeTag({
-        type: kind === 'video' ? FlvTagType.video : FlvTagType.audio,
-        timestampMs,
-        data: Buffer.concat([tagHeadOf(track, unit), unit.data]),
+    if (this.timeline.baseMs === undefined) {
+      const track = this.tracks.get(first.trackId);
+      this.timeline.baseMs = track ? toMs(track, first.dts) : undefined;
+    }
+    const baseMs = this.timeline.baseMs ?? 0;
+    const { chunkSize, messageStreamId: streamId } = this.publisher;
+    let run = sharedRuns.get(first);
+    if (
+      run?.last !== last ||
+      run.count !== units.length ||
+      run.description !== description ||
+      run.chunkSize !== chunkSize ||
+      run.streamId !== streamId ||
+      run.baseMs !== baseMs
+    ) {
+      run = this.cut(units, description, baseMs);
+      sharedRuns.set(first, run);
+    }
+    if (run.bytes.byteLength === 0) {
+      return undefined;
+    }
+    this.lastMs = run.lastMs;
+    return this.publisher.sendChunks(run.bytes) ? undefined : this.publisher.drained();
+  }
+
+  private cut(units: readonly MediaUnit[], description: StreamDescription, baseMs: number): SharedRun {
+    const { chunkSize, messageStreamId: streamId } = this.publisher;
+    const messages: MessageParts[] = [];
+    let lastMs = this.lastMs;
+    for (const unit of units) {
+      const track = this.tracks.get(unit.trackId);
+      if (!track) {
+        continue;
+      }
+      const video = track.kind === 'video';
+      lastMs = Math.max(0, Math.round(toMs(track, unit.dts) - baseMs));
+      messages.push({
+        csid: video ? Csid.video : Csid.audio,
+        typeId: video ? MessageType.video : MessageType.audio,
+        streamId,
+        timestamp: lastMs,
+        head: tagHeadOf(track, unit),
+        data: unit.data,
       });
     }
-    let shared = sharedBodies.get(unit);
-    if (shared?.chunkSize !== this.publisher.chunkSize) {
-      const head = tagHeadOf(track, unit);
-      shared = {
-        chunkSize: this.publisher.chunkSize,
-        payloadLength: head.byteLength + unit.data.byteLength,
-        body: this.publisher.chunkBody(kind, head, unit.data),
-      };
-      sharedBodies.set(unit, shared);
-    }
-    return this.publisher.sendChunked(kind, timestampMs, shared.payloadLength, shared.body)
-      ? undefined
-      : this.publisher.drained();
+    const last = units.at(-1) as MediaUnit;
+    const bytes = chunkMessages(messages, chunkSize);
+    return { last, count: units.length, description, chunkSize, streamId, baseMs, bytes, lastMs };
   }
 
   /** Unpublishes; a destination that does not take the goodbye within half a second is cut off. */
@@ -148,13 +200,13 @@ export async function connectRtmpPush(
   description: StreamDescription,
   resolve: DestinationResolver,
   options: RtmpPushOptions = {},
+  shared: object = {},
 ): Promise<PushOutput> {
   const target = parseRtmpUrl(uri);
   const address = await resolve(target.host);
   const publisher = new RtmpPublisher();
   await publisher.connect(uri, {
     address,
-    coalesceWrites: true,
     timeoutMs: options.timeoutMs ?? 10_000,
     ...(target.secure && options.tls ? { tls: options.tls } : {}),
   });
@@ -166,5 +218,10 @@ export async function connectRtmpPush(
         'over legacy RTMP it takes H.264 and AAC only',
     );
   }
-  return new RtmpPushOutput(publisher);
+  let timeline = timelines.get(shared);
+  if (!timeline) {
+    timeline = { baseMs: undefined };
+    timelines.set(shared, timeline);
+  }
+  return new RtmpPushOutput(publisher, timeline);
 }

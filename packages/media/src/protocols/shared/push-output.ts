@@ -1,6 +1,6 @@
 /**
  * The seam between a push session (protocols/push) and the transports that carry a stream to an
- * external platform (RTMP/RTMPS in protocols/rtmp, SRT through ffmpeg in protocols/push): one
+ * external platform (RTMP/RTMPS in protocols/rtmp, SRT in protocols/srt): one
  * connection that takes the stream's description and its units, with backpressure.
  */
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -15,6 +15,12 @@ export interface PushOutput {
    * promise that resolves once it has room again (the destination reads slowly).
    */
   write(unit: MediaUnit): Promise<void> | undefined;
+  /**
+   * Sends a run of units in order, as `write` would one by one, but in one go (a transport that
+   * can share the bytes of a run between the pushes of a stream implements it). Must not keep
+   * `units`: the caller reuses the array.
+   */
+  writeBatch?(units: readonly MediaUnit[]): Promise<void> | undefined;
   /** Resolves once media reaches the destination (at once for RTMP, whose publish was acknowledged). */
   readonly ready: Promise<void>;
   /** Bytes handed to the network so far. */
@@ -31,9 +37,14 @@ export interface PushOutput {
  */
 export type DestinationResolver = (host: string) => Promise<string>;
 
-/** Opens a connection to `uri` for a stream of `description`; rejects with a reason a user may read. */
+/**
+ * Opens a connection to `uri` for a stream of `description`; rejects with a reason a user may
+ * read. `shared` stands for the stream (the same object for every push of it): connections of one
+ * stream may share work keyed by it.
+ */
 export type PushConnector = (
   uri: string,
   description: StreamDescription,
   resolve: DestinationResolver,
+  shared: object,
 ) => Promise<PushOutput>;

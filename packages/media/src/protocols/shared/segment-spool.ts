@@ -10,8 +10,8 @@
  * file is created — on ext4, creating and removing a file per segment cost more CPU than writing
  * it (inode allocation scans past recently deleted inodes). The write is synchronous: one
  * open/write/close of page-cache memory costs less than three thread-pool round trips and their
- * promises. A written segment hands its buffer back (`onReleased`, after the current call
- * returns) so its writer can build a later segment in it instead of allocating again.
+ * promises. A written segment hands its buffer back at once (`onReleased`), so its writer builds
+ * the next segment in it instead of allocating again.
  */
 import { closeSync, createReadStream, ftruncateSync, mkdirSync, openSync, rmSync, unlink, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -109,8 +109,8 @@ export class SegmentSpool {
   /**
    * Writes `data` to a file of the ring (a reused one, else a new one named with `extension`) and
    * returns its handle; on a failed write the segment stays in memory. `onReleased` gets `data`'s
-   * whole buffer back once written (after the current call returns): pass it only when no other
-   * view of that buffer exists.
+   * whole buffer back once written, before this returns: pass it only when no other view of that
+   * buffer exists.
    */
   store(data: Uint8Array, extension = 'ts', onReleased?: (buffer: ArrayBuffer) => void): SpooledSegment {
     const file = this.free.pop() ?? { path: join(this.dir, `${(this.next++).toString(36)}.${extension}`), size: 0 };
@@ -119,11 +119,11 @@ export class SegmentSpool {
       return new SpooledSegment(this, undefined, data);
     }
     this.live++;
-    const buffer = data.buffer;
-    if (onReleased && buffer instanceof ArrayBuffer) {
-      queueMicrotask(() => onReleased(buffer));
+    const segment = new SpooledSegment(this, file, data);
+    if (onReleased && data.buffer instanceof ArrayBuffer) {
+      onReleased(data.buffer);
     }
-    return new SpooledSegment(this, file, data);
+    return segment;
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
- * One established SRT publishing connection (draft-sharabayko-srt-01 §3, §4.5-§4.10, §6): data
+ * One established SRT receiving connection (draft-sharabayko-srt-01 §3, §4.5-§4.10, §6) — a
+ * publisher that called our listener, or a source our caller dialled: data
  * packets decrypted with the even or odd stream key (KK) and fed to the receiver; ACKACK, NAK
  * from the peer (ignored: we do not send data), KEEPALIVE, SHUTDOWN, DROPREQ and KM refresh
- * requests handled; what the receiver delivers goes through the MPEG-TS demuxer into the hub's
- * publisher. A connection without any packet for `idleTimeoutMs` closes.
+ * requests handled; what the receiver delivers goes through the MPEG-TS demuxer into the media
+ * sink. A connection without any packet for `idleTimeoutMs` closes.
  */
 import { TsDemuxer } from '../../formats/mpegts/ts-demuxer.js';
 import type { Publisher } from '../../hub/hub.js';
@@ -22,16 +23,19 @@ import {
 } from './packet.js';
 import { SrtReceiver } from './receiver.js';
 
+/** Where a connection's media goes: a hub publisher (ingest) or a pull attempt's sink (caller). */
+export type SrtMediaSink = Pick<Publisher, 'setDescription' | 'write' | 'close'>;
+
 /** Sends one datagram to the connection's peer. */
 export type SendDatagram = (bytes: Uint8Array) => void;
 
 /** What a connection is set up with. */
-export interface SrtConnectionOptions {
+export interface SrtConnectionOptions<Sink extends SrtMediaSink = SrtMediaSink> {
   /** Our socket id (the peer's destination). */
   readonly socketId: number;
   readonly peerSocketId: number;
   readonly peer: string;
-  readonly publisher: Publisher;
+  readonly publisher: Sink;
   readonly log: Logger;
   readonly send: SendDatagram;
   readonly initialSequence: number;
@@ -43,7 +47,7 @@ export interface SrtConnectionOptions {
   /** The stream keys from the handshake and the passphrase for refreshes (encrypted connections). */
   readonly keys?: { readonly passphrase: string; readonly initial: StreamKeys };
   /** Called once when the connection ends. */
-  readonly onClose: (connection: SrtConnection, reason: string) => void;
+  readonly onClose: (reason: string) => void;
 }
 
 /** Counters of one connection beyond the receiver's. */
@@ -59,7 +63,7 @@ export interface ConnectionStats {
 const BAD_PACKET_LOG_EVERY = 100;
 
 /** An SRT publisher's connection. */
-export class SrtConnection {
+export class SrtConnection<Sink extends SrtMediaSink = SrtMediaSink> {
   readonly receiver: SrtReceiver;
   readonly stats: ConnectionStats = { badPackets: 0, undecryptable: 0, keyRefreshes: 0 };
   readonly startedAt = new Date();
@@ -74,7 +78,7 @@ export class SrtConnection {
   /** When the peer sent SHUTDOWN (µs), undefined before. */
   private shutdownAt: number | undefined;
 
-  constructor(readonly options: SrtConnectionOptions) {
+  constructor(readonly options: SrtConnectionOptions<Sink>) {
     this.lastHeard = this.now();
     if (options.keys) {
       this.install(options.keys.initial);
@@ -108,6 +112,11 @@ export class SrtConnection {
   /** Microseconds on this process's monotonic clock. */
   now(): number {
     return Math.round(performance.now() * 1000);
+  }
+
+  /** Whether the peer sent SHUTDOWN (it ended the connection). */
+  get peerShutdown(): boolean {
+    return this.shutdownAt !== undefined;
   }
 
   /** True once closed. */
@@ -212,7 +221,7 @@ export class SrtConnection {
     this.demuxer.end();
     this.options.publisher.close(reason);
     this.options.log.info({ reason, ...this.receiver.stats }, 'SRT connection closed');
-    this.options.onClose(this, reason);
+    this.options.onClose(reason);
   }
 
   private refreshKeys(cif: Uint8Array): void {

@@ -238,3 +238,16 @@ export function writeStreamIdExtension(streamId: string): Uint8Array {
   }
   return out;
 }
+
+/** The handshake's peer address field for an IPv4 address, as libsrt writes it (one little-endian word). */
+export function peerIpField(address: string): Uint8Array {
+  const out = new Uint8Array(16);
+  const parts = address.split('.').map((part) => Number(part));
+  if (parts.length === 4) {
+    out[0] = parts[3] as number;
+    out[1] = parts[2] as number;
+    out[2] = parts[1] as number;
+    out[3] = parts[0] as number;
+  }
+  return out;
+}

@@ -7,11 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createSocket, type RemoteInfo } from 'node:dgram';
 import { after, before, describe, it } from 'node:test';
 import { Hub } from '../../hub/hub.js';
 import { silentLogger } from '../../ports.js';
-import { prng } from '../../testing/fuzz.js';
+import { LossyRelay } from '../../testing/lossy-relay.js';
 import { testSourceArgs } from '../../testing/test-source.js';
 import { until } from '../../testing/until.js';
 import { SrtServer } from './server.js';
@@ -22,55 +21,6 @@ const ffmpegMissing = spawnSync('ffmpeg', ['-hide_banner', '-protocols'], { enco
 const transmitMissing = spawnSync('srt-live-transmit', ['-version'], { encoding: 'utf8' }).error
   ? 'srt-live-transmit (srt-tools) is not installed'
   : false;
-
-/**
- * A UDP relay that drops `loss` of the caller's datagrams and delays each by a random 0 to
- * `jitterMs` (so they also arrive out of order); the listener's answers pass unchanged.
- */
-class LossyRelay {
-  private readonly socket = createSocket('udp4');
-  private readonly upstream = createSocket('udp4');
-  private caller: RemoteInfo | undefined;
-  private readonly random = prng(1234);
-  private closed = false;
-  forwarded = 0;
-  dropped = 0;
-
-  constructor(
-    private readonly target: number,
-    private readonly loss: number,
-    private readonly jitterMs: number,
-  ) {
-    this.socket.on('message', (message, remote) => {
-      this.caller = remote;
-      if (this.random() < this.loss) {
-        this.dropped++;
-        return;
-      }
-      this.forwarded++;
-      setTimeout(
-        () => this.closed || this.upstream.send(message, this.target, '127.0.0.1'),
-        this.random() * this.jitterMs,
-      );
-    });
-    this.upstream.on('message', (message) => {
-      const caller = this.caller;
-      if (caller) {
-        this.socket.send(message, caller.port, caller.address);
-      }
-    });
-  }
-
-  listen(): Promise<number> {
-    return new Promise((resolve) => this.socket.bind(0, '127.0.0.1', () => resolve(this.socket.address().port)));
-  }
-
-  close(): void {
-    this.closed = true;
-    this.socket.close();
-    this.upstream.close();
-  }
-}
 
 /** Runs a shell pipeline or program; resolves with its exit code and stderr. */
 function run(command: string, args: readonly string[]): Promise<{ code: number; stderr: string }> {

@@ -26,6 +26,7 @@ import {
   type Handshake,
   HandshakeType,
   parseHandshake,
+  peerIpField,
   RejectReason,
   rejectionHandshakeType,
   SRT_MAGIC,
@@ -89,7 +90,7 @@ const RECEIVER_FLAGS =
   SrtFlag.retransmitFlag;
 
 interface Established {
-  readonly connection: SrtConnection;
+  readonly connection: SrtConnection<Publisher>;
   readonly response: Uint8Array;
   readonly grant: PublishGrant;
   readonly sessionId: string;
@@ -145,7 +146,7 @@ export class SrtServer {
   }
 
   /** The established connections (statistics, tests). */
-  connections(): SrtConnection[] {
+  connections(): SrtConnection<Publisher>[] {
     return [...this.bySocket.values()].map((entry) => entry.connection);
   }
 
@@ -230,7 +231,7 @@ export class SrtServer {
           type: HandshakeType.induction,
           socketId: this.listenerSocketId,
           cookie: this.cookies.make(remote.address, remote.port),
-          peerIp: peerIpOf(remote),
+          peerIp: peerIpField(remote.address),
           extensions: [],
         }),
       );
@@ -375,7 +376,7 @@ export class SrtServer {
       bufferPackets,
       idleTimeoutMs: this.options.idleTimeoutMs ?? 5000,
       ...(crypto ? { keys: { passphrase: crypto.passphrase, initial: crypto.keys } } : {}),
-      onClose: (closed, reason) => {
+      onClose: (reason) => {
         const entry = this.bySocket.get(socketId);
         this.bySocket.delete(socketId);
         this.byPeer.delete(peerKey);
@@ -388,7 +389,6 @@ export class SrtServer {
           this.timer = undefined;
           this.statsTimer = undefined;
         }
-        void closed;
       },
     });
     const info = writeSrtHandshakeInfo({
@@ -407,7 +407,7 @@ export class SrtServer {
       type: HandshakeType.conclusion,
       socketId,
       cookie: hs.cookie,
-      peerIp: peerIpOf(remote),
+      peerIp: peerIpField(remote.address),
       extensions: [
         { type: ExtensionType.hsrsp, content: info },
         ...(km ? [{ type: ExtensionType.kmrsp, content: km.raw }] : []),
@@ -434,7 +434,7 @@ export class SrtServer {
       extensionField: 0,
       type: rejectionHandshakeType(refusal.reason),
       socketId: this.listenerSocketId,
-      peerIp: peerIpOf(remote),
+      peerIp: peerIpField(remote.address),
       extensions: [],
     });
     this.byPeer.set(peerKey, { state: 'refused', response, at: Date.now() });
@@ -500,17 +500,4 @@ export class SrtServer {
       encrypted: entry.encrypted,
     };
   }
-}
-
-/** The handshake's peer address field: IPv4 as libsrt writes it (one little-endian word). */
-function peerIpOf(remote: RemoteInfo): Uint8Array {
-  const out = new Uint8Array(16);
-  const parts = remote.address.split('.').map((part) => Number(part));
-  if (parts.length === 4) {
-    out[0] = parts[3] as number;
-    out[1] = parts[2] as number;
-    out[2] = parts[1] as number;
-    out[3] = parts[0] as number;
-  }
-  return out;
 }

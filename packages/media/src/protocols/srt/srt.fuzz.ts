@@ -1,7 +1,8 @@
 /**
  * Fuzz targets of the SRT parsers (draft-sharabayko-srt-01 §3): packet headers, the handshake CIF
  * with its extensions and the conclusion checks, key material, loss lists and ACKs, and a live
- * connection fed any datagram (data, control, DROPREQ, KM refresh). Seeds are packets shaped as
+ * connection fed any datagram (data, control, DROPREQ, KM refresh), and a sending call's sender
+ * fed any ACK or NAK. Seeds are packets shaped as
  * libsrt sends them.
  */
 import { Hub } from '../../hub/hub.js';
@@ -34,6 +35,7 @@ import {
   writeDataPacket,
   writeLossList,
 } from './packet.js';
+import { SrtSender } from './sender.js';
 
 const PASSPHRASE = 'fuzzing-passphrase';
 const SALT = new Uint8Array(16).fill(7);
@@ -136,9 +138,33 @@ function fuzzConnection(): () => SrtConnection {
   };
 }
 
+/** A sender holding a few packets (sequence numbers 100…), refilled as ACKs free them. */
+function fuzzSender(): { sender: SrtSender; now: () => number } {
+  let clock = 0;
+  const sender = new SrtSender({
+    initialSequence: 100,
+    peerSocketId: 1,
+    dropDelayUs: 1_000_000,
+    bufferPackets: 64,
+    timestamp: (now) => now >>> 0,
+    send: () => {},
+  });
+  return {
+    sender,
+    now: () => {
+      clock += 1000;
+      while (sender.unacknowledged < 8) {
+        sender.send(new Uint8Array(188), clock);
+      }
+      return clock;
+    },
+  };
+}
+
 /** The SRT fuzz targets. */
 export const fuzzTargets: FuzzTarget[] = (() => {
   const connection = fuzzConnection();
+  const sending = fuzzSender();
   return [
     {
       name: 'srt-packet',
@@ -212,6 +238,39 @@ export const fuzzTargets: FuzzTarget[] = (() => {
           target.data(packet);
         }
         target.receiver.tick(Number.MAX_SAFE_INTEGER / 2);
+      },
+    },
+    {
+      name: 'srt-sender',
+      seeds: [
+        writeControlPacket(ControlType.nak, 0, 0, 0, 9, writeLossList([{ from: 100, to: 103 }])),
+        writeControlPacket(ControlType.nak, 0, 0, 0, 9, writeLossList([{ from: 0x7ffffff0, to: 120 }])),
+        writeControlPacket(
+          ControlType.ack,
+          0,
+          3,
+          0,
+          9,
+          writeAckCif({
+            lastAcknowledged: 104,
+            rttUs: 1,
+            rttVarianceUs: 1,
+            availableBuffer: 1,
+            packetsPerSecond: 1,
+            linkCapacity: 1,
+            bytesPerSecond: 1,
+          }),
+        ),
+      ],
+      run(input) {
+        const packet = parsePacket(input);
+        const now = sending.now();
+        if (packet.control && packet.type === ControlType.ack) {
+          sending.sender.ack(packet.info, packet.cif, now);
+        } else if (packet.control && packet.type === ControlType.nak) {
+          sending.sender.nak(packet.cif);
+        }
+        sending.sender.tick(now);
       },
     },
   ];

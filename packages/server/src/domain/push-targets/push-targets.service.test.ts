@@ -35,7 +35,7 @@ for (const backend of testBackends()) {
         streams: new StreamsStore(t.database.db),
         sealer: SealedText.fromBase64Url(SealedText.newKey()),
         resolveHost: async (host: string) => (host === 'live.example' ? ['93.184.216.34'] : ['10.1.1.1']),
-        onChanged: (id: string) => changed.push(id),
+        onChanged: (_tenantId: string, id: string) => changed.push(id),
       };
       service = new PushTargetsService({ ...deps, allowPrivate: false });
       privateAllowed = new PushTargetsService({ ...deps, allowPrivate: true });

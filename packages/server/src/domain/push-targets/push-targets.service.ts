@@ -34,8 +34,8 @@ export interface PushTargetsServiceDeps {
   /** AIRWAVE_ALLOW_PRIVATE_PUSH_TARGETS. */
   readonly allowPrivate: boolean;
   readonly resolveHost?: HostResolver;
-  /** A stream's targets changed (the pushing node re-reads them). */
-  readonly onChanged?: (streamId: string) => void;
+  /** A tenant's stream's targets changed (the pushing node re-reads them). */
+  readonly onChanged?: (tenantId: string, streamId: string) => void;
 }
 
 /** Input of createPushTarget. */
@@ -104,7 +104,7 @@ export class PushTargetsService {
       targetUriMasked: maskTargetUri(uri),
       createdAt: new Date(),
     });
-    this.deps.onChanged?.(stream);
+    this.deps.onChanged?.(tenantId, stream);
     return created;
   }
 
@@ -127,7 +127,7 @@ export class PushTargetsService {
     if (!updated) {
       throw new NotFoundError('PushTarget', id);
     }
-    this.deps.onChanged?.(updated.streamId);
+    this.deps.onChanged?.(tenantId, updated.streamId);
     return this.withLive(updated);
   }
 
@@ -138,7 +138,7 @@ export class PushTargetsService {
     if (!streamId) {
       throw new NotFoundError('PushTarget', id);
     }
-    this.deps.onChanged?.(streamId);
+    this.deps.onChanged?.(tenantId, streamId);
     return raw;
   }
 

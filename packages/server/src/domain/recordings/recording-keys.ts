@@ -7,7 +7,7 @@
 import { initName, segmentName } from '@airwave/media/protocols/shared/cmaf/cmaf-names';
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 
-/** Entries per index chunk: a segment close rewrites one chunk of at most this many entries. */
+/** Entries per index chunk (stores that cannot append): a segment close rewrites one chunk of at most this many entries. */
 export const INDEX_CHUNK_ENTRIES = 200;
 
 /** The storage prefix of a recording (ends with a slash). */
@@ -28,6 +28,11 @@ export function segmentKey(prefix: string, track: CmafTrackName, msn: number): s
 /** Key of an index chunk. */
 export function indexChunkKey(prefix: string, chunk: number): string {
   return `${prefix}index/${String(chunk).padStart(6, '0')}.json`;
+}
+
+/** Key of the index as one append-only log of JSON lines (stores that append; ADR 0023). */
+export function indexJournalKey(prefix: string): string {
+  return `${prefix}index/journal.jsonl`;
 }
 
 /** Key of the recording's track descriptions (codecs per init version). */

@@ -1,9 +1,10 @@
 /**
  * Records one live stream: a synchronous hub reader feeding its own CmafPackager (the same fMP4
- * the live CMAF outputs serve; no re-encode) and writing every segment to storage as it closes,
- * init segments first, then the index entry once the segment is durable. Writes run one at a
- * time off the event loop's media path; a failed write (full disk, store down) or a backlog past
- * MAX_BACKLOG_BYTES stops the recording with the reason, and the stream goes on.
+ * the live CMAF outputs serve; no re-encode; one fragment per segment) and writing every segment
+ * to storage as it closes, init segments first, then the index entries once the segments are
+ * written (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
+ * path; a failed write (full disk, store down) or a backlog past MAX_BACKLOG_BYTES stops the
+ * recording with the reason, and the stream goes on.
  */
 
 import type { Logger } from '@airwave/media';
@@ -29,14 +30,34 @@ export interface RecordingTotals {
 
 /** What a recorder tells its owner. */
 export interface LiveRecorderEvents {
-  /** A segment of the leading track is durable and indexed. */
+  /** A segment of the leading track is written and indexed. */
   segmentWritten(segment: IndexedSegment, totals: RecordingTotals): void;
   /** Storage failed; the recorder stopped writing. */
   failed(reason: string): void;
 }
 
-/** Segment and part targets of recordings: 2 s segments as the live outputs, one part per segment. */
-const RECORDING_PACKAGER = { segmentTargetSeconds: 2, partTargetSeconds: 2, windowSegments: 4 } as const;
+/** One closed segment on its way to storage. */
+interface Pending {
+  readonly track: CmafTrackWriter;
+  readonly segment: CmafSegment;
+  readonly writer: CmafTrackName;
+  readonly leader: boolean;
+  readonly data: Uint8Array;
+  readonly init: Uint8Array | undefined;
+  readonly entry: IndexedSegment;
+  readonly described: RecordedTrack;
+}
+
+/**
+ * Segment and part targets of recordings: 2 s segments as the live outputs, one part (one movie
+ * fragment) per segment; each segment's buffer is reused once it is written (ADR 0023).
+ */
+const RECORDING_PACKAGER = {
+  segmentTargetSeconds: 2,
+  partTargetSeconds: 2,
+  windowSegments: 4,
+  recycleBlocks: true,
+} as const;
 
 /** The recorder of one stream into one storage prefix. */
 export class LiveRecorder implements StreamSink {
@@ -47,6 +68,8 @@ export class LiveRecorder implements StreamSink {
   private readonly offsets = new Map<CmafTrackName, number>();
   private queue: Promise<void> = Promise.resolve();
   private backlog = 0;
+  /** The packager's version at the last look for closed segments. */
+  private seenVersion = -1;
   private failure: string | undefined;
   private totals: RecordingTotals = { segmentCount: 0, durationMs: 0, sizeBytes: 0 };
 
@@ -97,7 +120,7 @@ export class LiveRecorder implements StreamSink {
     this.collect();
   }
 
-  /** Resolves once every closed segment is durable (or the recorder failed). */
+  /** Resolves once every closed segment is written and indexed (or the recorder failed). */
   async drain(): Promise<void> {
     let seen: Promise<void>;
     do {
@@ -106,48 +129,90 @@ export class LiveRecorder implements StreamSink {
     } while (seen !== this.queue);
   }
 
-  /** Queues the segments that closed since the last call. */
-  private collect(): void {
-    for (const writer of this.packager.tracks) {
-      const last = this.lastWritten.get(writer.name) ?? -1;
-      const fresh = writer.segments.filter((segment) => segment.msn > last && segment.data !== undefined);
-      for (const segment of fresh) {
-        this.lastWritten.set(writer.name, segment.msn);
-        this.enqueue(writer, segment);
-      }
+  /** Drains, then brings the index to stable storage and releases it (the recording is over). */
+  async close(): Promise<void> {
+    await this.drain();
+    try {
+      await this.index.close();
+    } catch (error) {
+      this.fail(error instanceof Error ? error.message : String(error));
     }
   }
 
-  private enqueue(writer: CmafTrackWriter, segment: CmafSegment): void {
+  /** Queues the segments that closed since the last look (only when the packager moved). */
+  private collect(): void {
+    const version = this.packager.version;
+    if (version === this.seenVersion) {
+      return;
+    }
+    this.seenVersion = version;
+    const batch: Pending[] = [];
+    for (const writer of this.packager.tracks) {
+      const last = this.lastWritten.get(writer.name) ?? -1;
+      const segments = writer.segments;
+      let from = segments.length;
+      while (from > 0 && (segments[from - 1] as CmafSegment).msn > last) {
+        from--;
+      }
+      for (let i = from; i < segments.length; i++) {
+        const segment = segments[i] as CmafSegment;
+        if (segment.data !== undefined) {
+          this.lastWritten.set(writer.name, segment.msn);
+          batch.push(this.pending(writer, segment));
+        }
+      }
+    }
+    if (batch.length > 0) {
+      this.enqueue(batch);
+    }
+  }
+
+  /** What writing one closed segment takes: its bytes, its index entry and its track's description. */
+  private pending(writer: CmafTrackWriter, segment: CmafSegment): Pending {
     const data = segment.data as Uint8Array;
     const track = writer.trackOf(segment.initVersion);
-    const init = writer.init(segment.initVersion);
     const offsetMs = this.offsets.get(writer.name) ?? 0;
     this.offsets.set(writer.name, offsetMs + (segment.duration * 1000) / track.timescale);
-    const entry: IndexedSegment = {
-      track: writer.name,
-      msn: segment.msn,
-      init: segment.initVersion,
-      timescale: track.timescale,
-      start: segment.startTime,
-      duration: segment.duration,
-      ept: segment.earliestPresentationTime,
-      wallMs: segment.programDateTimeMs,
-      offsetMs: Math.round(offsetMs),
-      discontinuity: segment.discontinuity,
-      bytes: data.byteLength,
+    return {
+      track: writer,
+      segment,
+      writer: writer.name,
+      leader: writer === this.packager.leader,
+      data,
+      init: writer.init(segment.initVersion),
+      entry: {
+        track: writer.name,
+        msn: segment.msn,
+        init: segment.initVersion,
+        timescale: track.timescale,
+        start: segment.startTime,
+        duration: segment.duration,
+        ept: segment.earliestPresentationTime,
+        wallMs: segment.programDateTimeMs,
+        offsetMs: Math.round(offsetMs),
+        discontinuity: segment.discontinuity,
+        bytes: data.byteLength,
+      },
+      described: {
+        track: writer.name,
+        version: segment.initVersion,
+        codecString: track.codecString,
+        timescale: track.timescale,
+        ...(track.kind === 'video'
+          ? { width: track.width, height: track.height }
+          : { sampleRate: track.sampleRate, channels: track.channels }),
+      },
     };
-    const described: RecordedTrack = {
-      track: writer.name,
-      version: segment.initVersion,
-      codecString: track.codecString,
-      timescale: track.timescale,
-      ...(track.kind === 'video'
-        ? { width: track.width, height: track.height }
-        : { sampleRate: track.sampleRate, channels: track.channels }),
-    };
-    const leader = writer === this.packager.leader;
-    this.backlog += data.byteLength;
+  }
+
+  /**
+   * Queues one batch (the segments of every track one cut closed): new init segments stored
+   * stably first, then the segments written side by side (`written` durability, ADR 0023), then
+   * their index lines in one append.
+   */
+  private enqueue(batch: readonly Pending[]): void {
+    const bytes = batch.reduce((sum, item) => sum + item.data.byteLength, 0);
+    this.backlog += bytes;
     if (this.backlog > MAX_BACKLOG_BYTES) {
       this.fail(`storage too slow: ${this.backlog} bytes of segments waiting`);
       return;
@@ -157,24 +222,42 @@ export class LiveRecorder implements StreamSink {
         return;
       }
       try {
-        const initId = `${writer.name}-${segment.initVersion}`;
-        if (!this.initsWritten.has(initId) && init) {
-          await this.storage.put(initKey(this.prefix, writer.name, segment.initVersion), init);
-          await this.index.describe(described);
-          this.initsWritten.add(initId);
+        for (const item of batch) {
+          const initId = `${item.writer}-${item.entry.init}`;
+          if (!this.initsWritten.has(initId) && item.init) {
+            await this.storage.put(initKey(this.prefix, item.writer, item.entry.init), item.init);
+            await this.index.describe(item.described);
+            this.initsWritten.add(initId);
+          }
         }
-        await this.storage.put(segmentKey(this.prefix, writer.name, segment.msn), data);
-        this.backlog -= data.byteLength;
-        await this.index.append(entry, this.backlog === 0);
-        this.totals = {
-          segmentCount: this.totals.segmentCount + (leader ? 1 : 0),
-          durationMs: leader
-            ? Math.round(entry.offsetMs + (entry.duration * 1000) / entry.timescale)
-            : this.totals.durationMs,
-          sizeBytes: this.totals.sizeBytes + data.byteLength,
-        };
-        if (leader) {
-          this.events.segmentWritten(entry, this.totals);
+        await Promise.all(
+          batch.map((item) =>
+            this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), item.data, {
+              durability: 'written',
+            }),
+          ),
+        );
+        this.backlog -= bytes;
+        for (const item of batch) {
+          item.track.recycle(item.segment);
+        }
+        await this.index.append(
+          batch.map((item) => item.entry),
+          this.backlog === 0,
+        );
+        for (const item of batch) {
+          const leader = item.leader;
+          const entry = item.entry;
+          this.totals = {
+            segmentCount: this.totals.segmentCount + (leader ? 1 : 0),
+            durationMs: leader
+              ? Math.round(entry.offsetMs + (entry.duration * 1000) / entry.timescale)
+              : this.totals.durationMs,
+            sizeBytes: this.totals.sizeBytes + item.data.byteLength,
+          };
+          if (leader) {
+            this.events.segmentWritten(entry, this.totals);
+          }
         }
       } catch (error) {
         this.fail(error instanceof Error ? error.message : String(error));

@@ -20,7 +20,7 @@ import { RetentionStore } from '../../domain/retention/retention.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../../domain/streams/stream-test-support.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import { type PutOptions, StorageFailedError } from '../../storage/object-storage.js';
-import { Recorders } from './recorders.js';
+import { Recorders, reportDue } from './recorders.js';
 
 /** Local storage whose writes fail once `failing` is set (a full disk). */
 class FailingStorage extends LocalStorage {
@@ -178,7 +178,7 @@ describe('recorders', () => {
     await writeAll((unit) => publisher.write(unit), syntheticUnits({ seconds: 10, startSeconds: 14, frameBytes: 16 }));
     await until(() => failures.find((reason) => reason.includes('ENOSPC')), 'the failure event');
     assert.ok(delivered > before + 500, 'the stream kept delivering units to its other readers');
-    assert.equal(recorders.recordingOf(stream.id), undefined, 'the recording stopped');
+    await until(() => (recorders.recordingOf(stream.id) === undefined ? true : undefined), 'the recording to stop');
     storage.failing = false;
     const ended = await until(async () => {
       const row = await store.recording(tenant, recording.id, true);
@@ -189,5 +189,10 @@ describe('recorders', () => {
     assert.ok(ended.segmentCount >= 3);
     assert.equal(hub.getByStreamId(stream.id)?.endReason, undefined, 'the stream is still live');
     publisher.close('done');
+  });
+
+  it("puts the totals on the recording's row at the first and fifth segment, then every fifteenth", () => {
+    const due = Array.from({ length: 50 }, (_, i) => i + 1).filter(reportDue);
+    assert.deepEqual(due, [1, 5, 20, 35, 50]);
   });
 });

@@ -17,7 +17,7 @@ import { LiveRecorder, type RecordingTotals } from './live-recorder.js';
 /** What the recorders tell the rest of the service (events). */
 export interface RecorderEvents {
   started?(recording: RecordingRecord): void;
-  /** Every durable leading-track segment; `reported` when the recording's row was updated with these totals (the first segment, every REPORT_EVERY_SEGMENTS, a chapter's end). */
+  /** Every written leading-track segment; `reported` when the recording's row was updated with these totals (reportDue, a chapter's end). */
   segmentWritten?(
     recording: RecordingRecord,
     segment: IndexedSegment,
@@ -29,12 +29,18 @@ export interface RecorderEvents {
 }
 
 /**
- * The recording's row (totals) is updated, and the DVR lifecycle told, on its first segment and
- * then every this many (10 s of media) rather than every segment: one UPDATE and one event per
- * stream every 10 s. The index on storage is what crash recovery reads, so nothing depends on
- * the row being newer.
+ * The recording's row (totals) is updated, and the DVR lifecycle told, on its first segment, its
+ * fifth (10 s of media: a new recording's length shows soon) and then every this many (30 s of
+ * media) rather than every segment: one UPDATE and one event per stream every 30 s (ADR 0022,
+ * 0023). The index on storage is what crash recovery reads, so nothing depends on the row being
+ * newer.
  */
-export const REPORT_EVERY_SEGMENTS = 5;
+export const REPORT_EVERY_SEGMENTS = 15;
+
+/** Whether the totals after `segmentCount` leading-track segments go to the recording's row. */
+export function reportDue(segmentCount: number): boolean {
+  return segmentCount === 1 || (segmentCount >= 5 && (segmentCount - 5) % REPORT_EVERY_SEGMENTS === 0);
+}
 
 interface Active {
   readonly recording: RecordingRecord;
@@ -137,7 +143,7 @@ export class Recorders {
             return;
           }
           const current = active;
-          const reported = closed !== undefined || totals.segmentCount % REPORT_EVERY_SEGMENTS === 1;
+          const reported = closed !== undefined || reportDue(totals.segmentCount);
           current.chain = current.chain.then(async () => {
             if (reported) {
               await lifecycle.progress(recording.id, totals);
@@ -168,7 +174,7 @@ export class Recorders {
     const { recorder, recording, cutter, plan } = active;
     active.detach();
     recorder.onEnd('recording stopped');
-    await recorder.drain();
+    await recorder.close();
     await active.chain;
     const last = cutter.close();
     const lifecycle = this.options.lifecycle;

@@ -26,7 +26,7 @@ function units(): MediaUnit[] {
 describe('TsSegmenter with a spool', () => {
   const tmp = suiteTempDir('ts-reuse-');
 
-  it('builds later segments in the buffers of written ones, and every segment keeps exactly its own bytes', async () => {
+  it('builds each later segment in the buffer of the one just written, and every segment keeps exactly its own bytes', async () => {
     const all = units();
     const reference = new TsSegmenter({ now: () => 0, windowSegments: 6 });
     reference.onDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
@@ -34,11 +34,13 @@ describe('TsSegmenter with a spool', () => {
       reference.onUnit(unit);
     }
     let released = 0;
+    const buffers: ArrayBuffer[] = [];
     const spool = new SegmentSpool(join(tmp.path, 'ring'));
     const store = spool.store.bind(spool);
     spool.store = (data, extension, onReleased) =>
       store(data, extension, (buffer) => {
         released++;
+        buffers.push(buffer);
         onReleased?.(buffer);
       });
     const spooled = new TsSegmenter({ now: () => 0, windowSegments: 6, spool });
@@ -51,6 +53,8 @@ describe('TsSegmenter with a spool', () => {
       await until(() => spooled.window.every((segment) => segment.spooled?.heldBytes === 0), 'the spool writes');
     }
     assert.ok(released >= 5, `${released} written segment buffers handed back for reuse`);
+    // Written before the next segment starts, a segment's block is the next one's: one buffer in turn.
+    assert.equal(new Set(buffers.slice(-6)).size, 1, 'the last segments were all built in one buffer');
     assert.equal(spooled.stats.badUnits, 0);
     assert.deepEqual(
       spooled.window.map((segment) => segment.sequence),

@@ -25,6 +25,11 @@ export interface CmafPackagerOptions {
   readonly spool?: SegmentSpool;
   /** Complete segments per track kept in memory when spooling (default 2: every part LL-HLS lists). */
   readonly memorySegments?: number;
+  /**
+   * Every segment starts a block of its own, built into a buffer its owner hands back with
+   * `CmafTrackWriter.recycle` once nothing reads it from memory (a recorder that wrote it out).
+   */
+  readonly recycleBlocks?: boolean;
 }
 
 /** Options with every default applied. */
@@ -38,6 +43,7 @@ export interface ResolvedCmafOptions {
   readonly onFailure: (() => void) | undefined;
   readonly spool: SegmentSpool | undefined;
   readonly memorySegments: number;
+  readonly recycleBlocks: boolean;
 }
 
 /** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
@@ -70,6 +76,7 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     onFailure: options.onFailure,
     spool: options.spool,
     memorySegments: options.spool ? Math.max(1, options.memorySegments ?? 2) : windowSegments,
+    recycleBlocks: options.recycleBlocks ?? false,
   };
 }
 

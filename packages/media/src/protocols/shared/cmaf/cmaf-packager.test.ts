@@ -208,4 +208,33 @@ describe('CmafPackager', () => {
     assert.equal(cmaf.failures, 3, 'the track, the negative unit and the part with an offset beyond 32 bits');
     assert.ok((cmaf.track('audio')?.segments.length ?? 0) >= 1, 'audio kept being packaged');
   });
+  it('with recycleBlocks builds a later segment into the buffer of one handed back, bytes intact', () => {
+    const cmaf = packager([SYNTHETIC_VIDEO], { recycleBlocks: true, partTargetSeconds: 2 });
+    const video = cmaf.track('video');
+    assert.ok(video);
+    const units = syntheticUnits({ seconds: 12.1, gopFrames: 60 });
+    const copies = new Map<number, Uint8Array>();
+    const buffers = new Map<number, ArrayBufferLike>();
+    let handedBack = 0;
+    for (const unit of units) {
+      cmaf.onUnit(unit);
+      for (const segment of video.segments) {
+        if (!copies.has(segment.msn) && segment.data) {
+          copies.set(segment.msn, segment.data.slice());
+          buffers.set(segment.msn, segment.data.buffer);
+          video.recycle(segment);
+          handedBack++;
+        }
+      }
+    }
+    assert.ok(handedBack >= 5);
+    const reused = [...buffers.entries()].filter(([msn, buffer]) =>
+      [...buffers.entries()].some(([other, earlier]) => other < msn && earlier === buffer),
+    );
+    assert.ok(reused.length >= 3, 'later segments are built into handed-back buffers');
+    const last = video.segments[video.segments.length - 1];
+    assert.ok(last?.data);
+    assert.deepEqual(last.data, copies.get(last.msn), 'the newest segment holds its own bytes');
+    assert.equal(tfdt(last.data), last.startTime);
+  });
 });

@@ -76,6 +76,8 @@ export class CmafTrackWriter {
     private readonly changed: () => void,
     /** Where complete segments beyond the newest few go (default: all stay in memory). */
     private readonly store?: CmafTrackSpool,
+    /** Segments' buffers come back through `recycle` (each segment starts a block of its own). */
+    private readonly recycling = false,
   ) {
     this.current = track;
     this.lastDuration = typicalStep(track);
@@ -321,8 +323,8 @@ export class CmafTrackWriter {
       }
       wanted = Math.max(size, Math.ceil(largest * 1.125));
     }
-    if (startsSegment && this.store) {
-      // With a spool each segment starts a block of its own, handed back once its file is written.
+    if (startsSegment && (this.store || this.recycling)) {
+      // Each segment starts a block of its own, handed back once its file is written.
       this.block = this.spare.take(wanted);
       this.blockUsed = 0;
     } else if (this.block.byteLength - this.blockUsed < wanted) {
@@ -406,6 +408,24 @@ export class CmafTrackWriter {
         spooled: { file: store.spool.store(segment.data, 'm4s', (buffer) => this.reuse(buffer)), partEnds },
       };
     }
+  }
+
+  /**
+   * Hands back the buffer of a complete segment whose bytes its owner wrote elsewhere and nobody
+   * reads from memory any more: the next segment is built into it, so its `data` must not be read
+   * afterwards. A no-op unless the writer was made with `recycling`.
+   */
+  recycle(segment: CmafSegment): void {
+    const buffer = segment.data?.buffer;
+    if (!this.recycling || !(buffer instanceof ArrayBuffer)) {
+      return;
+    }
+    if (buffer === this.block.buffer && !this.open) {
+      // Nothing more is built into a closed segment's block: the next segment starts its own.
+      this.block = new Uint8Array(0);
+      this.blockUsed = 0;
+    }
+    this.reuse(buffer);
   }
 
   /** Keeps a written segment's buffer for the next segment, unless a view of it was handed out. */

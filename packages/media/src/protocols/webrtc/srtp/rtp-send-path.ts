@@ -1,16 +1,17 @@
 /**
  * Airwave's own RTP send path for one werift sender (RFC 3550 §5.1 header, RFC 8285 one-byte
  * header extension for the negotiated MID, RFC 3711/7714 protection, RFC 4585 §6.2.1 NACK
- * answered from a history of sent datagrams): the header is written here, the packet protected
- * with keys imported once (SrtpProtector) and handed to the nominated pair's UDP socket as one
- * datagram of three pieces, synchronously — no per-packet promise, packet object or copy as in
- * werift's RTCRtpSender.sendRtp. werift still runs the session (ICE, DTLS, RTCP): the sender
+ * answered from a history of sent datagrams): the headers are written here, a frame's packets
+ * protected together with keys imported once (SrtpProtector: one keystream call per frame for
+ * AES-CM, ADR 0032) and handed to the nominated pair's UDP socket as one datagram each,
+ * synchronously — no per-packet promise or packet object as in werift's RTCRtpSender.sendRtp. werift still runs the session (ICE, DTLS, RTCP): the sender
  * report counters it sends are kept up to date here, and the rollover counter comes from its
  * SRTP context. Over ICE-TCP, or before DTLS completed, packets go through werift's own path.
  */
 import type { RTCRtpSender } from 'werift';
 import { RtpHeader, RtpPacket } from 'werift';
-import { SrtpProtector } from './srtp-protector.js';
+import type { RtpPayload } from '../../shared/rtp/h264-packetizer.js';
+import { type RtpToProtect, SrtpProtector } from './srtp-protector.js';
 import { importSrtpKeys, rolloverCounter, sendingKeys, udpRoute } from './werift-srtp.js';
 
 /** Sent datagrams kept for retransmission (about 1.6 s of a 3 Mb/s stream; 640 KiB at most). */
@@ -49,7 +50,7 @@ export class RtpSendPath {
   readonly stats: RtpSendStats = { packets: 0, bytes: 0, viaWerift: 0, retransmitted: 0, missed: 0, sendErrors: 0 };
   private protector: SrtpProtector | undefined;
   private template: Buffer | undefined;
-  private readonly history: ((Buffer | Uint8Array)[] | undefined)[] = new Array(SEND_HISTORY);
+  private readonly history: (Buffer | undefined)[] = new Array(SEND_HISTORY);
   private readonly historySequence = new Int32Array(SEND_HISTORY).fill(-1);
 
   constructor(
@@ -61,39 +62,74 @@ export class RtpSendPath {
 
   /** Sends one packet; `timestamp` is the RTP timestamp. */
   send(payload: Uint8Array, marker: boolean, sequence: number, timestamp: number): void {
-    const fields = this.sender as unknown as SenderFields;
+    this.sendFrame([{ payload, marker }], sequence, timestamp);
+  }
+
+  /**
+   * Sends a frame's packets (one RTP timestamp) with consecutive sequence numbers from `firstSequence`;
+   * their keystream is made in one call (ADR 0032).
+   */
+  sendFrame(payloads: readonly RtpPayload[], firstSequence: number, timestamp: number): void {
     const transport = this.sender.dtlsTransport;
     const route = this.ready() ? udpRoute(transport) : undefined;
-    const roc = route ? rolloverCounter(transport, this.sender.ssrc, sequence) : undefined;
-    if (!route || roc === undefined || !this.template || !this.protector) {
-      this.stats.viaWerift++;
-      this.stats.packets++;
-      this.stats.bytes += 12 + payload.byteLength;
-      const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: sequence, timestamp, marker });
-      const packet = new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
-      this.sender.sendRtp(packet).catch(() => this.stats.sendErrors++);
+    const template = this.template;
+    const protector = this.protector;
+    if (!route || !template || !protector) {
+      for (let i = 0; i < payloads.length; i++) {
+        const { payload, marker } = payloads[i] as RtpPayload;
+        this.sendViaWerift(payload, marker, (firstSequence + i) & 0xffff, timestamp);
+      }
       return;
     }
-    const header = Buffer.allocUnsafe(this.template.length);
-    this.template.copy(header);
-    header[1] = (marker ? 0x80 : 0) | this.payloadType;
-    header.writeUInt16BE(sequence, 2);
-    header.writeUInt32BE(timestamp >>> 0, 4);
-    const pieces = this.protector.protect(header, payload, roc);
-    // No callback: UDP send errors are losses like any other (NACK recovers them), and a
-    // callback would cost a tick per packet.
-    route.socket.send(pieces, route.port, route.address);
-    const slot = sequence % SEND_HISTORY;
-    this.history[slot] = pieces;
-    this.historySequence[slot] = sequence;
-    const bytes = header.length + payload.byteLength + this.protector.tagLength;
-    this.stats.packets++;
+    const packets: RtpToProtect[] = [];
+    const headers = Buffer.allocUnsafe(template.length * payloads.length);
+    for (let i = 0; i < payloads.length; i++) {
+      const { payload, marker } = payloads[i] as RtpPayload;
+      const sequence = (firstSequence + i) & 0xffff;
+      const roc = rolloverCounter(transport, this.sender.ssrc, sequence);
+      if (roc === undefined) {
+        this.sendViaWerift(payload, marker, sequence, timestamp);
+        continue;
+      }
+      const header = headers.subarray(template.length * i, template.length * (i + 1));
+      template.copy(header);
+      header[1] = (marker ? 0x80 : 0) | this.payloadType;
+      header.writeUInt16BE(sequence, 2);
+      header.writeUInt32BE(timestamp >>> 0, 4);
+      packets.push({ header, payload, roc });
+    }
+    const datagrams = protector.protectAll(packets);
+    const fields = this.sender as unknown as SenderFields;
+    let octets = 0;
+    let bytes = 0;
+    for (let i = 0; i < datagrams.length; i++) {
+      const datagram = datagrams[i] as Buffer;
+      // No callback: UDP send errors are losses like any other (NACK recovers them), and a
+      // callback would cost a tick per packet.
+      route.socket.send(datagram, route.port, route.address);
+      const sequence = (packets[i] as RtpToProtect).header.readUInt16BE(2);
+      const slot = sequence % SEND_HISTORY;
+      this.history[slot] = datagram;
+      this.historySequence[slot] = sequence;
+      bytes += datagram.length;
+      octets += (packets[i] as RtpToProtect).payload.byteLength;
+    }
+    this.stats.packets += datagrams.length;
     this.stats.bytes += bytes;
-    fields.packetCount = ((fields.packetCount ?? 0) + 1) >>> 0;
-    fields.octetCount = ((fields.octetCount ?? 0) + payload.byteLength) >>> 0;
+    fields.packetCount = ((fields.packetCount ?? 0) + datagrams.length) >>> 0;
+    fields.octetCount = ((fields.octetCount ?? 0) + octets) >>> 0;
     fields.rtpTimestamp = timestamp >>> 0;
-    this.sender.dtlsTransport.packetsSent++;
-    this.sender.dtlsTransport.bytesSent += bytes;
+    transport.packetsSent += datagrams.length;
+    transport.bytesSent += bytes;
+  }
+
+  private sendViaWerift(payload: Uint8Array, marker: boolean, sequence: number, timestamp: number): void {
+    this.stats.viaWerift++;
+    this.stats.packets++;
+    this.stats.bytes += 12 + payload.byteLength;
+    const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: sequence, timestamp, marker });
+    const packet = new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
+    this.sender.sendRtp(packet).catch(() => this.stats.sendErrors++);
   }
 
   /** Stamps the wall clock the next sender report pairs with the last RTP timestamp (call once per frame). */
@@ -132,13 +168,13 @@ export class RtpSendPath {
     }
     for (const sequence of lost) {
       const slot = sequence % SEND_HISTORY;
-      const pieces = this.history[slot];
-      if (!pieces || this.historySequence[slot] !== sequence) {
+      const datagram = this.history[slot];
+      if (!datagram || this.historySequence[slot] !== sequence) {
         this.stats.missed++;
         continue;
       }
       this.stats.retransmitted++;
-      route.socket.send(pieces, route.port, route.address);
+      route.socket.send(datagram, route.port, route.address);
     }
   }
 }

@@ -47,12 +47,39 @@ for (const [name, profile] of [
         const payload = randomBytes(1100);
         const expected = sender.encrypt(payload, header);
         const headerBytes = header.serialize(header.serializeSize);
-        const ours = Buffer.concat(protector.protect(headerBytes, payload, roc));
+        const ours = protector.protect(headerBytes, payload, roc);
         assert.deepEqual(ours, expected);
         const decrypted = RtpPacket.deSerialize(receiver.decrypt(ours));
         assert.equal(decrypted.header.sequenceNumber, sequence);
         assert.deepEqual(decrypted.payload, payload);
       }
+    });
+
+    it('protects a frame of packets of any length at once, as werift does one by one, across a rollover', () => {
+      const { sender } = sessions(profile);
+      const keys = sendingKeys({ srtp: sender } as never);
+      assert.ok(keys);
+      const protector = new SrtpProtector(keys);
+      const lengths = [1, 15, 16, 17, 1200, 1100, 3, 1337];
+      const packets = lengths.map((length, i) => {
+        const sequence = (65_532 + i) & 0xffff;
+        const header = new RtpHeader({
+          payloadType: 102,
+          sequenceNumber: sequence,
+          timestamp: 3000,
+          ssrc: 0xfeed_beef,
+        });
+        // Payloads at odd offsets, as subarrays of a unit's data are.
+        const payload = randomBytes(length + 1).subarray(1);
+        return { header, payload, roc: sequence < 65_532 ? 1 : 0 };
+      });
+      const ours = protector.protectAll(
+        packets.map(({ header, payload, roc }) => ({ header: header.serialize(header.serializeSize), payload, roc })),
+      );
+      assert.equal(ours.length, packets.length);
+      packets.forEach(({ header, payload }, i) => {
+        assert.deepEqual(ours[i], sender.encrypt(Buffer.from(payload), header), `packet ${i}`);
+      });
     });
 
     it("leaves werift's own ciphers working once their keys are imported", () => {

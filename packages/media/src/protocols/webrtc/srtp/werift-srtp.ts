@@ -3,8 +3,8 @@
  * place: the session keys its SRTP contexts derived (RFC 5764 §4.2), turned into imported
  * KeyObjects so that werift's own per-packet ciphers stop importing raw key bytes for every
  * packet; the rollover counter of an SSRC (RFC 3711 §3.3.1), kept by werift's context so that
- * packets sent here and by werift agree; and the UDP socket and address of the nominated ICE
- * pair. Every access checks the shape it expects and answers undefined when werift changed.
+ * packets sent here and by werift agree; the SRTP profiles a DTLS handshake offers (ADR 0032);
+ * and the UDP socket and address of the nominated ICE pair. Every access checks the shape it expects and answers undefined when werift changed.
  */
 
 import type { KeyObject } from 'node:crypto';
@@ -62,6 +62,20 @@ export function importSrtpKeys(transport: RTCDtlsTransport): boolean {
     }
   }
   return imported;
+}
+
+/**
+ * Sets the SRTP protection profiles the transport's DTLS handshake offers (as client) or picks
+ * from (as server), most preferred first; call before DTLS starts. False when werift's shape is
+ * not the expected one.
+ */
+export function preferSrtpProfiles(transport: RTCDtlsTransport, profiles: readonly number[]): boolean {
+  const fields = transport as unknown as { srtpProfiles?: unknown; state?: string };
+  if (!Array.isArray(fields.srtpProfiles) || fields.state !== 'new') {
+    return false;
+  }
+  fields.srtpProfiles = [...profiles];
+  return true;
 }
 
 /** The sending direction's SRTP session keys, or undefined before DTLS completed. */

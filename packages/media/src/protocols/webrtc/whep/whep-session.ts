@@ -18,6 +18,8 @@ import type { RtpPayload } from '../../shared/rtp/h264-packetizer.js';
 import { Peer, type PeerOptions } from '../peer.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
 import { RtpSendPath, type RtpSendStats } from '../srtp/rtp-send-path.js';
+import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from '../srtp/srtp-protector.js';
+import { preferSrtpProfiles } from '../srtp/werift-srtp.js';
 import { H264UnitPacketizer, opusPayloads } from './units-to-rtp.js';
 
 /** Where a viewer's Opus comes from when the stream's audio is not Opus (a shared transcoder). */
@@ -113,6 +115,10 @@ export class WhepSession {
     const hasVideo = description !== undefined && videoTrackOf(description) !== undefined;
     const hasAudio = description !== undefined && audioTrackOf(description) !== undefined;
     const answer = await this.peer.answer(sdp, (transceivers) => {
+      // AES-CM first: its keystream is made a frame at a time, GCM needs a cipher per packet (ADR 0032).
+      for (const transport of this.peer.pc.dtlsTransports) {
+        preferSrtpProfiles(transport, [SRTP_AES128_CM_HMAC_SHA1_80, SRTP_AEAD_AES_128_GCM]);
+      }
       for (const transceiver of transceivers) {
         const wanted = transceiver.kind === 'video' ? hasVideo : transceiver.kind === 'audio' && hasAudio;
         transceiver.setDirection(wanted ? 'sendonly' : 'inactive');
@@ -320,10 +326,8 @@ export class WhepSession {
   private send(outgoing: Outgoing, payloads: readonly RtpPayload[], timestamp: number): void {
     const rtpTimestamp = (Math.round(timestamp) + outgoing.timestampOffset) >>> 0;
     outgoing.path.markFrameTime();
-    for (const { payload, marker } of payloads) {
-      outgoing.path.send(payload, marker, outgoing.sequence, rtpTimestamp);
-      outgoing.sequence = (outgoing.sequence + 1) & 0xffff;
-      this.stats.packets++;
-    }
+    outgoing.path.sendFrame(payloads, outgoing.sequence, rtpTimestamp);
+    outgoing.sequence = (outgoing.sequence + payloads.length) & 0xffff;
+    this.stats.packets += payloads.length;
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * The cheap writes of the local backend (ADR 0023): a whole file written in place, and an
+ * append-only file kept open — each a few libuv requests on the callback API (no FileHandle, no
+ * temporary file, no fsync), for objects an index names only after they are written.
+ */
+import { close, fdatasync, mkdir, open, write } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ObjectAppender } from './object-storage.js';
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null | undefined)?.code;
+}
+
+function openFile(path: string, flags: string): Promise<number> {
+  return new Promise((resolve, reject) => open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
+}
+
+function closeFile(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** Writes all of `data` at the file's position (a short write continues where it stopped). */
+function writeAll(fd: number, data: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (offset: number): void => {
+      write(fd, data, offset, data.byteLength - offset, null, (error, written) => {
+        if (error) {
+          reject(error);
+        } else if (offset + written < data.byteLength) {
+          step(offset + written);
+        } else {
+          resolve();
+        }
+      });
+    };
+    step(0);
+  });
+}
+
+function makeParent(path: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    mkdir(dirname(path), { recursive: true }, (error) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** Opens `path` with `flags`, making its directory first when it is missing. */
+async function openMakingParent(path: string, flags: string): Promise<number> {
+  try {
+    return await openFile(path, flags);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') {
+      throw error;
+    }
+    await makeParent(path);
+    return openFile(path, flags);
+  }
+}
+
+/** Writes `data` as the whole file at `path` (created or truncated) without fsync: open, write, close. */
+export async function writeFileInPlace(path: string, data: Uint8Array): Promise<void> {
+  const fd = await openMakingParent(path, 'w');
+  try {
+    await writeAll(fd, data);
+  } finally {
+    await closeFile(fd);
+  }
+}
+
+/** Opens `path` for appending (created when absent): one write request per append. */
+export async function openFileAppender(path: string): Promise<ObjectAppender> {
+  const fd = await openMakingParent(path, 'a');
+  let closed = false;
+  return {
+    append: (bytes) => writeAll(fd, bytes),
+    sync: () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
+    close: async () => {
+      if (!closed) {
+        closed = true;
+        await closeFile(fd);
+      }
+    },
+  };
+}
