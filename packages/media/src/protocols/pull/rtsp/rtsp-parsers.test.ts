@@ -254,6 +254,9 @@ describe('RTP into units', () => {
       ],
     );
     assert.deepEqual(described.length, 1);
+    for (const unit of units) {
+      assert.equal(unit.data.buffer.byteLength, unit.data.byteLength, 'no unit keeps the packet it came from alive');
+    }
     assert.equal(
       Buffer.from(buildAudioSpecificConfig({ objectType: 2, sampleRate: 48000, channels: 2 })).toString('hex'),
       '1190',

@@ -309,7 +309,8 @@ class AacReader implements TrackReader {
 
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void {
     for (const frame of this.depacketizer.push(packet.payload, packet.timestamp)) {
-      emit({ trackId: this.id, dts: frame.timestamp, pts: frame.timestamp, key: true, data: frame.data });
+      // A copy: a view would keep the whole read it came from alive while the hub holds the frame.
+      emit({ trackId: this.id, dts: frame.timestamp, pts: frame.timestamp, key: true, data: frame.data.slice() });
     }
   }
 }
@@ -341,7 +342,7 @@ class OpusReader implements TrackReader {
 
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void {
     if (packet.payload.length > 0) {
-      emit({ trackId: this.id, dts: packet.timestamp, pts: packet.timestamp, key: true, data: packet.payload });
+      emit({ trackId: this.id, dts: packet.timestamp, pts: packet.timestamp, key: true, data: packet.payload.slice() });
     }
   }
 }
