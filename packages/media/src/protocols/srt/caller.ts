@@ -26,10 +26,13 @@ import {
   type Handshake,
   type HandshakeExtension,
   HandshakeType,
+  PROTOCOL_MTU,
   parseHandshake,
   parseSrtHandshakeInfo,
   peerIpField,
+  RECEIVER_FLAGS,
   SRT_MAGIC,
+  SRT_VERSION,
   SrtFlag,
   writeHandshake,
   writeSrtHandshakeInfo,
@@ -83,23 +86,13 @@ export interface SrtCallOptions {
   readonly onEnd: (end: SrtCallEnd) => void;
 }
 
-/** SRT version announced in HSREQ (1.5.0). */
-const SRT_VERSION = 0x010500;
 const HANDSHAKE_REPEAT_MS = 250;
-const PROTOCOL_MTU = 1500;
 /** Timer of established calls: TSBPD delivery, ACK (every 10–20 ms), NAK, keepalive (the listener's is 5 ms). */
 const TICK_MS = 10;
 /** The caller's induction asks for HSv5 with this extension field (§4.3.1.1). */
 const INDUCTION_EXTENSION = 2;
 /** Stream encapsulation of the KM message: 2 = SRT (§3.2.2). */
 const ENCAPSULATION_SRT = 2;
-const RECEIVER_FLAGS =
-  SrtFlag.tsbpdSend |
-  SrtFlag.tsbpdReceive |
-  SrtFlag.crypt |
-  SrtFlag.tooLatePacketDrop |
-  SrtFlag.periodicNak |
-  SrtFlag.retransmitFlag;
 
 /** Something an established call runs every few milliseconds. */
 interface Ticking {

@@ -48,6 +48,21 @@ export const SrtFlag = {
   packetFilter: 0x80,
 } as const;
 
+/** SRT version this stack announces in HSREQ/HSRSP (1.5.0: handshake v5 with every extension it reads). */
+export const SRT_VERSION = 0x010500;
+
+/** The MTU this stack offers and accepts at most in a handshake. */
+export const PROTOCOL_MTU = 1500;
+
+/** HSREQ/HSRSP flags this stack announces as a receiver (and as a sender: the same set). */
+export const RECEIVER_FLAGS =
+  SrtFlag.tsbpdSend |
+  SrtFlag.tsbpdReceive |
+  SrtFlag.crypt |
+  SrtFlag.tooLatePacketDrop |
+  SrtFlag.periodicNak |
+  SrtFlag.retransmitFlag;
+
 /** Rejection reasons (§4.3 Table 7; 14xx are the access-control codes of libsrt). */
 export const RejectReason = {
   unknown: 1000,

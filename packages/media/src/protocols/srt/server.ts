@@ -25,12 +25,14 @@ import {
   ExtensionType,
   type Handshake,
   HandshakeType,
+  PROTOCOL_MTU,
   parseHandshake,
   peerIpField,
+  RECEIVER_FLAGS,
   RejectReason,
   rejectionHandshakeType,
   SRT_MAGIC,
-  SrtFlag,
+  SRT_VERSION,
   writeHandshake,
   writeSrtHandshakeInfo,
 } from './handshake.js';
@@ -75,19 +77,9 @@ export interface SrtServerStats {
   rejected: number;
 }
 
-const PROTOCOL_MTU = 1500;
 /** A refused caller gets the same answer to its repeated conclusions for this long. */
 const REJECTION_MEMORY_MS = 10_000;
 const TICK_MS = 5;
-/** SRT version we announce in HSRSP (1.5.0: handshake v5 with every extension we read). */
-const SRT_VERSION = 0x010500;
-const RECEIVER_FLAGS =
-  SrtFlag.tsbpdSend |
-  SrtFlag.tsbpdReceive |
-  SrtFlag.crypt |
-  SrtFlag.tooLatePacketDrop |
-  SrtFlag.periodicNak |
-  SrtFlag.retransmitFlag;
 
 interface Established {
   readonly connection: SrtConnection<Publisher>;
