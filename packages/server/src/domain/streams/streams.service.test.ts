@@ -91,7 +91,7 @@ for (const backend of testBackends()) {
       for (const uri of [
         'rtsp://user:secret@camera.example:554/live?token=abc',
         'rtsps://1.2.3.4/cam',
-        'srt://1.2.3.4:9000?streamid=abc&passphrase=hunter22',
+        'srt://1.2.3.4:9000?streamid=abc&passphrase=hunter22hunter',
         'rist://1.2.3.4:5000',
         'https://camera.example/live/index.m3u8',
         'http://1.2.3.4/a.ts',
