@@ -6,13 +6,13 @@
  * `rate`/`channels` (audio) and `width`/`height`/`fpks` (video). The first video and the first
  * audio track this media plane carries become the stream's tracks 1 and 2.
  */
-import { aacCodecString, parseAudioSpecificConfig } from '../../codecs/aac.js';
 import { describeAv1C } from '../../codecs/av1.js';
 import { describeAvcC } from '../../codecs/h264.js';
 import { describeHvcC } from '../../codecs/h265.js';
 import { OPUS_SAMPLE_RATE, opusCodecString, parseOpusHead } from '../../codecs/opus.js';
 import { ParseError, UnsupportedError } from '../../errors.js';
 import { type AudioTrack, type Track, VIDEO_TIMESCALE, type VideoTrack } from '../../stream/track.js';
+import { aacTrackFromConfig } from '../aac-track.js';
 import { type DtmiObject, dtmi } from './dtmi.js';
 
 /** One stream track and the DTSC track it comes from. */
@@ -126,18 +126,7 @@ function videoTrack(track: DtmiObject, codec: string, dtscId: number): DtscTrack
 
 function audioTrack(track: DtmiObject, codec: string, dtscId: number): DtscTrackMapping {
   if (codec === 'AAC') {
-    const config = initOf(track, codec);
-    const asc = parseAudioSpecificConfig(config);
-    const result: AudioTrack = {
-      kind: 'audio',
-      id: AUDIO_TRACK_ID,
-      codec: 'aac',
-      timescale: asc.sampleRate,
-      config,
-      codecString: aacCodecString(asc.objectType),
-      sampleRate: asc.sampleRate,
-      channels: asc.channels,
-    };
+    const { track: result, asc } = aacTrackFromConfig(AUDIO_TRACK_ID, initOf(track, codec));
     return { track: result, dtscId, lengthSize: 0, samplesPerFrame: asc.samplesPerFrame };
   }
   if (codec === 'opus') {

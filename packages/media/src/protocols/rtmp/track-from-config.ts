@@ -4,12 +4,13 @@
  * §1.6.2.1, OpusHead RFC 7845 §5.1) using the codec parsers. H.264/H.265 records with NAL
  * lengths other than 4 bytes are rewritten to 4, because units are forwarded with 4-byte lengths.
  */
-import { aacCodecString, parseAudioSpecificConfig } from '../../codecs/aac.js';
+
 import { describeAv1C } from '../../codecs/av1.js';
 import { describeAvcC } from '../../codecs/h264.js';
 import { describeHvcC } from '../../codecs/h265.js';
 import { OPUS_SAMPLE_RATE, opusCodecString, parseOpusHead } from '../../codecs/opus.js';
 import { describeVpcC } from '../../codecs/vp9.js';
+import { aacTrackFromConfig } from '../../formats/aac-track.js';
 import type { FlvMetadataHints } from '../../formats/flv/flv-script.js';
 import {
   type AudioCodec,
@@ -114,21 +115,8 @@ export function videoTrackFromConfig(
 export function audioTrackFromConfig(codec: AudioCodec, config: Uint8Array, hints: FlvMetadataHints): AudioTrackInfo {
   const bitrate = hints.audioDataRate === undefined ? {} : { bitrate: Math.round(hints.audioDataRate * 1000) };
   if (codec === 'aac') {
-    const asc = parseAudioSpecificConfig(config);
-    return {
-      track: {
-        kind: 'audio',
-        id: RTMP_AUDIO_TRACK_ID,
-        codec,
-        timescale: asc.sampleRate,
-        config,
-        codecString: aacCodecString(asc.objectType),
-        sampleRate: asc.sampleRate,
-        channels: asc.channels,
-        ...bitrate,
-      },
-      samplesPerFrame: asc.samplesPerFrame,
-    };
+    const { track, asc } = aacTrackFromConfig(RTMP_AUDIO_TRACK_ID, config);
+    return { track: { ...track, ...bitrate }, samplesPerFrame: asc.samplesPerFrame };
   }
   const head = parseOpusHead(config);
   return {

@@ -8,12 +8,12 @@
  * whose times step back (B-frames) cannot be given decode times and ends the session.
  */
 import { bytesEqual } from '../../../bits/bytes.js';
-import { aacCodecString, parseAudioSpecificConfig } from '../../../codecs/aac.js';
 import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
 import { buildHvcC, describeHvcC, H265_NAL } from '../../../codecs/h265.js';
 import { toLengthPrefixed } from '../../../codecs/nal.js';
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
 import { ParseError, UnsupportedError } from '../../../errors.js';
+import { aacTrackFromConfig } from '../../../formats/aac-track.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { type AudioTrack, type Track, VIDEO_TIMESCALE, type VideoTrack } from '../../../stream/track.js';
 import { H264Depacketizer } from '../../shared/rtp/h264-depacketizer.js';
@@ -285,17 +285,8 @@ class AacReader implements TrackReader {
   ) {
     const hex = plan.media.fmtp.get('config') ?? '';
     const config = plan.codec === 'latm' ? latmConfig(hex).asc : new Uint8Array(Buffer.from(hex, 'hex'));
-    const asc = parseAudioSpecificConfig(config);
-    this.track = {
-      kind: 'audio',
-      id,
-      codec: 'aac',
-      timescale: asc.sampleRate,
-      config,
-      codecString: aacCodecString(asc.objectType),
-      sampleRate: asc.sampleRate,
-      channels: asc.channels,
-    };
+    const { track, asc } = aacTrackFromConfig(id, config);
+    this.track = track;
     const frameDuration = Math.round((asc.samplesPerFrame * plan.media.clockRate) / asc.sampleRate);
     this.depacketizer =
       plan.codec === 'latm'
