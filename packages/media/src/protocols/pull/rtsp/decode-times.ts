@@ -84,7 +84,10 @@ export class DecodeTimes {
         // Deeper than the depth in use (or a repeated time): this frame has no valid decode time.
         this.waiting = true;
         if (!this.learn(deeper)) {
-          this.onChange(`a frame presents at ${pts}, not after decode time ${this.lastDts}: dropped until the next key frame`, this.depth);
+          this.onChange(
+            `a frame presents at ${pts}, not after decode time ${this.lastDts}: dropped until the next key frame`,
+            this.depth,
+          );
         }
         return undefined;
       }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildAudioSpecificConfig } from '../../../codecs/aac.js';
-import { ProtocolError, UnsupportedError } from '../../../errors.js';
+import { ProtocolError } from '../../../errors.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { StreamDescription } from '../../../stream/track.js';
 import { RtpTimeline } from './rtp-timeline.js';
