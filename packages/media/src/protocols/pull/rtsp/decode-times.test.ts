@@ -177,6 +177,34 @@ describe('DecodeTimes', () => {
     assert.equal(open.next(START + 3 * T, false), START);
   });
 
+  it('a timeline moved back (sender-report alignment) keeps decode times rising and learns no depth', () => {
+    const changes: number[] = [];
+    const times = new DecodeTimes(1, T, (_, depth) => changes.push(depth));
+    const out = run(times, ipbb(1));
+    times.moved(-T / 2);
+    const after: [number, number][] = [];
+    for (const [frame, key] of ipbb(2).slice(9)) {
+      const pts = START + frame * T - T / 2;
+      const dts = times.next(pts, key ?? false);
+      if (dts !== undefined) {
+        after.push([pts, dts]);
+      }
+    }
+    assert.equal(after.length, 9, 'no frame lost');
+    assertValid([...out, ...after]);
+    assert.deepEqual(changes, [], 'nothing dropped');
+    times.moved(-3 * T);
+    const kept: number[] = [];
+    for (const [frame, key] of ipbb(4).slice(18)) {
+      if (times.next(START + frame * T - 3.5 * T, key ?? false) !== undefined) {
+        kept.push(frame);
+      }
+    }
+    assert.equal(kept[0], 27, 'a large move back drops video until the next key frame');
+    assert.equal(kept.length, 9);
+    assert.equal(times.reorderDepth, 1, 'and learns no depth from it');
+  });
+
   it('times that step back further than any decoder reorders end the stream', () => {
     const times = new DecodeTimes(2, T);
     for (let i = 0; i < 20; i++) {

@@ -80,7 +80,7 @@ export class DecodeTimes {
     }
     const head = Math.min(this.pending[0] ?? pts, pts);
     if (this.pending.length + 1 > this.depth) {
-      if (head <= this.lastDts) {
+      if (pts <= this.lastDts) {
         // Deeper than the depth in use (or a repeated time): this frame has no valid decode time.
         this.waiting = true;
         if (!this.learn(deeper)) {
@@ -95,8 +95,9 @@ export class DecodeTimes {
         this.pending.shift();
         this.insert(pts);
       }
-      this.lastDts = head;
-      return head;
+      // Above the last decode time even where the timeline was moved back (`moved`).
+      this.lastDts = Math.max(head, this.lastDts + 1);
+      return this.lastDts;
     }
     // The window is still filling: decode times are laid below the first presentation time.
     const laid = this.startPts - (this.depth - this.pending.length) * this.frameTicks;
@@ -109,6 +110,21 @@ export class DecodeTimes {
     this.insert(pts);
     this.lastDts = dts;
     return dts;
+  }
+
+  /**
+   * The track's timeline moved by `ticks` (sender reports lined it up): times still pending or
+   * remembered move with it, so the frames that follow are measured on the same timeline.
+   */
+  moved(ticks: number): void {
+    for (const times of [this.pending, this.recent]) {
+      for (let i = 0; i < times.length; i++) {
+        times[i] = (times[i] as number) + ticks;
+      }
+    }
+    if (this.startPts !== undefined) {
+      this.startPts += ticks;
+    }
   }
 
   /** Notes a presentation time; returns how many of the latest frames present after it. */

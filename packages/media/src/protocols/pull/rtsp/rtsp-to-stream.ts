@@ -39,6 +39,8 @@ interface TrackReader {
   lost(): void;
   /** Video: the decode time of a frame at `pts` (undefined: dropped); absent where dts is pts. */
   decodeTime?(pts: number, key: boolean): number | undefined;
+  /** Video: the track's timeline moved by `ms` (sender-report alignment). */
+  moved?(ms: number): void;
 }
 
 /** Parameter sets of one NAL-based codec, from the SDP and in band. */
@@ -73,7 +75,10 @@ export class RtspToStream {
         timescale: trackTimescale(plan, this.readers[index]),
       })),
       now,
-      onAligned,
+      (track, correctionMs) => {
+        this.readers[track]?.moved?.(correctionMs);
+        onAligned?.(track, correctionMs);
+      },
     );
   }
 
@@ -217,6 +222,10 @@ class NalVideoReader implements TrackReader {
 
   decodeTime(pts: number, key: boolean): number | undefined {
     return this.decodeTimes ? this.decodeTimes.next(pts, key) : pts;
+  }
+
+  moved(ms: number): void {
+    this.decodeTimes?.moved(Math.round((ms * VIDEO_TIMESCALE) / 1000));
   }
 
   private nalType(nal: Uint8Array): number {
