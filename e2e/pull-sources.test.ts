@@ -2,8 +2,8 @@
  * Pulling every ffmpeg-read source kind through the service, against real sources on loopback
  * made by the test from one encoded H.264 + AAC file: the test's RTSP server (interleaved TCP,
  * H.264 with B-frames), an ffmpeg SRT listener, an ffmpeg RIST listener, a live HLS folder over
- * HTTP, live Matroska and WebM streams over HTTP, and MPEG-TS to a UDP port and to a multicast group on loopback. Each
- * pulled stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC (VP9
+ * HTTP, live Matroska and WebM streams over HTTP, and MPEG-TS to a UDP port and to a multicast
+ * group on loopback. Each pulled stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC (VP9
  * and Opus for WebM). A killed and restarted source is pulled again after the backoff.
  */
 import assert from 'node:assert/strict';
