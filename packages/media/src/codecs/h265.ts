@@ -254,7 +254,7 @@ export function parseSps(nal: Uint8Array): H265Sps {
   let maxNumReorderPics = 0;
   for (let i = orderingInfoPresent ? 0 : maxSubLayersMinus1; i <= maxSubLayersMinus1; i++) {
     r.readUE();
-    maxNumReorderPics = r.readUEMax(16, 'sps_max_num_reorder_pics');
+    maxNumReorderPics = r.readUE();
     r.readUE();
   }
   r.readUEMax(3, 'log2_min_luma_coding_block_size_minus3');

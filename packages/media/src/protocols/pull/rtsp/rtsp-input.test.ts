@@ -223,7 +223,7 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
     assert.deepEqual(
       events.map((event) => event.kind),
       ['connected'],
-      'one attempt, not ended by the B-frames',
+      `one attempt, not ended by the B-frames: ${JSON.stringify(events)}`,
     );
     cmaf.dispose();
     return file;
@@ -256,10 +256,13 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
       new Set([3000]),
       'one frame every 1/30 s in presentation order: none lost',
     );
-    const duration = packets.reduce((sum, packet) => sum + packet.duration, 0);
-    assert.equal(duration, packets.length * 3000, 'the samples last as long as the frames');
+    // The first decode times are laid below the first frame, closer together when it is near 0:
+    // the stream may end up to the reorder depth (2 frames here) short of its frames' span.
     const seconds = Number(stream?.duration);
-    assert.ok(Math.abs(seconds - packets.length / 30) < 1 / 30, `stream duration ${seconds} s: frames × 1/30 s`);
+    assert.ok(
+      seconds <= packets.length / 30 + 0.001 && seconds > (packets.length - 3) / 30,
+      `stream duration ${seconds} s: ${packets.length} frames × 1/30 s`,
+    );
     run('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
   }
 
