@@ -263,41 +263,29 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
     run('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
   }
 
-  it('H.264 with B-frames (x264 -bf 2, B-pyramid): decode times from the SPS, LL-HLS fragments ffprobe reads', async () => {
-    const source = encodeTestMedia(
-      dir.path,
-      testSourceArgs({ seconds: 6, size: '320x180', gop: 30, fixedGop: true, bFrames: 2 }),
-      'h264-bframes.mp4',
-    );
+  /** Encodes `args` (B-frames), pulls it over RTSP into CMAF and checks the fragments in ffprobe. */
+  async function pullsWithBFrames(args: string[], name: string, codec: string): Promise<void> {
+    const source = encodeTestMedia(dir.path, args, `${name}.mp4`);
     assert.ok(
       source.units.some((unit) => unit.pts !== unit.dts),
       'the source has B-frames',
     );
-    assertPlayable(await pullIntoCmaf(source, 'h264-bframes-cmaf.mp4', 3), 'h264');
+    assertPlayable(await pullIntoCmaf(source, `${name}-cmaf.mp4`, 3), codec);
+  }
+
+  it('H.264 with B-frames (x264 -bf 2, B-pyramid): decode times from the SPS, LL-HLS fragments ffprobe reads', async () => {
+    const args = testSourceArgs({ seconds: 6, size: '320x180', gop: 30, fixedGop: true, bFrames: 2 });
+    await pullsWithBFrames(args, 'h264-bframes', 'h264');
   });
 
   it('H.265 with B-frames (x265 bframes=3): decode times from sps_max_num_reorder_pics, LL-HLS fragments ffprobe reads', async () => {
-    const source = encodeTestMedia(
-      dir.path,
-      [
-        ...lavfiInputs('320x180', 48000),
-        ...[
-          '-c:v',
-          'libx265',
-          '-preset',
-          'ultrafast',
-          '-x265-params',
-          'bframes=3:keyint=30:min-keyint=30:scenecut=0:log-level=error',
-        ],
-        ...['-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-t', '6'],
-      ],
-      'hevc-bframes.mp4',
-    );
-    assert.ok(
-      source.units.some((unit) => unit.pts !== unit.dts),
-      'the source has B-frames',
-    );
-    assertPlayable(await pullIntoCmaf(source, 'h265-bframes-cmaf.mp4', 3), 'hevc');
+    const x265 = 'bframes=3:keyint=30:min-keyint=30:scenecut=0:log-level=error';
+    const args = [
+      ...lavfiInputs('320x180', 48000),
+      ...['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', x265],
+      ...['-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-t', '6'],
+    ];
+    await pullsWithBFrames(args, 'h265-bframes', 'hevc');
   });
 
   it('a source with a track only ffmpeg reads (MP4A-LATM) is handed to the fallback input', async () => {
