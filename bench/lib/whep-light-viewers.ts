@@ -10,6 +10,7 @@
  * streams, as a browser does (the server ends viewers that send no RTCP). Nothing is decoded.
  */
 
+import type { Socket } from 'node:dgram';
 import { peerCodecs, peerHeaderExtensions } from '@airwave/media/protocols/webrtc/peer-options';
 import {
   SRTP_AEAD_AES_128_GCM,
@@ -18,6 +19,9 @@ import {
 import { importSrtpKeys, preferSrtpProfiles } from '@airwave/media/protocols/webrtc/srtp/werift-srtp';
 import { type RTCDtlsTransport, RTCPeerConnection, RtcpReceiverInfo, RtcpRrPacket } from 'werift';
 import { countersBetween, RtpStreamCount, type RtpStreamCounters } from './rtp-stream-count.js';
+
+/** Receive buffer of each viewer's sockets (Linux caps it at net.core.rmem_max, 4 MiB here). */
+const RECEIVE_BUFFER = 2 * 1024 * 1024;
 
 /** What the viewers saw in the counting window. */
 export interface LightViewersReport {
@@ -29,11 +33,15 @@ export interface LightViewersReport {
   readonly damagedPerViewer: number[];
   /** Video and audio packets each viewer never received (sequence gaps; no NACK is sent). */
   readonly lostPerViewer: number[];
+  /** The same, of video only. */
+  readonly lostVideoPerViewer: number[];
   /** Opus frames each viewer received. */
   readonly audioFramesPerViewer: number[];
   /** Sampled packets that authenticated (and decrypted), and those that did not. */
   readonly authenticated: number;
   readonly authFailures: number;
+  /** A few failed samples: stream, sequence number, error. */
+  readonly authFailureSamples: string[];
   /** SRTP profiles the DTLS handshakes chose. */
   readonly srtpProfiles: string[];
   /** Why viewers failed to start or connect, by message. */
@@ -54,7 +62,10 @@ class LightViewer {
   readonly streams = new Map<number, Stream>();
   authenticated = 0;
   authFailures = 0;
+  readonly authFailureSamples: string[] = [];
   connectMs: number | undefined;
+  /** How the connection ended after it was up, if it did. */
+  lostConnection: string | undefined;
   private dtls: RTCDtlsTransport | undefined;
   private readonly rtcpSsrc = (Math.random() * 0xffffffff) >>> 0;
 
@@ -108,6 +119,9 @@ class LightViewer {
     await connected;
     importSrtpKeys(transport);
     this.connectMs = performance.now() - posted;
+    pc.connectionStateChange.subscribe((state) => {
+      this.lostConnection ??= `${state} after connecting (ICE ${pc.iceConnectionState})`;
+    });
   }
 
   /** The SRTP profile the handshake chose. */
@@ -150,7 +164,7 @@ class LightViewer {
    */
   private takeRtp(transport: RTCDtlsTransport): void {
     const connection = transport.iceTransport.connection as unknown as {
-      protocols?: { transport?: { onData?: (data: Buffer, addr: unknown) => void } }[];
+      protocols?: { transport?: { onData?: (data: Buffer, addr: unknown) => void; socket?: Socket } }[];
     };
     for (const protocol of connection.protocols ?? []) {
       const udp = protocol.transport;
@@ -158,6 +172,8 @@ class LightViewer {
       if (!udp || !werift) {
         continue;
       }
+      // Room for a joining viewer's burst (the cached GOP at once), as a browser's socket has.
+      udp.socket?.setRecvBufferSize(RECEIVE_BUFFER);
       udp.onData = (data, addr) => {
         if (
           data.length >= 12 &&
@@ -189,8 +205,14 @@ class LightViewer {
       try {
         this.dtls.srtp.decrypt(data);
         this.authenticated++;
-      } catch {
+      } catch (error) {
         this.authFailures++;
+        if (this.authFailureSamples.length < 3) {
+          const sequence = data.readUInt16BE(2);
+          this.authFailureSamples.push(
+            `${stream.kind} seq ${sequence} (${stream.count.counters.packets} received, ${data.length} bytes): ${(error as Error).message}`,
+          );
+        }
       }
     }
   }
@@ -285,11 +307,21 @@ export class LightWhepViewers {
       framesPerViewer: this.viewers.map((viewer) => sum(viewer, 'video', 'wholeFrames')),
       damagedPerViewer: this.viewers.map((viewer) => sum(viewer, 'video', 'damagedFrames')),
       lostPerViewer: this.viewers.map((viewer) => sum(viewer, 'video', 'lost') + sum(viewer, 'audio', 'lost')),
+      lostVideoPerViewer: this.viewers.map((viewer) => sum(viewer, 'video', 'lost')),
       audioFramesPerViewer: this.viewers.map((viewer) => sum(viewer, 'audio', 'wholeFrames')),
       authenticated: this.viewers.reduce((total, viewer) => total + viewer.authenticated, 0),
       authFailures: this.viewers.reduce((total, viewer) => total + viewer.authFailures, 0),
+      authFailureSamples: this.viewers.flatMap((viewer) => viewer.authFailureSamples).slice(0, 3),
       srtpProfiles: [...new Set(this.viewers.flatMap((viewer) => (viewer.profile ? [viewer.profile] : [])))],
-      errors: { ...this.errors },
+      errors: this.viewers.reduce(
+        (errors, viewer) => {
+          if (viewer.lostConnection) {
+            errors[viewer.lostConnection] = (errors[viewer.lostConnection] ?? 0) + 1;
+          }
+          return errors;
+        },
+        { ...this.errors },
+      ),
       connectMs: this.viewers.flatMap((viewer) => (viewer.connectMs === undefined ? [] : [viewer.connectMs])),
     };
   }

@@ -29,6 +29,8 @@ const COUNTS = (process.env.AIRWAVE_BENCH_WHEP_VIEWERS ?? '50,100').split(',').m
 const CHROMIUM_VIEWERS = Number(process.env.AIRWAVE_BENCH_WHEP_CHROMIUM ?? 5);
 /** Processes the light viewers are spread over. */
 const LIGHT_PROCESSES = Number(process.env.AIRWAVE_BENCH_WHEP_LIGHT_PROCESSES ?? 2);
+/** Light viewers authenticate one packet in this many of each stream. */
+const AUTHENTICATE_EVERY = Number(process.env.AIRWAVE_BENCH_WHEP_AUTH_EVERY ?? 16);
 /** Viewers join one after another, this far apart (ms). */
 const RAMP_MS_PER_VIEWER = Number(process.env.AIRWAVE_BENCH_WHEP_RAMP_MS ?? 100);
 /** LL-HLS viewer counts to compare with (default: the WHEP counts; empty: none). */
@@ -154,7 +156,7 @@ export async function run(): Promise<string> {
     await server.stop();
   }
   return [
-    `Measured on a shared, loaded machine (2 cores, other engineers' jobs running): 1-minute load average ${load.map((l) => l.toFixed(1)).join(' → ')} (before, after each WHEP run). Source: 720p30 H.264 ~3 Mb/s, no B-frames, GOP 2 s, AAC (one ffmpeg transcodes it to Opus for all WHEP viewers; its CPU is in the server column). ${WINDOW_S} s windows after ${SETTLE_S} s of settling; viewers join ${RAMP_MS_PER_VIEWER} ms apart. Two kinds of WHEP viewer, on the same 2 cores: **light** viewers (werift peers in ${LIGHT_PROCESSES} Node processes: real WHEP POST, ICE, DTLS-SRTP and RTCP receiver reports; RTP counted from the headers SRTP leaves in clear, one packet in 16 of each stream authenticated and decrypted with the session keys; no NACKs, so a lost packet stays lost) and **Chromium** viewers (Debian Chromium, one page; an RTCRtpScriptTransform counts the whole frames each receiver assembled, nothing is decoded; a frame is missing when the RTP timestamps step over it).`,
+    `Measured on a shared, loaded machine (2 cores, other engineers' jobs running): 1-minute load average ${load.map((l) => l.toFixed(1)).join(' → ')} (before, after each WHEP run). Source: 720p30 H.264 ~3 Mb/s, no B-frames, GOP 2 s, AAC (one ffmpeg transcodes it to Opus for all WHEP viewers; its CPU is in the server column). ${WINDOW_S} s windows after ${SETTLE_S} s of settling; viewers join ${RAMP_MS_PER_VIEWER} ms apart. Two kinds of WHEP viewer, on the same 2 cores: **light** viewers (werift peers in ${LIGHT_PROCESSES} Node processes: real WHEP POST, ICE, DTLS-SRTP and RTCP receiver reports; RTP counted from the headers SRTP leaves in clear, one packet in ${AUTHENTICATE_EVERY} of each stream authenticated and decrypted with the session keys; no NACKs, so a lost packet stays lost) and **Chromium** viewers (Debian Chromium, one page; an RTCRtpScriptTransform counts the whole frames each receiver assembled, nothing is decoded; a frame is missing when the RTP timestamps step over it).`,
     '',
     "| viewers | server CPU (% of one core) | CPU per viewer | server RSS | load generators' CPU | delivery |",
     '|---|---|---|---|---|---|',
@@ -224,10 +226,17 @@ function delivery(
     values.length > 0 ? `min ${Math.min(...values)}, median ${percentile(values, 50)}` : 'none';
   const parts = [
     `**${lightWhole + chromiumWhole}/${viewers} got every frame**`,
-    `light: ${sum(light.map((r) => r.connected))}/${frames.length} connected (${[...new Set(light.flatMap((r) => r.srtpProfiles))].join(', ') || 'no SRTP'}; connect time median ${Math.round(percentile(connectMs, 50))} ms, max ${Math.round(Math.max(0, ...connectMs))} ms), ${lightWhole} every frame; whole video frames per viewer ${stats(frames)} of ~${expected}; damaged frames ${sum(damaged)}, packets lost ${sum(lost)} (no NACK); Opus frames per viewer median ${percentile(
+    `light: ${sum(light.map((r) => r.connected))}/${frames.length} connected (${[...new Set(light.flatMap((r) => r.srtpProfiles))].join(', ') || 'no SRTP'}; connect time median ${Math.round(percentile(connectMs, 50))} ms, max ${Math.round(Math.max(0, ...connectMs))} ms), ${lightWhole} every frame; whole video frames per viewer ${stats(frames)} of ~${expected}; damaged frames ${sum(damaged)}, packets lost ${sum(lost)} (video ${sum(light.flatMap((r) => r.lostVideoPerViewer))}; no NACK); Opus frames per viewer median ${percentile(
       light.flatMap((r) => r.audioFramesPerViewer),
       50,
-    )}; ${sum(light.map((r) => r.authenticated))} sampled packets authenticated, ${sum(light.map((r) => r.authFailures))} failed`,
+    )}; ${sum(light.map((r) => r.authenticated))} sampled packets authenticated, ${sum(light.map((r) => r.authFailures))} failed${
+      light.some((r) => r.authFailureSamples.length > 0)
+        ? ` (${light
+            .flatMap((r) => r.authFailureSamples)
+            .slice(0, 2)
+            .join('; ')})`
+        : ''
+    }`,
   ];
   if (chromium) {
     parts.push(
@@ -274,7 +283,9 @@ function sleepUntil(at: number): Promise<void> {
 async function loadGenerator(plan: Plan): Promise<void> {
   const startedAt = Date.now();
   if (plan.kind === 'light') {
-    const viewers = LightWhepViewers.start(plan.whepUrl, plan.viewers, plan.rampMs);
+    const viewers = LightWhepViewers.start(plan.whepUrl, plan.viewers, plan.rampMs, {
+      authenticateEvery: AUTHENTICATE_EVERY,
+    });
     await viewers.countBetween(plan.countFrom, plan.countUntil);
     process.send?.({ kind: 'light', ...viewers.report() } satisfies Report);
     await viewers.close();
