@@ -17,6 +17,7 @@ import { startPacedPublisher } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 import { processTree, sampleWindow } from '../lib/proc-stats.js';
+import { startVarnishCache, VARNISH_PARAMS, type VarnishCache, varnishMissing } from '../lib/varnish-cache.js';
 import { burstFloor, delaysIn, floorVerdict, p50p99, RAMP_S, SETTLE_S, startLoader } from './media-fanout.js';
 
 /** Section title. */
@@ -25,8 +26,17 @@ export const title = 'Media: fan-out through edges (origin → two edges, one pr
 const VIEWERS = Number(process.env.BENCH_MEDIA_VIEWERS ?? 1000);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
 const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
+/** Phases to run (comma-separated keys: edges, one, nginx, varnish, floor); all by default. */
+const ONLY = process.env.BENCH_EDGE_PHASES?.split(',');
+/** varnishd -p parameters of the Varnish phase (space-separated name=value), else the shipped ones. */
+const VARNISH_PARAMS_RUN = process.env.BENCH_VARNISH_PARAMS?.split(' ').filter((param) => param !== '') ?? VARNISH_PARAMS;
+
+function runs(key: string): boolean {
+  return ONLY === undefined || ONLY.includes(key);
+}
 
 interface Phase {
+  readonly key: string;
   readonly name: string;
   readonly playlistUrls: readonly string[];
   /** Processes whose CPU is reported, by name. */
@@ -44,6 +54,7 @@ export async function run(): Promise<string> {
     const common = { DATABASE_URL: databaseUrl, AIRWAVE_HEARTBEAT_SECONDS: '1' };
     const servers: AirwaveProcess[] = [];
     let nginx: NginxCache | undefined;
+    let varnish: VarnishCache | undefined;
     let loader: ChildProcess | undefined;
     try {
       const origin = await startAirwave({ ...common, AIRWAVE_NODE_ID: 'origin' });
@@ -66,14 +77,25 @@ export async function run(): Promise<string> {
           await waitForLlHls(`${edge.baseUrl}${path}`, Date.now() + 30_000);
         }
         const skipped: string[] = [];
-        if (nginxMissing) {
-          skipped.push(nginxMissing);
-        } else {
-          nginx = await startNginxCache(origin.httpPort, 1);
-          await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
+        if (runs('nginx')) {
+          if (nginxMissing) {
+            skipped.push(nginxMissing);
+          } else {
+            nginx = await startNginxCache(origin.httpPort, 1);
+            await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
+          }
         }
-        const phases: Phase[] = [
+        if (runs('varnish')) {
+          if (varnishMissing) {
+            skipped.push(varnishMissing);
+          } else {
+            varnish = await startVarnishCache(origin.httpPort, VARNISH_PARAMS_RUN);
+            await waitForLlHls(`${varnish.baseUrl}${path}`, Date.now() + 30_000);
+          }
+        }
+        const all: Phase[] = [
           {
+            key: 'edges',
             name: `${VIEWERS} viewers over two edges (${VIEWERS / 2} each) relaying the origin`,
             playlistUrls: edges.map((edge) => `${edge.baseUrl}${path}`),
             groups: {
@@ -83,22 +105,33 @@ export async function run(): Promise<string> {
             },
           },
           {
+            key: 'one',
             name: `${VIEWERS} viewers on one process (the origin)`,
             playlistUrls: [`${origin.baseUrl}${path}`],
             groups: { origin: () => [origin.pid] },
           },
-          ...(nginx
-            ? [
-                {
-                  name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
-                  playlistUrls: [`${nginx.baseUrl}${path}`],
-                  groups: { origin: () => [origin.pid], nginx: () => (nginx ? processTree(nginx.pid) : []) },
-                },
-              ]
-            : []),
         ];
+        if (nginx) {
+          const pid = nginx.pid;
+          all.push({
+            key: 'nginx',
+            name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
+            playlistUrls: [`${nginx.baseUrl}${path}`],
+            groups: { origin: () => [origin.pid], nginx: () => processTree(pid) },
+          });
+        }
+        if (varnish) {
+          const pid = varnish.pid;
+          all.push({
+            key: 'varnish',
+            name: `${VIEWERS} viewers through Varnish (deploy/varnish-playback-cache.vcl, \`${VARNISH_PARAMS_RUN.join(' ')}\`) in front of the origin`,
+            playlistUrls: [`${varnish.baseUrl}${path}`],
+            groups: { origin: () => [origin.pid], varnish: () => processTree(pid) },
+          });
+        }
+        const phases = all.filter((phase) => runs(phase.key));
         const rows: string[] = [];
-        const p99s: number[] = [];
+        const p99s = new Map<string, number>();
         for (const phase of phases) {
           const startAt = Date.now() + 2000;
           const from = startAt + (RAMP_S + SETTLE_S) * 1000;
@@ -121,7 +154,7 @@ export async function run(): Promise<string> {
           await stopChild(started.child);
           loader = undefined;
           const delays = delaysIn(report, publisher.videoSent, publisher.keyframes, from, from + WINDOW_S * 1000);
-          p99s.push(percentile(delays.part, 99));
+          p99s.set(phase.key, percentile(delays.part, 99));
           const cpuText = Object.entries(cpu.percent)
             .map(([name, percent]) => `${name} ${percent.toFixed(0)} %`)
             .join(', ');
@@ -132,13 +165,20 @@ export async function run(): Promise<string> {
           );
           console.log(rows.at(-1));
         }
-        const floor = await burstFloor({ server: origin, stream, publisher, base: originBase, playlist });
-        const bare = percentile(floor.results[1]?.delays ?? [], 99);
-        const floorRows = floor.results.map(
+        const floor = runs('floor')
+          ? await burstFloor({ server: origin, stream, publisher, base: originBase, playlist })
+          : undefined;
+        const bare = percentile(floor?.results[1]?.delays ?? [], 99);
+        const floorRows = (floor?.results ?? []).map(
           (result) =>
             `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${result.serverMs.toFixed(3)} | ${result.errors}${result.errorSamples.length > 0 ? ` (${result.errorSamples.slice(0, 2).join('; ')})` : ''} |`,
         );
-        const [edgeP99 = Number.NaN, oneP99 = Number.NaN, cacheP99] = p99s;
+        const edgeP99 = p99s.get('edges') ?? Number.NaN;
+        const oneP99 = p99s.get('one') ?? Number.NaN;
+        const cacheVerdict = (key: string): string => {
+          const p99 = p99s.get(key);
+          return p99 === undefined ? 'not run' : `${ms(p99)} ms (${p99 < 100 ? 'met' : 'missed'} < 100 ms)`;
+        };
         return [
           `One stream (the benchmark file, 720p30 ~3 Mb/s, 0.5 s parts) published to the origin by our paced RTMP ` +
             `publisher; two media-only edges (\`--role media\`, same PostgreSQL) relay it. ${VIEWERS} LL-HLS viewers ` +
@@ -153,18 +193,22 @@ export async function run(): Promise<string> {
           '|---|---:|---:|---:|---|---:|---:|',
           ...rows,
           '',
-          `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
-            `${BURST_ROUNDS} rounds, each with the part newest at that moment, ${(floor.partBytes / 1024).toFixed(0)} KiB on average).`,
-          '',
-          '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
-          '|---|---:|---:|---:|---:|',
-          ...floorRows,
-          '',
-          floorVerdict(floor.results),
-          '',
+          ...(floor
+            ? [
+                `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
+                  `${BURST_ROUNDS} rounds, each with the part newest at that moment, ${(floor.partBytes / 1024).toFixed(0)} KiB on average).`,
+                '',
+                '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
+                '|---|---:|---:|---:|---:|',
+                ...floorRows,
+                '',
+                floorVerdict(floor.results),
+                '',
+              ]
+            : []),
           `Targets: part p99 per edge process ≤ 1.1× the bare node:http floor — ${ms(edgeP99)} ms against ${ms(bare)} ms ` +
             `(${(edgeP99 / bare).toFixed(2)}×, ${edgeP99 <= 1.1 * bare ? 'met' : 'missed'}); one process: ${ms(oneP99)} ms ` +
-            `(${(oneP99 / bare).toFixed(2)}×). Through the nginx cache: ${cacheP99 === undefined ? 'not run' : `${ms(cacheP99)} ms (${cacheP99 < 100 ? 'met' : 'missed'} < 100 ms)`}.`,
+            `(${(oneP99 / bare).toFixed(2)}×). Through a cache, part p99: nginx ${cacheVerdict('nginx')}; Varnish ${cacheVerdict('varnish')}.`,
         ].join('\n');
       } finally {
         await publisher.stop();
@@ -174,6 +218,7 @@ export async function run(): Promise<string> {
         await stopChild(loader);
       }
       await nginx?.stop();
+      await varnish?.stop();
       for (const server of servers.reverse()) {
         await server.stop();
       }
