@@ -17,8 +17,11 @@ const VCL = new URL('../../deploy/varnish-playback-cache.vcl', import.meta.url);
 /** The run-time parameters the deploy notes recommend (docs/deploy-varnish.md, ADR 0070). */
 export const VARNISH_PARAMS: readonly string[] = [
   'rush_exponent=1000',
-  'thread_pool_min=500',
-  'thread_pool_max=2000',
+  'thread_pools=2',
+  'thread_pool_min=10',
+  'thread_pool_max=50',
+  'thread_queue_limit=5000',
+  'timeout_linger=0.01',
 ];
 
 /** Why varnishd is not available, or false when it is installed. */
