@@ -7,9 +7,19 @@ vcl 4.1;
 # Airwave's response headers arrive (the body streams to all of them), so a coalesced viewer does
 # not pay a polling delay (nginx's proxy_cache_lock re-checks every 500 ms: ADRs 0043, 0044).
 #
-# Run (see docs/deploy-varnish.md for the parameters and why):
-#   varnishd -F -a :8081 -f /etc/varnish/varnish-playback-cache.vcl -s malloc,256m \
-#     -p rush_exponent=1000 -p thread_pool_min=500 -p thread_pool_max=2000
+# Run:
+#   varnishd -a :8081 -f /etc/varnish/varnish-playback-cache.vcl -s malloc,256m -p rush_exponent=1000 \
+#     -p thread_pools=2 -p thread_pool_min=10 -p thread_pool_max=50 -p thread_queue_limit=5000 \
+#     -p timeout_linger=0.01
+# - rush_exponent=1000: when the object arrives, every waiter is rescheduled at once (the default,
+#   3, wakes 3 and lets each woken request wake 3 more).
+# - Few threads: a request waiting on the list holds none, and 1,000 viewers woken together onto
+#   hundreds of threads left a 2-core host thrashing (ADR 0070: part p99 ~2x worse with 2×500);
+#   thread_queue_limit lets the woken requests queue for them instead of being dropped. Viewers on
+#   slow links hold a thread while a part is written to them: raise thread_pool_max to about the
+#   number of viewers downloading at once.
+# - timeout_linger=0.01: a thread waits 10 ms (not 50) for a connection's next request; players
+#   that request the preload hint leave that connection idle until the next part.
 # Replace 127.0.0.1:8080 below with Airwave's address, and list Varnish's address in
 # AIRWAVE_TRUSTED_PROXIES (Varnish adds the viewer to X-Forwarded-For). Viewer analytics then count
 # Varnish's requests, not each viewer (cache hits never reach Airwave).

@@ -4,17 +4,17 @@
  * benchmark. varnishd runs in the foreground (-F) as our child, stopped by PID.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, stopChild, waitForPort } from './child-process.js';
+import { freePort, untilListening } from './child-process.js';
 
 /** Path of Debian's varnishd. */
 export const VARNISHD = '/usr/sbin/varnishd';
 
 const VCL = new URL('../../deploy/varnish-playback-cache.vcl', import.meta.url);
 
-/** The run-time parameters the deploy notes recommend (docs/deploy-varnish.md, ADR 0070). */
+/** The run-time parameters the deploy notes recommend (the header of deploy/varnish-playback-cache.vcl, ADR 0070). */
 export const VARNISH_PARAMS: readonly string[] = [
   'rush_exponent=1000',
   'thread_pools=2',
@@ -57,15 +57,6 @@ export async function startVarnishCache(
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-2000);
   });
-  const stop = async (): Promise<void> => {
-    await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, child);
-  } catch (error) {
-    await stop();
-    throw new Error(`varnishd did not start: ${String(error)} ${log}`);
-  }
+  const stop = await untilListening(child, port, dir, 'varnishd', () => log);
   return { port, pid: child.pid ?? 0, baseUrl: `http://127.0.0.1:${port}`, stop };
 }
