@@ -14,8 +14,9 @@ vcl 4.1;
 # - rush_exponent=1000: when the object arrives, every waiter is rescheduled at once (the default,
 #   3, wakes 3 and lets each woken request wake 3 more).
 # - Few threads: a request waiting on the list holds none, and 1,000 viewers woken together onto
-#   hundreds of threads left a 2-core host thrashing (ADR 0070: part p99 ~2x worse with 2×500);
-#   thread_queue_limit lets the woken requests queue for them instead of being dropped. Viewers on
+#   hundreds of threads left a 2-core host thrashing (ADR 0070: 2 × 500 threads cost 60 % more
+#   CPU per part, with a higher p99); thread_queue_limit lets 1,000 part requests arriving
+#   together queue for them instead of being dropped. Viewers on
 #   slow links hold a thread while a part is written to them: raise thread_pool_max to about the
 #   number of viewers downloading at once.
 # - timeout_linger=0.01: a thread waits 10 ms (not 50) for a connection's next request; players
