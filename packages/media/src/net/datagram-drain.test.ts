@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
 import { afterEach, describe, it } from 'node:test';
 import { until } from '../testing/until.js';
 import { DatagramDrain, DrainTimer } from './datagram-drain.js';
@@ -41,12 +41,18 @@ describe('DatagramDrain', () => {
     await sendAll(port, payloads);
     const read: Uint8Array[] = [];
     await until(() => {
-      assert.equal(drain.drain((bytes) => read.push(bytes.slice())), undefined);
+      assert.equal(
+        drain.drain((bytes) => read.push(bytes.slice())),
+        undefined,
+      );
       return read.length === payloads.length;
     }, 'the 50 datagrams');
     assert.deepEqual(read, payloads);
     assert.equal(events, 0);
-    assert.equal(drain.drain(() => assert.fail('nothing is left')), undefined);
+    assert.equal(
+      drain.drain(() => assert.fail('nothing is left')),
+      undefined,
+    );
     drain.release();
     await sendAll(port, [new Uint8Array([7])]);
     await until(() => events === 1, 'a message event after release');
