@@ -75,11 +75,12 @@ export class DatagramDrain {
    * undefined once the socket is empty.
    */
   drain(onDatagram: DatagramHandler): string | undefined {
-    const fd = this.handle.fd;
-    if (fd < 0) {
-      return 'EBADF';
-    }
     for (let count = 0; count < MAX_DATAGRAMS_PER_DRAIN; count++) {
+      // Asked again each time: a handler may close the socket, and its number may be reused.
+      const fd = this.handle.fd;
+      if (fd < 0) {
+        return 'EBADF';
+      }
       let size: number;
       // The read that finds the socket empty throws EAGAIN: without a stack trace that costs ~2 µs.
       const stackTraceLimit = Error.stackTraceLimit;
