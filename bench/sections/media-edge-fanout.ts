@@ -19,7 +19,16 @@ import { ms, percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 import { processTree, sampleWindow } from '../lib/proc-stats.js';
 import { startVarnishCache, VARNISH_PARAMS, varnishMissing } from '../lib/varnish-cache.js';
-import { burstFloor, delaysIn, floorVerdict, p50p99, RAMP_S, SETTLE_S, startLoader } from './media-fanout.js';
+import {
+  burstFloor,
+  delaysIn,
+  floorVerdict,
+  type LoaderReport,
+  p50p99,
+  RAMP_S,
+  SETTLE_S,
+  startLoader,
+} from './media-fanout.js';
 
 /** Section title. */
 export const title = 'Media: fan-out through edges (origin → two edges, one process, nginx and Varnish caches)';
@@ -27,7 +36,7 @@ export const title = 'Media: fan-out through edges (origin → two edges, one pr
 const VIEWERS = Number(process.env.BENCH_MEDIA_VIEWERS ?? 1000);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
 const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
-/** Phases to run (comma-separated: edges, one, nginx, varnish, varnish-hint, floor); all by default. */
+/** Phases to run (comma-separated: edges, one, nginx, varnish, varnish-2, varnish-hint, floor); all by default. */
 const ONLY = process.env.BENCH_EDGE_PHASES?.split(',');
 /**
  * varnishd -p parameter sets of the Varnish phase, `;` between sets (each space-separated
@@ -37,7 +46,7 @@ const VARNISH_RUNS: readonly (readonly string[])[] = process.env.BENCH_VARNISH_P
   set.split(' ').filter((param) => param !== ''),
 ) ?? [VARNISH_PARAMS];
 
-/** varnishd -p parameters of the phase whose viewers request the preload hint, else the first set above. */
+/** varnishd -p parameters of the preload-hint and two-loader phases, else the first set above. */
 const VARNISH_HINT_RUN: readonly string[] =
   process.env.BENCH_VARNISH_HINT_PARAMS?.split(' ').filter((param) => param !== '') ??
   VARNISH_RUNS[0] ??
@@ -60,6 +69,8 @@ interface Phase {
   readonly name: string;
   /** The viewers also request the preload-hinted part with each blocking reload. */
   readonly preloadHint?: boolean;
+  /** Load-generator processes the viewers are split over (1 unless given). */
+  readonly loaders?: number;
   open(): Promise<Opened>;
 }
 
@@ -73,7 +84,7 @@ export async function run(): Promise<string> {
   return withScratchDatabase(base, async (databaseUrl) => {
     const common = { DATABASE_URL: databaseUrl, AIRWAVE_HEARTBEAT_SECONDS: '1' };
     const servers: AirwaveProcess[] = [];
-    let loader: ChildProcess | undefined;
+    let loaders: ChildProcess[] = [];
     let opened: Opened | undefined;
     try {
       const origin = await startAirwave({ ...common, AIRWAVE_NODE_ID: 'origin' });
@@ -159,6 +170,12 @@ export async function run(): Promise<string> {
             });
           }
           all.push({
+            key: 'varnish-2',
+            name: `${VIEWERS} viewers through Varnish (\`${VARNISH_HINT_RUN.join(' ')}\`) from two load-generator processes (${VIEWERS / 2} each)`,
+            loaders: 2,
+            open: throughVarnish(VARNISH_HINT_RUN),
+          });
+          all.push({
             key: 'varnish-hint',
             name: `${VIEWERS} viewers requesting the preload hint too, through Varnish (\`${VARNISH_HINT_RUN.join(' ')}\`)`,
             preloadHint: true,
@@ -174,20 +191,34 @@ export async function run(): Promise<string> {
           const startAt = Date.now() + 2000;
           const from = startAt + (RAMP_S + SETTLE_S) * 1000;
           const until = from + WINDOW_S * 1000 + 500;
-          const started = startLoader({
-            playlistUrl: playlistUrls[0] ?? '',
-            playlistUrls,
-            mp4Url: `${originBase}.mp4`,
-            stages: [{ viewers: VIEWERS, startAt, until, preloadHint: phase.preloadHint ?? false }],
-            mp4: 0,
-            until,
-          });
-          loader = started.child;
+          const count = phase.loaders ?? 1;
+          const started = Array.from({ length: count }, () =>
+            startLoader({
+              playlistUrl: playlistUrls[0] ?? '',
+              playlistUrls,
+              mp4Url: `${originBase}.mp4`,
+              stages: [{ viewers: VIEWERS / count, startAt, until, preloadHint: phase.preloadHint ?? false }],
+              mp4: 0,
+              until,
+            }),
+          );
+          loaders = started.map((each) => each.child);
           await new Promise((resolve) => setTimeout(resolve, Math.max(0, from - Date.now())));
-          const cpu = await sampleWindow({ ...groups, loader: () => (loader?.pid ? [loader.pid] : []) }, WINDOW_S);
-          const report = await started.reported;
-          await stopChild(started.child);
-          loader = undefined;
+          const cpu = await sampleWindow(
+            { ...groups, loader: () => loaders.flatMap((child) => (child.pid ? [child.pid] : [])) },
+            WINDOW_S,
+          );
+          const reports = await Promise.all(started.map((each) => each.reported));
+          const report: LoaderReport = {
+            parts: reports.flatMap((each) => each.parts),
+            mp4: [],
+            errors: reports.reduce((sum, each) => sum + each.errors, 0),
+            errorSamples: reports.flatMap((each) => each.errorSamples),
+          };
+          for (const child of loaders) {
+            await stopChild(child);
+          }
+          loaders = [];
           await opened.close();
           opened = undefined;
           const delays = delaysIn(report, publisher.videoSent, publisher.keyframes, from, from + WINDOW_S * 1000);
@@ -253,8 +284,8 @@ export async function run(): Promise<string> {
         await publisher.stop();
       }
     } finally {
-      if (loader) {
-        await stopChild(loader);
+      for (const child of loaders) {
+        await stopChild(child);
       }
       await opened?.close();
       for (const server of servers.reverse()) {
