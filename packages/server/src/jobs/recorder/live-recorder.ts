@@ -1,8 +1,9 @@
 /**
  * Records one live stream: a synchronous hub reader feeding its own CmafPackager (the same fMP4
  * the live CMAF outputs serve; no re-encode; one fragment per segment) and writing every segment
- * to storage as it closes, init segments first, then the index entries once the segments are
- * written (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
+ * to storage as it closes — appended to its track's pack where the store appends (ADR 0062), else
+ * an object each — init segments first, then the index entries once the segments are written
+ * (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
  * path; a failed write (full disk, store down) or a backlog past MAX_BACKLOG_BYTES stops the
  * recording with the reason, and the stream goes on.
  */
@@ -17,6 +18,7 @@ import type { StreamDescription } from '@airwave/media/stream/track';
 import { initKey, segmentKey } from '../../domain/recordings/recording-keys.js';
 import { type IndexedSegment, type RecordedTrack, SegmentIndexWriter } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
+import { SegmentPacks } from './segment-packs.js';
 
 /** Bytes of closed segments waiting for storage before the recording gives up. */
 export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
@@ -63,6 +65,7 @@ const RECORDING_PACKAGER = {
 export class LiveRecorder implements StreamSink {
   private readonly packager: CmafPackager;
   private readonly index: SegmentIndexWriter;
+  private readonly packs: SegmentPacks | undefined;
   private readonly lastWritten = new Map<CmafTrackName, number>();
   private readonly initsWritten = new Set<string>();
   private readonly offsets = new Map<CmafTrackName, number>();
@@ -81,6 +84,7 @@ export class LiveRecorder implements StreamSink {
   ) {
     this.packager = new CmafPackager({ ...RECORDING_PACKAGER, log });
     this.index = new SegmentIndexWriter(storage, prefix);
+    this.packs = SegmentPacks.of(storage, prefix);
   }
 
   /** Why the recorder stopped writing, if it failed. */
@@ -129,10 +133,11 @@ export class LiveRecorder implements StreamSink {
     } while (seen !== this.queue);
   }
 
-  /** Drains, then brings the index to stable storage and releases it (the recording is over). */
+  /** Drains, then brings the packs and the index to stable storage and releases them (the recording is over). */
   async close(): Promise<void> {
     await this.drain();
     try {
+      await this.packs?.close();
       await this.index.close();
     } catch (error) {
       this.fail(error instanceof Error ? error.message : String(error));
@@ -192,6 +197,7 @@ export class LiveRecorder implements StreamSink {
         offsetMs: Math.round(offsetMs),
         discontinuity: segment.discontinuity,
         bytes: data.byteLength,
+        ...this.packs?.place(writer.name, segment.msn, data.byteLength),
       },
       described: {
         track: writer.name,
@@ -207,8 +213,8 @@ export class LiveRecorder implements StreamSink {
 
   /**
    * Queues one batch (the segments of every track one cut closed): new init segments stored
-   * stably first, then the segments written side by side (`written` durability, ADR 0023), then
-   * their index lines in one append.
+   * stably first, then the segments written, the tracks side by side and each track's in order
+   * (its pack's offsets), then their index lines in one append.
    */
   private enqueue(batch: readonly Pending[]): void {
     const bytes = batch.reduce((sum, item) => sum + item.data.byteLength, 0);
@@ -231,11 +237,13 @@ export class LiveRecorder implements StreamSink {
           }
         }
         await Promise.all(
-          batch.map((item) =>
-            this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), item.data, {
-              durability: 'written',
-            }),
-          ),
+          (['video', 'audio'] as const).map(async (name) => {
+            for (const item of batch) {
+              if (item.writer === name) {
+                await this.writeSegment(item);
+              }
+            }
+          }),
         );
         this.backlog -= bytes;
         for (const item of batch) {
@@ -263,6 +271,15 @@ export class LiveRecorder implements StreamSink {
         this.fail(error instanceof Error ? error.message : String(error));
       }
     });
+  }
+
+  /** Appends a segment to its pack, or writes it as an object of its own (`written` durability, ADR 0023). */
+  private writeSegment(item: Pending): Promise<void> {
+    const pack = item.entry.pack;
+    if (this.packs && pack !== undefined) {
+      return this.packs.write(item.writer, pack, item.data);
+    }
+    return this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), item.data, { durability: 'written' });
   }
 
   private fail(reason: string): void {
