@@ -44,7 +44,8 @@ interface Pending {
   readonly segment: CmafSegment;
   readonly writer: CmafTrackName;
   readonly leader: boolean;
-  readonly data: Uint8Array;
+  /** The segment's bytes in order (boxes, then samples' bytes: not copied). */
+  readonly pieces: readonly Uint8Array[];
   readonly init: Uint8Array | undefined;
   readonly entry: IndexedSegment;
   readonly described: RecordedTrack;
@@ -52,13 +53,13 @@ interface Pending {
 
 /**
  * Segment and part targets of recordings: 2 s segments as the live outputs, one part (one movie
- * fragment) per segment; each segment's buffer is reused once it is written (ADR 0023).
+ * fragment) per segment, its samples' bytes written where they are, not copied (ADR 0062).
  */
 const RECORDING_PACKAGER = {
   segmentTargetSeconds: 2,
   partTargetSeconds: 2,
-  windowSegments: 4,
-  recycleBlocks: true,
+  windowSegments: 3,
+  gatherSamples: true,
 } as const;
 
 /** The recorder of one stream into one storage prefix. */
@@ -174,7 +175,7 @@ export class LiveRecorder implements StreamSink {
 
   /** What writing one closed segment takes: its bytes, its index entry and its track's description. */
   private pending(writer: CmafTrackWriter, segment: CmafSegment): Pending {
-    const data = segment.data as Uint8Array;
+    const bytes = segment.bytes;
     const track = writer.trackOf(segment.initVersion);
     const offsetMs = this.offsets.get(writer.name) ?? 0;
     this.offsets.set(writer.name, offsetMs + (segment.duration * 1000) / track.timescale);
@@ -183,7 +184,7 @@ export class LiveRecorder implements StreamSink {
       segment,
       writer: writer.name,
       leader: writer === this.packager.leader,
-      data,
+      pieces: segment.pieces ?? [],
       init: writer.init(segment.initVersion),
       entry: {
         track: writer.name,
@@ -196,8 +197,8 @@ export class LiveRecorder implements StreamSink {
         wallMs: segment.programDateTimeMs,
         offsetMs: Math.round(offsetMs),
         discontinuity: segment.discontinuity,
-        bytes: data.byteLength,
-        ...this.packs?.place(writer.name, segment.msn, data.byteLength),
+        bytes,
+        ...this.packs?.place(writer.name, segment.msn, bytes),
       },
       described: {
         track: writer.name,
@@ -217,7 +218,7 @@ export class LiveRecorder implements StreamSink {
    * (its pack's offsets), then their index lines in one append.
    */
   private enqueue(batch: readonly Pending[]): void {
-    const bytes = batch.reduce((sum, item) => sum + item.data.byteLength, 0);
+    const bytes = batch.reduce((sum, item) => sum + item.entry.bytes, 0);
     this.backlog += bytes;
     if (this.backlog > MAX_BACKLOG_BYTES) {
       this.fail(`storage too slow: ${this.backlog} bytes of segments waiting`);
@@ -247,7 +248,7 @@ export class LiveRecorder implements StreamSink {
         );
         this.backlog -= bytes;
         for (const item of batch) {
-          item.track.recycle(item.segment);
+          item.track.release(item.segment);
         }
         await this.index.append(
           batch.map((item) => item.entry),
@@ -261,7 +262,7 @@ export class LiveRecorder implements StreamSink {
             durationMs: leader
               ? Math.round(entry.offsetMs + (entry.duration * 1000) / entry.timescale)
               : this.totals.durationMs,
-            sizeBytes: this.totals.sizeBytes + item.data.byteLength,
+            sizeBytes: this.totals.sizeBytes + item.entry.bytes,
           };
           if (leader) {
             this.events.segmentWritten(entry, this.totals);
@@ -277,9 +278,11 @@ export class LiveRecorder implements StreamSink {
   private writeSegment(item: Pending): Promise<void> {
     const pack = item.entry.pack;
     if (this.packs && pack !== undefined) {
-      return this.packs.write(item.writer, pack, item.data);
+      return this.packs.write(item.writer, pack, item.pieces);
     }
-    return this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), item.data, { durability: 'written' });
+    return this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), Buffer.concat(item.pieces), {
+      durability: 'written',
+    });
   }
 
   private fail(reason: string): void {

@@ -44,7 +44,7 @@ export class SegmentPacks {
   }
 
   /** Appends a placed segment's bytes; per track in placement order, one call at a time. */
-  async write(track: CmafTrackName, pack: number, data: Uint8Array): Promise<void> {
+  async write(track: CmafTrackName, pack: number, pieces: readonly Uint8Array[]): Promise<void> {
     let open = this.open.get(track);
     if (open?.pack !== pack) {
       const previous = open;
@@ -54,7 +54,7 @@ export class SegmentPacks {
         await (await previous.appender).close();
       }
     }
-    await (await open.appender).append(data);
+    await (await open.appender).append(pieces);
   }
 
   /** Brings the open packs to stable storage and closes them (the recording is over). */
