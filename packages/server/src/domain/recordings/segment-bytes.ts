@@ -21,7 +21,11 @@ export function segmentLocation(
 }
 
 /** Reads one recorded segment's bytes. */
-export function readSegment(storage: ObjectStorage, prefix: string, segment: IndexedSegment): Promise<StoredObjectRead> {
+export function readSegment(
+  storage: ObjectStorage,
+  prefix: string,
+  segment: IndexedSegment,
+): Promise<StoredObjectRead> {
   const { key, range } = segmentLocation(prefix, segment);
   return storage.get(key, range);
 }

@@ -137,11 +137,12 @@ export class LiveRecorder implements StreamSink {
   /** Drains, then brings the packs and the index to stable storage and releases them (the recording is over). */
   async close(): Promise<void> {
     await this.drain();
-    try {
-      await this.packs?.close();
-      await this.index.close();
-    } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error));
+    for (const release of [() => this.packs?.close(), () => this.index.close()]) {
+      try {
+        await release();
+      } catch (error) {
+        this.fail(error instanceof Error ? error.message : String(error));
+      }
     }
   }
 

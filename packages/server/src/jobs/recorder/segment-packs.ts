@@ -22,18 +22,20 @@ export class SegmentPacks {
   constructor(
     private readonly openAppender: (key: string) => Promise<ObjectAppender>,
     private readonly prefix: string,
+    /** Segments per pack (tests use fewer). */
+    private readonly packSegments = PACK_SEGMENTS,
   ) {}
 
   /** Packs on `storage` when it appends, else undefined (each segment is then an object of its own). */
-  static of(storage: ObjectStorage, prefix: string): SegmentPacks | undefined {
+  static of(storage: ObjectStorage, prefix: string, packSegments?: number): SegmentPacks | undefined {
     const open = storage.openAppender;
-    return open ? new SegmentPacks((key) => open.call(storage, key), prefix) : undefined;
+    return open ? new SegmentPacks((key) => open.call(storage, key), prefix, packSegments) : undefined;
   }
 
   /** Places the next segment of `track` (segment `msn`, `bytes` long); called in queue order. */
   place(track: CmafTrackName, msn: number, bytes: number): PackPlace {
     let place = this.places.get(track);
-    if (!place || place.count >= PACK_SEGMENTS) {
+    if (!place || place.count >= this.packSegments) {
       place = { pack: msn, count: 0, size: 0 };
       this.places.set(track, place);
     }

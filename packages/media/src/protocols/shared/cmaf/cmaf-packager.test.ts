@@ -237,7 +237,10 @@ describe('CmafPackager', () => {
     }
     assert.ok(compared >= 10, `${compared} segments compared`);
     for (const writer of gathered.tracks) {
-      assert.ok(writer.segments.every((segment) => segment.pieces?.length === 0), 'released segments hold no bytes');
+      assert.ok(
+        writer.segments.every((segment) => segment.pieces?.length === 0),
+        'released segments hold no bytes',
+      );
     }
   });
 });
