@@ -1,9 +1,9 @@
 /**
  * Pulling every ffmpeg-read source kind through the service, against real sources on loopback
- * made by the test from one encoded H.264 + AAC file: the test's RTSP server (interleaved TCP),
- * an ffmpeg SRT listener, an ffmpeg RIST listener, a live HLS folder over HTTP, live Matroska and
- * WebM streams over HTTP, and MPEG-TS to a UDP port and to a multicast group on loopback. Each
- * pulled stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC (VP9
+ * made by the test from one encoded H.264 + AAC file: the test's RTSP server (interleaved TCP,
+ * H.264 with B-frames), an ffmpeg SRT listener, an ffmpeg RIST listener, a live HLS folder over
+ * HTTP, live Matroska and WebM streams over HTTP, and MPEG-TS to a UDP port and to a multicast
+ * group on loopback. Each pulled stream goes LIVE and its LL-HLS and MP4 outputs decode in ffprobe with H.264 and AAC (VP9
  * and Opus for WebM). A killed and restarted source is pulled again after the backoff.
  */
 import assert from 'node:assert/strict';
@@ -102,8 +102,8 @@ describe('pulling ffmpeg-read sources through the service', { skip: ffmpegMissin
       ...['-t', '4', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-c:a', 'libopus'],
       join(dir.path, 'source.webm'),
     ]);
-    // RTP carries no DTS: ffmpeg copies RTSP H.264 only without B-frames (as IP cameras send it).
-    const camera = encodeTestMedia(dir.path, testSourceArgs({ seconds: 4, size: '320x180', bFrames: 0 }), 'camera.mp4');
+    // B-frames: RTP carries no DTS, the in-process RTSP client derives them (ADR 0072).
+    const camera = encodeTestMedia(dir.path, testSourceArgs({ seconds: 4, size: '320x180', bFrames: 2 }), 'camera.mp4');
     rtsp = await startRtspTestServer({ tracks: camera.tracks, units: camera.units });
     http = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';

@@ -3,8 +3,9 @@
  * streams, for Airwave's push runner and for nginx-rtmp's own `push` directive relaying the same
  * streams (the same file, the same ffmpeg `-c copy` publishers) to the same receiver — an
  * nginx-rtmp sink — in one run, both servers live side by side. CPU from the threads' run times
- * in nanoseconds; 0 and 1 target in alternating off/on pairs (the pairs' differences), 10 and 50
- * over several windows against the off windows' median; medians throughout. Then a stalled receiver
+ * in nanoseconds; 10 and 50 targets each in off/on pairs (ABBA; per target the pairs' differences
+ * divided by the targets, their median); 1 target is one per stream, ten switched together and
+ * divided by ten (one alone is below the noise of this machine). Then a stalled receiver
  * (SIGSTOP) with one LL-HLS viewer: Airwave's CPU and the viewer's part delivery with every target
  * disabled, with them pushing, and with the receiver stopped.
  */
@@ -24,13 +25,13 @@ import { type CpuWindow, processTree, sampleWindow, threadCpuNs } from '../lib/p
 export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, and a stalled receiver';
 
 const STREAMS = 10;
-const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 8);
-const WINDOW_S = Number(process.env.BENCH_PUSH_WINDOW_S ?? 20);
-const WINDOWS = Number(process.env.BENCH_PUSH_WINDOWS ?? 3);
-/** Off/on pairs of the 1-target step, their windows, and the settling time after each switch. */
+const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 20);
+/** Off/on pairs of each step, their windows, and the settling time after each switch. */
 const PAIRS = Number(process.env.BENCH_PUSH_PAIRS ?? 4);
 const PAIR_WINDOW_S = Number(process.env.BENCH_PUSH_PAIR_WINDOW_S ?? 15);
 const SETTLE_S = Number(process.env.BENCH_PUSH_SETTLE_S ?? 5);
+/** Targets per stream of the measured steps: 10 and 50 targets over the 10 streams. */
+const PER_STREAM_STEPS = [1, 5] as const;
 const STALL_WINDOW_S = Number(process.env.BENCH_PUSH_STALL_WINDOW_S ?? 15);
 const NGINX = '/usr/sbin/nginx';
 const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
@@ -73,16 +74,9 @@ function publishesLogged(nginx: Nginx, prefix: string): number {
     .length;
 }
 
-/** How many push lines each stream's application has in the nginx relay, and which app stream i uses. */
-function relayApp(targets: number, stream: number): string {
-  if (targets === 0 || (targets === 1 && stream > 0)) {
-    return 'plain';
-  }
-  return `p${Math.max(1, targets / STREAMS)}`;
-}
-
-function targetsOf(targets: number, stream: number): number {
-  return targets === 1 ? (stream === 0 ? 1 : 0) : targets / STREAMS;
+/** The relay application stream i publishes to when `perStream` targets per stream push (0, 1 or 5). */
+function relayApp(perStream: number): string {
+  return perStream === 0 ? 'plain' : `p${perStream}`;
 }
 
 /** Section body: on a scratch PostgreSQL database when one answers (a faster start on a loaded machine), else PGlite. */
@@ -132,12 +126,12 @@ interface StepWindows {
   readonly machine: number[];
 }
 
-/** A measured step: its windows, what pushed, and (1 target) the paired per-target differences. */
+/** A measured step: its on windows, what pushed, and the per-target CPU of each off/on pair. */
 interface MeasuredStep extends StepWindows {
   readonly airwavePushing: number;
   readonly nginxPushed: number;
-  /** Per-target CPU of each off/on pair (on minus off), instead of windows against the 0-target median. */
-  readonly perTarget?: { readonly airwave: readonly number[]; readonly nginx: readonly number[] };
+  /** Per-target CPU of each off/on pair: (on − off) ÷ targets. */
+  readonly perTarget: { readonly airwave: readonly number[]; readonly nginx: readonly number[] };
 }
 
 function emptyStep(): StepWindows {
@@ -189,22 +183,23 @@ async function measure(database: Record<string, string>): Promise<string> {
       media.flv,
       streams.map((s) => `rtmp://127.0.0.1:${airwave.rtmpPort}/live/${s.streamKey}`),
     );
-    const made = new Array<number>(STREAMS).fill(0);
-    const targetIds: string[] = [];
-    const addTargets = async (targets: number) => {
+    // Every target exists from the start (5 per stream), disabled; a step enables the first
+    // `perStream` of each stream.
+    const targetIds: string[][] = streams.map(() => []);
+    for (let j = 0; j < Math.max(...PER_STREAM_STEPS); j++) {
       for (let i = 0; i < STREAMS; i++) {
-        while ((made[i] ?? 0) < targetsOf(targets, i)) {
-          const created = (await graphql(
-            airwave,
-            'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "bench", targetUri: $u }) { ... on PushTarget { id } } }',
-            { s: streams[i]?.id, u: `rtmp://127.0.0.1:${receiver.port}/live/a${i}_${made[i]}` },
-            token,
-          )) as { createPushTarget: { id?: string } };
-          targetIds.push(created.createPushTarget.id ?? '');
-          made[i] = (made[i] ?? 0) + 1;
-        }
+        const created = (await graphql(
+          airwave,
+          'mutation ($s: ID!, $u: String!) { createPushTarget(streamId: $s, input: { name: "bench", targetUri: $u }) { ... on PushTarget { id } } }',
+          { s: streams[i]?.id, u: `rtmp://127.0.0.1:${receiver.port}/live/a${i}_${j}` },
+          token,
+        )) as { createPushTarget: { id?: string } };
+        targetIds[i]?.push(created.createPushTarget.id ?? '');
       }
-    };
+    }
+    const allTargets = targetIds.flat();
+    await setEnabled(airwave, token, allTargets, false);
+    const enabled = new Set<string>();
     const groups = { airwave: () => processTree(airwave.pid), nginx: () => processTree(relay.child.pid ?? 0) };
     const measureWindow = async (step: StepWindows, seconds: number) => {
       const [window, cpu]: [CpuWindow, Record<string, number>] = await Promise.all([
@@ -217,85 +212,80 @@ async function measure(database: Record<string, string>): Promise<string> {
       step.nginxRss.push(window.rss.nginx ?? 0);
       step.machine.push(window.machinePercent);
     };
-    const steps = new Map<number, MeasuredStep>();
+    // Both servers in the same state: Airwave's first `perStream` targets of every stream enabled
+    // (the rest disabled), nginx's ten publishers re-published to the application with that many
+    // `push` lines (`plain` for none). Waits until Airwave's targets push.
+    const switchTo = async (perStream: number) => {
+      await nginxPublishers?.stop();
+      nginxPublishers = startPublishers(
+        media.flv,
+        streams.map((_, i) => `rtmp://127.0.0.1:${relay.port}/${relayApp(perStream)}/s${i}`),
+      );
+      const wanted = new Set(targetIds.flatMap((ids) => ids.slice(0, perStream)));
+      await setEnabled(
+        airwave,
+        token,
+        [...enabled].filter((id) => !wanted.has(id)),
+        false,
+      );
+      await setEnabled(
+        airwave,
+        token,
+        [...wanted].filter((id) => !enabled.has(id)),
+        true,
+      );
+      enabled.clear();
+      for (const id of wanted) {
+        enabled.add(id);
+      }
+    };
 
-    // 0 and 1 target, paired: one target on stream 0 (Airwave: enabled or disabled through the API;
-    // nginx: stream 0 re-published to the application with or without a push line, the other nine
-    // publishing on), windows alternating off/on in ABBA order, so the machine's drift and the
-    // servers' warm-up cancel in each pair's difference.
-    await addTargets(1);
-    const single = targetIds[0] ?? '';
-    nginxPublishers = startPublishers(
-      media.flv,
-      streams.slice(1).map((_, j) => `rtmp://127.0.0.1:${relay.port}/plain/s${j + 1}`),
-    );
-    let first: Publishers | undefined;
+    // Each step: off/on pairs in ABBA order, off = no target on any stream, on = the step's
+    // targets; each pair's difference divided by the targets, so the machine's drift and the
+    // servers' warm-up cancel. Switching costs both servers (nginx: ten re-publishes; Airwave: API
+    // calls, connects), so every window starts SETTLE_S after its switch.
+    await switchTo(0);
+    await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
     const off = emptyStep();
-    const on = emptyStep();
-    const pairs: { airwave: number; nginx: number }[] = [];
-    const published = publishesLogged(receiver, 's');
-    let onPushing = 0;
-    // Twice the warm-up: the servers' first seconds (JIT, the first GOPs) go before any window.
-    await new Promise((resolve) => setTimeout(resolve, 2 * WARMUP_S * 1000));
-    try {
+    const steps = new Map<number, MeasuredStep>();
+    for (const perStream of PER_STREAM_STEPS) {
+      const targets = perStream * STREAMS;
+      const on = emptyStep();
+      const pairs: { airwave: number; nginx: number }[] = [];
+      let airwavePushing = 0;
+      let nginxPushed = 0;
       for (let pair = 0; pair < PAIRS; pair++) {
         const at = { off: 0, on: 0 };
         for (const pushed of pair % 2 === 0 ? [false, true] : [true, false]) {
-          await first?.stop();
-          first = startPublishers(media.flv, [`rtmp://127.0.0.1:${relay.port}/${pushed ? 'p1' : 'plain'}/s0`]);
-          await setEnabled(airwave, token, [single], pushed);
+          const published = publishesLogged(receiver, 's');
+          await switchTo(pushed ? perStream : 0);
           await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
           const step = pushed ? on : off;
           await measureWindow(step, PAIR_WINDOW_S);
+          at[pushed ? 'on' : 'off'] = step.airwave.length - 1;
           if (pushed) {
-            onPushing = (await targetStatuses(airwave, token)).filter((t) => t.status === 'pushing').length;
+            airwavePushing = (await targetStatuses(airwave, token)).filter((t) => t.status === 'pushing').length;
+            nginxPushed = publishesLogged(receiver, 's') - published;
           }
-          const index = step.airwave.length - 1;
-          at[pushed ? 'on' : 'off'] = index;
         }
         pairs.push({
-          airwave: (on.airwave[at.on] ?? 0) - (off.airwave[at.off] ?? 0),
-          nginx: (on.nginx[at.on] ?? 0) - (off.nginx[at.off] ?? 0),
+          airwave: ((on.airwave[at.on] ?? 0) - (off.airwave[at.off] ?? 0)) / targets,
+          nginx: ((on.nginx[at.on] ?? 0) - (off.nginx[at.off] ?? 0)) / targets,
         });
       }
-    } finally {
-      await first?.stop();
-    }
-    await setEnabled(airwave, token, [single], true);
-    steps.set(0, { ...off, airwavePushing: 0, nginxPushed: 0 });
-    steps.set(1, {
-      ...on,
-      airwavePushing: onPushing,
-      nginxPushed: Math.round((publishesLogged(receiver, 's') - published) / PAIRS),
-      perTarget: { airwave: pairs.map((p) => p.airwave), nginx: pairs.map((p) => p.nginx) },
-    });
-
-    for (const targets of [10, 50]) {
-      await addTargets(targets);
-      await nginxPublishers?.stop();
-      const before = publishesLogged(receiver, 's');
-      nginxPublishers = startPublishers(
-        media.flv,
-        streams.map((_, i) => `rtmp://127.0.0.1:${relay.port}/${relayApp(targets, i)}/s${i}`),
-      );
-      await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
-      const step = emptyStep();
-      for (let w = 0; w < WINDOWS; w++) {
-        await measureWindow(step, WINDOW_S);
-      }
-      const statuses = await targetStatuses(airwave, token);
       steps.set(targets, {
-        ...step,
-        airwavePushing: statuses.filter((t) => t.status === 'pushing').length,
-        nginxPushed: Math.max(0, publishesLogged(receiver, 's') - before),
+        ...on,
+        airwavePushing,
+        nginxPushed,
+        perTarget: { airwave: pairs.map((p) => p.airwave), nginx: pairs.map((p) => p.nginx) },
       });
     }
     await nginxPublishers?.stop();
     nginxPublishers = undefined;
-    out.push(...cpuTable(steps));
+    out.push(...cpuTable(off, steps));
     out.push(
       '',
-      ...(await stalledReceiver(airwave, receiver, token, streams, targetIds).catch((error: unknown) => [
+      ...(await stalledReceiver(airwave, receiver, token, streams, allTargets).catch((error: unknown) => [
         `Stalled receiver: not measured (${error instanceof Error ? error.message : String(error)}).`,
       ])),
     );
@@ -319,26 +309,29 @@ async function measure(database: Record<string, string>): Promise<string> {
   return out.join('\n');
 }
 
-/** The CPU-per-target table: medians over each step's windows, against the 0-target medians. */
-function cpuTable(steps: ReadonlyMap<number, MeasuredStep>): string[] {
-  const base = steps.get(0);
-  const baseAirwave = median(base?.airwave ?? [0]);
-  const baseNginx = median(base?.nginx ?? [0]);
-  const rows = [...steps].map(([targets, step]) => {
-    const perWindow = (values: readonly number[], baseline: number) =>
-      values.map((value) => (targets === 0 ? 0 : (value - baseline) / targets));
-    const range = (values: readonly number[]) =>
-      targets === 0 ? '' : ` (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
-    const airwaveWindows = step.perTarget?.airwave ?? perWindow(step.airwave, baseAirwave);
-    const nginxWindows = step.perTarget?.nginx ?? perWindow(step.nginx, baseNginx);
-    const airwavePer = median(airwaveWindows);
-    const nginxPer = median(nginxWindows);
-    const ratio = targets > 0 && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
-    const mib = (values: readonly number[]) => `${(median(values) / MIB).toFixed(0)} MiB`;
-    return `| ${targets} | ${step.airwavePushing} | ${median(step.airwave).toFixed(1)} % | ${airwavePer.toFixed(3)} %${range(airwaveWindows)} | ${mib(step.airwaveRss)} | ${step.nginxPushed} | ${median(step.nginx).toFixed(1)} % | ${nginxPer.toFixed(3)} %${range(nginxWindows)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
-  });
+/** The CPU-per-target table: medians of each step's on windows and of its pairs' per-target differences. */
+function cpuTable(off: StepWindows, steps: ReadonlyMap<number, MeasuredStep>): string[] {
+  const mib = (values: readonly number[]) => `${(median(values) / MIB).toFixed(0)} MiB`;
+  const range = (values: readonly number[]) => ` (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+  const row = (label: string, step: StepWindows, pushing: string, pushed: string, per?: MeasuredStep['perTarget']) => {
+    const airwavePer = per ? median(per.airwave) : 0;
+    const nginxPer = per ? median(per.nginx) : 0;
+    const ratio = per && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
+    const cell = (value: number, values?: readonly number[]) =>
+      values ? `${value.toFixed(3)} %${range(values)}` : '—';
+    return `| ${label} | ${pushing} | ${median(step.airwave).toFixed(1)} % | ${cell(airwavePer, per?.airwave)} | ${mib(step.airwaveRss)} | ${pushed} | ${median(step.nginx).toFixed(1)} % | ${cell(nginxPer, per?.nginx)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
+  };
+  const rows = [row('0', off, '0', '0')];
+  for (const [targets, step] of steps) {
+    const pushing = String(step.airwavePushing);
+    const pushed = String(step.nginxPushed);
+    if (targets === STREAMS) {
+      rows.push(row(`1 (×${STREAMS}: one per stream)`, step, pushing, pushed, step.perTarget));
+    }
+    rows.push(row(String(targets), step, pushing, pushed, step.perTarget));
+  }
   return [
-    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`; /proc's clock ticks would quantise a ${PAIR_WINDOW_S} s window to ${(100 / (100 * PAIR_WINDOW_S)).toFixed(3)} %, more than nginx's whole cost of one target). 0 and 1 target are measured in ${PAIRS} off/on pairs of ${PAIR_WINDOW_S} s windows in ABBA order, ${SETTLE_S} s after each switch (one target on stream 0: Airwave disables/enables it through the API; nginx's stream 0 is re-published to the application with or without a \`push\` line in both states): the 1-target per-target CPU is the median of the pairs' on − off differences (in brackets the lowest and highest pair), so the machine's drift and the servers' warm-up cancel, which a 0-target step measured first and compared with a later one did not (it read negative for Airwave). 10 and 50 targets: ${WARMUP_S} s warm-up after the relay's publishers restart, then ${WINDOWS} windows of ${WINDOW_S} s; per target is a window's CPU above the median of the off windows, divided by the targets (in brackets the lowest and highest window). Every column is a median; the ratio is the two per-target medians'. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines (per on window for 1 target).`,
+    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`). Every step is ${PAIRS} off/on pairs of ${PAIR_WINDOW_S} s windows in ABBA order, each window ${SETTLE_S} s after its switch: off = no target pushing (Airwave: every target disabled through the API; nginx: the ten publishers re-published to the application without \`push\`), on = the step's targets (Airwave: the first 1 or 5 targets of every stream enabled; nginx: the ten re-published to the application with 1 or 5 \`push\` lines). Per target is a pair's on − off difference divided by the targets; the table gives the pairs' median (in brackets the lowest and highest pair), so the machine's drift and the servers' warm-up cancel. One target alone costs about 0.05 % of a core, below what pairs of one target resolve on this shared machine (pairs spread ±0.27 % in the runs of 2026-11-26): the 1-target row is therefore one target on each of the ${STREAMS} streams switched together — ${STREAMS} times the cost of one stream pushing one target, divided by ${STREAMS} — the same pairs as the ${STREAMS}-target row. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines during the last on window's switch. The 0-target row shows the off windows (medians).`,
     '',
     '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -364,7 +357,7 @@ async function targetStatuses(
   return data.streamsConnection.nodes.flatMap((node) => node.pushTargets);
 }
 
-/** Enables or disables every target, then waits until none / all of them push. */
+/** Enables or disables the targets `ids`, then waits until all of them push / are idle. */
 async function setEnabled(airwave: AirwaveProcess, token: string, ids: readonly string[], enabled: boolean) {
   for (const id of ids) {
     await graphql(
@@ -374,9 +367,10 @@ async function setEnabled(airwave: AirwaveProcess, token: string, ids: readonly 
       token,
     );
   }
+  const wanted = new Set(ids);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const statuses = await targetStatuses(airwave, token);
+    const statuses = (await targetStatuses(airwave, token)).filter((t) => wanted.has(t.id));
     const pushing = statuses.filter((t) => t.status === 'pushing').length;
     if (enabled ? pushing === ids.length : statuses.every((t) => t.status === 'idle')) {
       return;

@@ -19,20 +19,28 @@ export function spawnAirwave(args: readonly string[], env?: NodeJS.ProcessEnv): 
   return spawnTracked(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, 'start', ...args], env);
 }
 
+/** Extra settings of a CLI started by startCliOn. */
+export interface CliOptions {
+  /** Variables set over the cleaned environment (e.g. PATH). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Log level (default warn). */
+  readonly logLevel?: string;
+}
+
 /** `airwave start` on 127.0.0.1 with every listener on an ephemeral port and its data in `dataDir`, without AIRWAVE_* settings of this process. */
-export function startCliOn(dataDir: string): Tracked {
+export function startCliOn(dataDir: string, options: CliOptions = {}): Tracked {
   const args = ['--host', '127.0.0.1'];
   for (const flag of ['--http-port', '--rtmp-port', '--rtmps-port', '--srt-port']) {
     args.push(flag, '0');
   }
-  args.push('--data-dir', dataDir, '--log-level', 'warn');
+  args.push('--data-dir', dataDir, '--log-level', options.logLevel ?? 'warn');
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith('AIRWAVE_') || name === 'DATABASE_URL') {
       delete env[name];
     }
   }
-  return spawnAirwave(args, env);
+  return spawnAirwave(args, { ...env, ...options.env });
 }
 
 /** Waits for the AIRWAVE_READY line of `cli` and parses it; throws with its stderr when it exits first. */

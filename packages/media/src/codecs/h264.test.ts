@@ -154,6 +154,23 @@ describe('H.264 with libx264 streams', { skip: ffmpegSkip() }, () => {
     assert.deepEqual(ours, theirs);
     assert.deepEqual(describeAvcC(fromMp4), describeAvcC(buildAvcC(theirs.sps, theirs.pps)));
   });
+
+  test('max_num_reorder_frames of the VUI bitstream restriction, after HRD parameters too', () => {
+    const depth = (args: string[]) => {
+      const sps = splitAnnexB(encode({ ...(cases[0] as Case), size: '64x64', args })).find(
+        (nal) => nalType(nal) === H264_NAL.sps,
+      );
+      return parseSps(sps ?? new Uint8Array()).maxNumReorderFrames;
+    };
+    assert.equal(depth(['-bf', '0']), 0);
+    assert.equal(depth(['-bf', '3', '-x264-params', 'b-pyramid=none']), 1);
+    assert.equal(depth(['-bf', '2']), 2, 'x264 B-pyramid');
+    assert.equal(
+      depth(['-bf', '3', '-x264-params', 'nal-hrd=vbr', '-b:v', '500k', '-maxrate', '500k', '-bufsize', '1000k']),
+      2,
+      'NAL HRD parameters before the restriction',
+    );
+  });
 });
 
 /** Groups NAL units into access units at access unit delimiters. */

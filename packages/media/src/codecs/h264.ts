@@ -43,6 +43,11 @@ export interface H264Sps {
   readonly frameMbsOnly: boolean;
   /** Sample aspect ratio from the VUI, when signalled. */
   readonly sar?: SampleAspectRatio;
+  /**
+   * max_num_reorder_frames of the VUI bitstream restriction (§E.1.1, semantics §E.2.1): how many
+   * frames may precede a frame in decode order and follow it in output order; absent when not signalled.
+   */
+  readonly maxNumReorderFrames?: number;
 }
 
 /** Profiles whose SPS carries chroma format, bit depth and scaling matrices. */
@@ -134,7 +139,7 @@ export function parseSps(nal: Uint8Array): H264Sps {
       throw new ParseError(`frame cropping leaves ${width}x${height} of ${codedWidth}x${codedHeight}`, r.offset());
     }
   }
-  const vui = r.readFlag() ? readVuiTiming(r) : {};
+  const vui = r.readFlag() ? readVui(r) : {};
   return {
     profileIdc,
     constraintFlags,
@@ -163,24 +168,67 @@ function skipScalingList(r: BitReader, size: number): void {
   }
 }
 
+/** What the SPS reads from vui_parameters(). */
+interface H264Vui {
+  fps?: number;
+  sar?: SampleAspectRatio;
+  maxNumReorderFrames?: number;
+}
+
 /**
- * Reads the VUI up to timing_info (§E.1.1). A VUI cut short (some encoders truncate it) only
- * loses the optional values; it does not invalidate the SPS.
+ * Reads vui_parameters() (§E.1.1) for the sample aspect ratio, timing_info and the bitstream
+ * restriction's max_num_reorder_frames. A VUI cut short (some encoders truncate it) only loses
+ * the optional values not yet read; it does not invalidate the SPS.
  */
-function readVuiTiming(r: BitReader): { fps?: number; sar?: SampleAspectRatio } {
-  const out: { fps?: number; sar?: SampleAspectRatio } = {};
+function readVui(r: BitReader): H264Vui {
+  const out: H264Vui = {};
   readUntilTruncated(() => {
     const sar = readAspectRatioInfo(r);
     if (sar) {
       out.sar = sar;
     }
     skipVuiSignalInfo(r);
-    const ticks = r.readFlag() ? readTickRate(r) : undefined;
-    if (ticks !== undefined) {
-      out.fps = roundFps(ticks / 2);
+    if (r.readFlag()) {
+      const ticks = readTickRate(r);
+      if (ticks !== undefined) {
+        out.fps = roundFps(ticks / 2);
+      }
+      r.skipBits(1);
+    }
+    const nalHrd = r.readFlag();
+    if (nalHrd) {
+      skipHrd(r);
+    }
+    const vclHrd = r.readFlag();
+    if (vclHrd) {
+      skipHrd(r);
+    }
+    if (nalHrd || vclHrd) {
+      r.skipBits(1);
+    }
+    r.skipBits(1);
+    if (r.readFlag()) {
+      r.skipBits(1);
+      for (let i = 0; i < 4; i++) {
+        r.readUE();
+      }
+      out.maxNumReorderFrames = r.readUEMax(16, 'max_num_reorder_frames');
+      r.readUEMax(16, 'max_dec_frame_buffering');
     }
   });
   return out;
+}
+
+/** Skips hrd_parameters() (§E.1.2). */
+function skipHrd(r: BitReader): void {
+  const count = r.readUEMax(31, 'cpb_cnt_minus1') + 1;
+  r.skipBits(8);
+  for (let i = 0; i < count; i++) {
+    r.readUE();
+    r.readUE();
+    r.skipBits(1);
+  }
+  r.skipBits(20);
 }
 
 /** The fields of an avcC AVCDecoderConfigurationRecord. */

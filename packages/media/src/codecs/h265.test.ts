@@ -171,6 +171,17 @@ describe('H.265 with libx265 streams', { skip: ffmpegSkip() }, () => {
       );
     });
   }
+
+  test('sps_max_num_reorder_pics', () => {
+    const depth = (x265: string) => {
+      const c: Case = { ...(cases[0] as Case), size: '64x64', x265 };
+      return parseSps(splitAnnexB(encode(c)).find((nal) => nalType(nal) === H265_NAL.sps) ?? new Uint8Array())
+        .maxNumReorderPics;
+    };
+    assert.equal(depth('bframes=0'), 0);
+    assert.equal(depth('bframes=4:b-pyramid=0'), 1);
+    assert.equal(depth('bframes=4'), 2, 'x265 B-pyramid');
+  });
 });
 
 /** The hvcC fields both writers must agree on (ffmpeg sets avgFrameRate 0; we fill it). */

@@ -57,6 +57,11 @@ export interface H265Sps extends H265ProfileTierLevel {
   readonly fps?: number;
   /** min_spatial_segmentation_idc from the VUI bitstream restriction, 0 when absent. */
   readonly minSpatialSegmentationIdc: number;
+  /**
+   * sps_max_num_reorder_pics[HighestTid] (§7.3.2.2, semantics §7.4.3.2.1): how many pictures may
+   * precede a picture in decode order and follow it in output order.
+   */
+  readonly maxNumReorderPics: number;
 }
 
 /** Returns nal_unit_type of an H.265 NAL unit (two-byte header). */
@@ -246,9 +251,10 @@ export function parseSps(nal: Uint8Array): H265Sps {
   const bitDepthChroma = 8 + r.readUEMax(8, 'bit_depth_chroma_minus8');
   const log2MaxPocLsb = 4 + r.readUEMax(12, 'log2_max_pic_order_cnt_lsb_minus4');
   const orderingInfoPresent = r.readFlag();
+  let maxNumReorderPics = 0;
   for (let i = orderingInfoPresent ? 0 : maxSubLayersMinus1; i <= maxSubLayersMinus1; i++) {
     r.readUE();
-    r.readUE();
+    maxNumReorderPics = r.readUE();
     r.readUE();
   }
   r.readUEMax(3, 'log2_min_luma_coding_block_size_minus3');
@@ -292,6 +298,7 @@ export function parseSps(nal: Uint8Array): H265Sps {
     bitDepthChroma,
     ...(vui.fps === undefined ? {} : { fps: vui.fps }),
     minSpatialSegmentationIdc: vui.minSpatialSegmentationIdc ?? 0,
+    maxNumReorderPics,
   };
 }
 

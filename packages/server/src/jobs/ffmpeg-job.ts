@@ -11,6 +11,7 @@ import { initKey } from '../domain/recordings/recording-keys.js';
 import { readSegment } from '../domain/recordings/segment-bytes.js';
 import type { IndexedSegment } from '../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
+import { jobSpawnSignal } from './job-queue.js';
 
 /** The bytes of some segments of one track as a fragmented MP4: each needed init segment, then the segments. */
 export async function* trackBytes(
@@ -29,13 +30,16 @@ export async function* trackBytes(
   }
 }
 
-/** Runs ffmpeg with `inputs[i]` streamed into pipe `3 + i`. */
+/** Runs ffmpeg with `inputs[i]` streamed into pipe `3 + i` (killed when the job's queue stops). */
 export async function runFfmpeg(
   args: readonly string[],
   inputs: readonly AsyncIterable<Uint8Array>[],
   ffmpegPath = 'ffmpeg',
 ): Promise<void> {
-  const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'ignore', 'pipe', ...inputs.map(() => 'pipe' as const)] });
+  const child = spawn(ffmpegPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe', ...inputs.map(() => 'pipe' as const)],
+    ...jobSpawnSignal(),
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-2000);

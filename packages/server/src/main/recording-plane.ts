@@ -22,6 +22,9 @@ import { RenditionJobs } from '../jobs/renditions/artifact-renditions.js';
 import { ThumbnailJobs } from '../jobs/thumbnails/thumbnail-jobs.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 
+/** Finished content whose sprite sheet a restart looks for (jobs older than this are not re-checked), ms. */
+const THUMBNAIL_RECHECK_MS = 24 * 3600_000;
+
 /** The recording side of a running node. */
 export interface RecordingPlane {
   readonly stored: StoredPlayback;
@@ -34,9 +37,9 @@ export interface RecordingPlane {
   service(streams: StreamsService, vodAssets?: VodAssetLister): RecordingsService;
   /** The clips service, once the streams service exists. */
   clips(streams: StreamsService): ClipsService;
-  /** Finalizes what a killed process left open. */
+  /** Finalizes what a killed process left open and re-queues the jobs a stop or a kill left undone. */
   recover(): Promise<number>;
-  /** Stops every recording and waits for the rendition jobs. */
+  /** Stops every recording (each is finalized) and stops the jobs; what they left undone waits for the next start. */
   close(): Promise<void>;
 }
 
@@ -116,11 +119,29 @@ export async function startRecordingPlane(deps: {
     service: (streams, vodAssets) =>
       new RecordingsService({ store, streams, recorders, storage, events, ...(vodAssets ? { vodAssets } : {}) }),
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
-    recover: () => recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log }),
+    recover: async () => {
+      const renditionsLeft = await renditions.requeueUnfinished(deps.nodeId);
+      const recovered = await recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log });
+      const since = new Date(Date.now() - THUMBNAIL_RECHECK_MS);
+      const imagesLeft = await thumbnails.requeueMissing(
+        await store.endedOnNodeSince(deps.nodeId, since),
+        await store.readyArtifactsOnNodeSince(deps.nodeId, since),
+      );
+      if (renditionsLeft + imagesLeft > 0) {
+        deps.log.info({ renditionsLeft, imagesLeft }, 'recording jobs a previous run left undone start again');
+      }
+      return recovered;
+    },
     close: async () => {
       await recorders.close();
-      await renditions.settled();
-      await thumbnails.settled();
+      const renditionsLeft = await renditions.stop();
+      const imagesLeft = await thumbnails.stop();
+      if (renditionsLeft + imagesLeft > 0) {
+        deps.log.info(
+          { renditionsLeft, imagesLeft },
+          'recording jobs stopped by shutdown: the next start resumes them',
+        );
+      }
     },
   };
 }

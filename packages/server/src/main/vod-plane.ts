@@ -95,7 +95,10 @@ export async function startVodPlane(deps: {
     routes: local ? [uploadRoutes(local)] : [],
     close: async () => {
       clearInterval(timer);
-      await processing.settled();
+      const left = await processing.stop();
+      if (left > 0) {
+        log.info({ left }, 'VOD processing stopped by shutdown: the next start resumes it');
+      }
     },
   };
 }

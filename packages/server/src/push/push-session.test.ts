@@ -3,7 +3,8 @@
  * H.264/AAC and H.265 units from ffmpeg: everything arrives starting at a keyframe; H.265 goes
  * over E-RTMP because the receiver announces hvc1; a destination that is not there makes the
  * session retry, then fail, then push once the receiver listens; a destination that reads slowly
- * makes the reader drop to the next keyframe and count it; stop ends the push at once (idle).
+ * makes the reader drop to the next keyframe and count it; a write not taken for writeStallMs
+ * ends the connection and the session retries; stop ends the push at once (idle).
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -12,7 +13,7 @@ import { Hub, type LiveStream, type MediaUnit, silentLogger, type Track } from '
 import { PushSession, type PushSessionState } from '@airwave/media/protocols/push/push-session';
 import { connectRtmpPush } from '@airwave/media/protocols/rtmp/push-output';
 import { RtmpServer } from '@airwave/media/protocols/rtmp/server';
-import type { PushConnector } from '@airwave/media/protocols/shared/push-output';
+import type { PushConnector, PushOutput } from '@airwave/media/protocols/shared/push-output';
 import { encodeTestMedia, ffmpegSkip } from '@airwave/media/testing/ffmpeg-media';
 import { suiteTempDir } from '@airwave/media/testing/temp-dir';
 import { until } from '@airwave/media/testing/until';
@@ -20,6 +21,30 @@ import { until } from '@airwave/media/testing/until';
 const toAddress = async (host: string) => host;
 const rtmp: PushConnector = (uri, description, resolve, shared) =>
   connectRtmpPush(uri, description, resolve, {}, shared);
+
+/**
+ * An RTMP connector whose outputs send media units through `write` (a slow or stalled
+ * destination) and no runs; `onConnect` is told of every connection.
+ */
+function withWrite(
+  write: (output: PushOutput, unit: MediaUnit) => Promise<void>,
+  onConnect: () => void = () => undefined,
+): PushConnector {
+  return async (uri, description, resolve) => {
+    const output = await connectRtmpPush(uri, description, resolve);
+    onConnect();
+    return {
+      ready: output.ready,
+      closed: output.closed,
+      get bytesSent() {
+        return output.bytesSent;
+      },
+      describe: (d) => output.describe(d),
+      write: (unit) => write(output, unit),
+      close: () => output.close(),
+    };
+  };
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -197,22 +222,10 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
 
   it('drops to the next keyframe and counts it when the destination reads slowly', async () => {
     const { stream, write } = live(h264);
-    const slow: PushConnector = async (uri, description, resolve) => {
-      const output = await connectRtmpPush(uri, description, resolve);
-      return {
-        ready: output.ready,
-        closed: output.closed,
-        get bytesSent() {
-          return output.bytesSent;
-        },
-        describe: (d) => output.describe(d),
-        write: async (unit) => {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          await output.write(unit);
-        },
-        close: () => output.close(),
-      };
-    };
+    const slow = withWrite(async (output, unit) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await output.write(unit);
+    });
     const session = new PushSession({
       stream,
       uri: `rtmp://127.0.0.1:${port}/live/kslow`,
@@ -225,6 +238,31 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
     await until(() => session.state.status === 'pushing', 'pushing');
     write(h264.units.slice(1));
     await until(() => session.state.droppedUnits > 0, 'drops counted');
+    await session.stop();
+    assert.equal(session.state.status, 'idle');
+  });
+
+  it('ends a connection whose write the destination has not taken for writeStallMs, and retries', async () => {
+    const { stream, write } = live(h264);
+    let connects = 0;
+    // A socket that never drains: every media write waits.
+    const stalled = withWrite(
+      () => new Promise<void>(() => undefined),
+      () => connects++,
+    );
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/kstall`,
+      connect: stalled,
+      resolve: toAddress,
+      log: silentLogger,
+      writeStallMs: 200,
+      retry: { baseMs: 50, maxMs: 100 },
+    });
+    write(h264.units.slice(0, 30));
+    await until(() => session.state.lastError?.includes('took no data') === true, 'the stall ends the connection');
+    assert.notEqual(session.state.status, 'pushing');
+    await until(() => connects >= 2, 'a new connection after the stall');
     await session.stop();
     assert.equal(session.state.status, 'idle');
   });

@@ -83,6 +83,26 @@ const FRAMES_SEED = Uint8Array.from([
   ...[0, 0, 0, 2],
 ]);
 
+/** An interleaved H.264 single-NAL RTP packet (marker set) of track 0. */
+function h264Frame(sequence: number, timestamp: number, nalHeader: number): number[] {
+  const ts = [timestamp >>> 24, (timestamp >>> 16) & 0xff, (timestamp >>> 8) & 0xff, timestamp & 0xff];
+  return [0x24, 0, 0, 15, 0x80, 0xe0, 0, sequence, ...ts, 0, 0, 0, 1, nalHeader, 1, 2];
+}
+
+/** Video whose times step back (B-frames in decode order I P B B, then a key frame). */
+const BFRAMES_SEED = Uint8Array.from(
+  [
+    [3000, 0x65],
+    [12_000, 0x41],
+    [6000, 0x01],
+    [9000, 0x01],
+    [21_000, 0x41],
+    [15_000, 0x01],
+    [18_000, 0x01],
+    [24_000, 0x65],
+  ].flatMap(([timestamp, nal], i) => h264Frame(i + 1, timestamp as number, nal as number)),
+);
+
 /** Parsers of what sources send. */
 export const fuzzTargets: FuzzTarget[] = [
   {
@@ -126,7 +146,7 @@ export const fuzzTargets: FuzzTarget[] = [
   },
   {
     name: 'pull-rtsp-interleaved-rtp',
-    seeds: [FRAMES_SEED],
+    seeds: [FRAMES_SEED, BFRAMES_SEED],
     run(input) {
       const plan = planRtsp(parseSessionDescription(decoder.decode(SDP_SEED), 'rtsp://cam.example/live/'));
       const stream = new RtspToStream(plan.tracks, { describe: () => undefined, unit: () => undefined }, () => 0);

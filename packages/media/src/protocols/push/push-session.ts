@@ -158,8 +158,8 @@ export class PushSession {
 
   /**
    * Sends units until the stream ends (resolves) or the connection fails (throws): when the
-   * destination closes, or a write it has not taken for `writeStallMs` (a one-second watchdog
-   * checks, so a unit that goes straight out costs no timer).
+   * destination closes, or a write it has not taken for `writeStallMs` (a timer armed only while
+   * a write waits for the socket, so a run that goes straight out costs no timer).
    */
   private async pump(
     reader: QueuedReader,
@@ -180,56 +180,45 @@ export class PushSession {
       interrupt(new Error(failure));
     };
     void output.closed.then(fail);
-    let waitingSince: number | undefined;
-    const watchdog = setInterval(
-      () => {
-        if (waitingSince !== undefined && Date.now() - waitingSince >= stallMs) {
-          fail(`the destination took no data for ${stallMs / 1000} s`);
-        }
-      },
-      Math.min(1000, Math.max(10, stallMs / 4)),
-    );
+    // Only a write the destination has not taken yet arms the stall timer: a run that goes straight
+    // into the socket (the usual case) costs no timer.
     const wait = async (pending: Promise<void>): Promise<void> => {
-      waitingSince = Date.now();
+      const stall = setTimeout(() => fail(`the destination took no data for ${stallMs / 1000} s`), stallMs);
       try {
         await Promise.race([pending, interrupted]);
       } finally {
-        waitingSince = undefined;
+        clearTimeout(stall);
       }
     };
-    try {
-      let description = initial;
-      await wait(output.describe(description));
-      // The units queued when the reader wakes (a burst of ingest) go out as one run.
-      const run: MediaUnit[] = [];
-      let unit: MediaUnit | null = first;
-      while (unit) {
-        if (failure !== undefined) {
-          throw new Error(failure);
-        }
-        const current = this.options.stream.description;
-        if (current && current !== description) {
-          description = current;
-          await wait(output.describe(description));
-        }
-        let pending: Promise<void> | undefined;
-        if (output.writeBatch) {
-          run.length = 0;
-          for (let next: MediaUnit | undefined = unit; next; next = reader.shift()) {
-            run.push(next);
-          }
-          pending = output.writeBatch(run);
-        } else {
-          pending = output.write(unit);
-        }
-        if (pending) {
-          await wait(pending);
-        }
-        this.lastPushedMs = Date.now();
-        unit = reader.shift() ?? (await reader.next());
+    let description = initial;
+    await wait(output.describe(description));
+    // The units queued when the reader wakes (a burst of ingest) go out as one run.
+    const run: MediaUnit[] = [];
+    let unit: MediaUnit | null = first;
+    while (unit) {
+      if (failure !== undefined) {
+        throw new Error(failure);
       }
-    } finally {
-      clearInterval(watchdog);
+      const current = this.options.stream.description;
+      if (current && current !== description) {
+        description = current;
+        await wait(output.describe(description));
+      }
+      let pending: Promise<void> | undefined;
+      if (output.writeBatch) {
+        run.length = 0;
+        for (let next: MediaUnit | undefined = unit; next; next = reader.shift()) {
+          run.push(next);
+        }
+        pending = output.writeBatch(run);
+      } else {
+        pending = output.write(unit);
+      }
+      if (pending) {
+        await wait(pending);
+      }
+      this.lastPushedMs = Date.now();
+      unit = reader.shift() ?? (await reader.next());
     }
     if (failure !== undefined && !this.stopped && this.options.stream.endReason === undefined) {
       throw new Error(failure);

@@ -45,16 +45,21 @@ export class ChunkWriter {
  * Serialises messages into one buffer, each a type-0 header then its chunks with type-3 headers
  * between (repeating the extended timestamp when one is used), copying each payload once. The
  * bytes depend only on the messages and the chunk size: connections that send the same messages
- * with the same chunk size can share them (push targets of one stream).
+ * with the same chunk size can share them (push targets of one stream). `allocate` gives the
+ * uninitialised buffer (a slab range for the runs a push cuts often).
  */
-export function chunkMessages(messages: readonly MessageParts[], chunkSize: number): Buffer {
+export function chunkMessages(
+  messages: readonly MessageParts[],
+  chunkSize: number,
+  allocate: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+): Buffer {
   let total = 0;
   for (const message of messages) {
     const extended = message.timestamp >>> 0 > MAX_SHORT_TIMESTAMP;
     const length = message.head.byteLength + message.data.byteLength;
     total += headerLength(message.csid, extended) + bodyLength(message.csid, length, chunkSize, extended);
   }
-  const out = Buffer.allocUnsafe(total);
+  const out = allocate(total);
   let p = 0;
   for (const message of messages) {
     const timestamp = message.timestamp >>> 0;

@@ -6,6 +6,7 @@
  * stream). A run of units read in one turn is cut into chunked messages once and the same bytes
  * go to every push of the stream that sends that run, in one write each (ADR 0038).
  */
+import { ByteSlab } from '../../bits/byte-slab.js';
 import { UnsupportedError } from '../../errors.js';
 import { audioTagHead, videoTagHead } from '../../formats/flv/flv-build.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -37,16 +38,35 @@ function toMs(track: Track, ticks: number): number {
   return (ticks * 1000) / track.timescale;
 }
 
-/** What the pushes of one stream share: the origin of their timestamps. */
+/** What the pushes of one stream share: the origin of their timestamps and the runs cut last. */
 interface Timeline {
   baseMs: number | undefined;
+  /** The most recent runs, newest last (at most `RECENT_RUNS`). */
+  readonly runs: SharedRun[];
+  /** Where the stream's runs are cut into. */
+  readonly slab: ByteSlab;
 }
+
+/**
+ * Slab the runs of a stream are cut into: a run is ~40 KB (100 ms of a 3 Mb/s stream read in one
+ * merged read), so one allocation serves a dozen runs instead of one each.
+ */
+const RUN_SLAB_BYTES = 512 * 1024;
+
+/**
+ * Runs a stream keeps for its pushes to share. Every push that keeps up drains the same run in
+ * the same turn, so the newest is the one wanted; a few more let a push that lags a turn behind
+ * share too. Held by the stream's timeline, not by the units: a unit lives on in the GOP cache and
+ * the on-demand packagers' history for tens of seconds, and a run cached by its unit lived as long.
+ */
+const RECENT_RUNS = 4;
 
 /** Timelines by the object that stands for a stream (`PushConnector`'s `shared`). */
 const timelines = new WeakMap<object, Timeline>();
 
 /** A run of units (first to last, in order) cut into chunked messages for one chunk size and message stream id. */
 interface SharedRun {
+  readonly first: MediaUnit;
   readonly last: MediaUnit;
   readonly count: number;
   readonly description: StreamDescription;
@@ -57,9 +77,6 @@ interface SharedRun {
   /** The timestamp of its last message. */
   readonly lastMs: number;
 }
-
-/** Runs by their first unit: built by the first push that sends the run, reused by the others, gone with the unit. */
-const sharedRuns = new WeakMap<MediaUnit, SharedRun>();
 
 /** The bytes of one unit's FLV tag body before its data. */
 function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
@@ -139,7 +156,8 @@ class RtmpPushOutput implements PushOutput {
     }
     const baseMs = this.timeline.baseMs ?? 0;
     const { chunkSize, messageStreamId: streamId } = this.publisher;
-    let run = sharedRuns.get(first);
+    const runs = this.timeline.runs;
+    let run = runs.findLast((each) => each.first === first);
     if (
       run?.last !== last ||
       run.count !== units.length ||
@@ -149,7 +167,9 @@ class RtmpPushOutput implements PushOutput {
       run.baseMs !== baseMs
     ) {
       run = this.cut(units, description, baseMs);
-      sharedRuns.set(first, run);
+      if (runs.push(run) > RECENT_RUNS) {
+        runs.shift();
+      }
     }
     if (run.bytes.byteLength === 0) {
       return undefined;
@@ -178,9 +198,10 @@ class RtmpPushOutput implements PushOutput {
         data: unit.data,
       });
     }
+    const first = units[0] as MediaUnit;
     const last = units.at(-1) as MediaUnit;
-    const bytes = chunkMessages(messages, chunkSize);
-    return { last, count: units.length, description, chunkSize, streamId, baseMs, bytes, lastMs };
+    const bytes = chunkMessages(messages, chunkSize, (size) => this.timeline.slab.take(size));
+    return { first, last, count: units.length, description, chunkSize, streamId, baseMs, bytes, lastMs };
   }
 
   /** Unpublishes; a destination that does not take the goodbye within half a second is cut off. */
@@ -220,7 +241,7 @@ export async function connectRtmpPush(
   }
   let timeline = timelines.get(shared);
   if (!timeline) {
-    timeline = { baseMs: undefined };
+    timeline = { baseMs: undefined, runs: [], slab: new ByteSlab(RUN_SLAB_BYTES) };
     timelines.set(shared, timeline);
   }
   return new RtmpPushOutput(publisher, timeline);

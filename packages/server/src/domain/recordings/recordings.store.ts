@@ -2,7 +2,7 @@
  * SQL of recordings and their artifacts (chapters, clips). Reads for the API are tenant-scoped;
  * the media plane addresses rows by id (it is trusted) and playback looks content up by playback ID.
  */
-import { and, asc, count, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import type { ArtifactKind, ArtifactRecord, RecordingRecord, RecordingStatus, StoredContent } from './recording.js';
@@ -18,6 +18,9 @@ function toRecording(row: RecordingRow): RecordingRecord {
 function toArtifact(row: ArtifactRow): ArtifactRecord {
   return { ...row, kind: row.kind as ArtifactKind, status: row.status as ArtifactRecord['status'] };
 }
+
+/** Most rows one restart re-check reads (jobs beyond it wait for the next start). */
+const RECHECK_LIMIT = 500;
 
 /** Statuses of a recording still being written. */
 export const OPEN_STATUSES: readonly RecordingStatus[] = ['requested', 'starting', 'recording', 'finalizing'];
@@ -139,6 +142,55 @@ export class RecordingsStore {
       .where(and(eq(mediaArtifactsTable.recordingId, recordingId), eq(mediaArtifactsTable.kind, kind)))
       .orderBy(asc(mediaArtifactsTable.startOffsetMs));
     return rows.map(toArtifact);
+  }
+
+  /** Artifacts still `processing` whose recording this node made, oldest first, with their recordings. */
+  async processingArtifactsOnNode(nodeId: string): Promise<{ artifact: ArtifactRecord; recording: RecordingRecord }[]> {
+    return this.artifactsOnNode(nodeId, eq(mediaArtifactsTable.status, 'processing'), Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Ready artifacts of this node's recordings updated since `since`, with their recordings (thumbnail re-check). */
+  async readyArtifactsOnNodeSince(
+    nodeId: string,
+    since: Date,
+  ): Promise<{ artifact: ArtifactRecord; recording: RecordingRecord }[]> {
+    return this.artifactsOnNode(
+      nodeId,
+      and(eq(mediaArtifactsTable.status, 'ready'), gte(mediaArtifactsTable.updatedAt, since)) as SQL,
+      RECHECK_LIMIT,
+    );
+  }
+
+  /** Recordings of this node that ended since `since` with segments (thumbnail re-check). */
+  async endedOnNodeSince(nodeId: string, since: Date): Promise<RecordingRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(recordingsTable)
+      .where(
+        and(
+          eq(recordingsTable.nodeId, nodeId),
+          inArray(recordingsTable.status, ['completed', 'completed_partial']),
+          gte(recordingsTable.endedAt, since),
+        ),
+      )
+      .orderBy(asc(recordingsTable.endedAt))
+      .limit(RECHECK_LIMIT);
+    return rows.map(toRecording);
+  }
+
+  private async artifactsOnNode(
+    nodeId: string,
+    condition: SQL,
+    limit: number,
+  ): Promise<{ artifact: ArtifactRecord; recording: RecordingRecord }[]> {
+    const rows = await this.db
+      .select({ artifact: mediaArtifactsTable, recording: recordingsTable })
+      .from(mediaArtifactsTable)
+      .innerJoin(recordingsTable, eq(recordingsTable.id, mediaArtifactsTable.recordingId))
+      .where(and(eq(recordingsTable.nodeId, nodeId), condition))
+      .orderBy(asc(mediaArtifactsTable.createdAt))
+      .limit(limit);
+    return rows.map((row) => ({ artifact: toArtifact(row.artifact), recording: toRecording(row.recording) }));
   }
 
   /** Deletes an artifact row; false when it was already gone. */

@@ -49,9 +49,23 @@ export class RenditionJobs implements ArtifactRenditions {
     this.queue.push({ artifact, recording });
   }
 
-  /** Resolves when no job is queued or running (shutdown, tests). */
+  /** Resolves when no job is queued or running (tests). */
   settled(): Promise<void> {
     return this.queue.settled();
+  }
+
+  /** Shutdown: kills the running jobs and drops the waiting ones, whose artifacts stay `processing`; resolves with how many. */
+  stop(): Promise<number> {
+    return this.queue.stop();
+  }
+
+  /** Queues the artifacts of this node's recordings still `processing` (left by a stop or a kill); returns how many. */
+  async requeueUnfinished(nodeId: string): Promise<number> {
+    const unfinished = await this.options.store.processingArtifactsOnNode(nodeId);
+    for (const { artifact, recording } of unfinished) {
+      this.enqueue(artifact, recording);
+    }
+    return unfinished.length;
   }
 
   private async run(artifact: ArtifactRecord, recording: RecordingRecord): Promise<void> {
@@ -90,6 +104,10 @@ export class RenditionJobs implements ArtifactRenditions {
         this.options.onDone?.(done, recording);
       }
     } catch (error) {
+      if (this.queue.stopped) {
+        log.info({ artifactId: artifact.id }, 'artifact renditions interrupted by shutdown: the next start makes them');
+        return;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       log.error({ artifactId: artifact.id, reason }, 'artifact renditions failed');
       const failed = await store

@@ -121,6 +121,35 @@ export class ThumbnailJobs {
     return this.queue.settled();
   }
 
+  /** Shutdown: kills the running jobs and drops the waiting ones; resolves with how many were left. */
+  stop(): Promise<number> {
+    return this.queue.stop();
+  }
+
+  /**
+   * Queues the images of finished recordings and ready artifacts whose sprite cues are not in
+   * storage (a stop or a kill interrupted their job); returns how many were queued.
+   */
+  async requeueMissing(
+    recordings: readonly RecordingRecord[],
+    artifacts: readonly { artifact: ArtifactRecord; recording: RecordingRecord }[],
+  ): Promise<number> {
+    let queued = 0;
+    for (const recording of recordings) {
+      if (!(await this.options.storage.head(`${recording.storagePrefix}sprite.vtt`))) {
+        this.recording(recording);
+        queued++;
+      }
+    }
+    for (const { artifact, recording } of artifacts) {
+      if (!(await this.options.storage.head(`${artifactPrefix(artifact.id)}sprite.vtt`))) {
+        this.artifact(artifact, recording);
+        queued++;
+      }
+    }
+    return queued;
+  }
+
   private async run(job: ThumbnailJob): Promise<void> {
     const scope = job.kind === 'artifact' ? job.artifact : job.recording;
     const prefix = job.kind === 'artifact' ? artifactPrefix(job.artifact.id) : job.recording.storagePrefix;
@@ -146,6 +175,9 @@ export class ThumbnailJobs {
       events?.processing('processing.completed', scope, 'thumbnail', { durationMs: timing.posterMs });
       events?.processing('processing.completed', scope, 'sprite', { durationMs: timing.spriteMs });
     } catch (error) {
+      if (this.queue.stopped) {
+        return;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       log.warn({ prefix, reason }, 'thumbnails failed');
       events?.processing('processing.failed', scope, 'sprite', { error: reason });

@@ -20,6 +20,7 @@ import type { Logger } from '@airwave/media';
 import { sourceKey, type VodAssetRecord, type VodProcessed } from '../../domain/vod/vod-asset.js';
 import type { VodProcessingQueue } from '../../domain/vod/vod-uploads.service.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
+import { JobQueue } from '../job-queue.js';
 import { SPRITE_COLUMNS, SPRITE_TILES, spriteVtt } from '../thumbnails/sprite-sheet.js';
 import { type Probe, ProcessingFailed, probeVideo, runTool, storeDirectory } from './vod-tools.js';
 
@@ -72,40 +73,25 @@ class AssetGone extends Error {}
 
 /** The processing queue: validates, remuxes or transcodes, packages, stores. */
 export class VodProcessing implements VodProcessingQueue {
-  private readonly waiting: VodAssetRecord[] = [];
-  private running = 0;
-  private readonly idle = new Set<() => void>();
+  private readonly queue: JobQueue<VodAssetRecord>;
 
-  constructor(private readonly options: VodProcessingOptions) {}
+  constructor(private readonly options: VodProcessingOptions) {
+    this.queue = new JobQueue((asset) => this.run(asset), options.concurrency ?? 1);
+  }
 
   /** Queues an asset; a free slot starts it at once. */
   enqueue(asset: VodAssetRecord): void {
-    this.waiting.push(asset);
-    this.next();
+    this.queue.push(asset);
   }
 
   /** Resolves when no job runs or waits. */
   settled(): Promise<void> {
-    return this.running === 0 && this.waiting.length === 0
-      ? Promise.resolve()
-      : new Promise((resolve) => this.idle.add(resolve));
+    return this.queue.settled();
   }
 
-  private next(): void {
-    while (this.running < (this.options.concurrency ?? 1) && this.waiting.length > 0) {
-      const asset = this.waiting.shift() as VodAssetRecord;
-      this.running++;
-      void this.run(asset).finally(() => {
-        this.running--;
-        this.next();
-        if (this.running === 0 && this.waiting.length === 0) {
-          for (const resolve of this.idle) {
-            resolve();
-          }
-          this.idle.clear();
-        }
-      });
-    }
+  /** Shutdown: kills the running jobs and drops the waiting ones (the next start re-queues them); resolves with how many were left. */
+  stop(): Promise<number> {
+    return this.queue.stop();
   }
 
   private async run(asset: VodAssetRecord): Promise<void> {
@@ -116,6 +102,10 @@ export class VodProcessing implements VodProcessingQueue {
       const outputs = await this.process(asset, work, started);
       log.info({ assetId: asset.id, ms: Date.now() - started, outputs }, 'VOD asset processed');
     } catch (error) {
+      if (this.queue.stopped) {
+        log.info({ assetId: asset.id }, 'VOD processing interrupted by shutdown: the next start resumes it');
+        return;
+      }
       if (error instanceof AssetGone) {
         log.info({ assetId: asset.id }, 'VOD asset deleted while processing');
         await storage

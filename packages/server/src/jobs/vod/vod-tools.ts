@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type ObjectStorage, putFile } from '../../storage/object-storage.js';
+import { jobSpawnSignal } from '../job-queue.js';
 
 /** A processing failure whose message is the reason shown to the owner. */
 export class ProcessingFailed extends Error {}
@@ -23,10 +24,10 @@ export interface Probe {
 /** Writes to storage in flight at once while storing outputs. */
 const STORE_PARALLEL = 8;
 
-/** Runs a tool to its end; rejects with ProcessingFailed carrying its last stderr line on failure. */
+/** Runs a tool to its end (killed when the job's queue stops); rejects with ProcessingFailed carrying its last stderr line on failure. */
 export function runTool(command: string, args: readonly string[], onStdout?: (text: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...jobSpawnSignal() });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

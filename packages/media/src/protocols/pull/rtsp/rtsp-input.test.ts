@@ -2,11 +2,14 @@
  * The in-process RTSP client against the test's RTSP server (interleaved TCP, H.264 + AAC from
  * an ffmpeg-encoded file): tracks declared from the SDP before the first packet, units flowing
  * into the hub with the encoded frames intact, TEARDOWN on stop, redirects dialled through the
- * guard by the next attempt, credentials answered (Basic and Digest) without being shown, and
- * H.265 + Opus read the same way.
+ * guard by the next attempt, credentials answered (Basic and Digest) without being shown,
+ * H.265 + Opus read the same way, and H.264 and H.265 with B-frames given decode times that the
+ * CMAF packager (LL-HLS) writes into fragments ffprobe reads back frame for frame.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { describeHvcC } from '../../../codecs/h265.js';
 import { splitLengthPrefixed } from '../../../codecs/nal.js';
@@ -14,11 +17,12 @@ import { Hub } from '../../../hub/hub.js';
 import { silentLogger } from '../../../ports.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import { CapturingLogger } from '../../../testing/capturing-logger.js';
-import { type EncodedMedia, encodeTestMedia, ffmpegSkip } from '../../../testing/ffmpeg-media.js';
+import { type EncodedMedia, encodeTestMedia, ffmpegSkip, ffprobeJson, run } from '../../../testing/ffmpeg-media.js';
 import { type RtspTestServer, startRtspTestServer } from '../../../testing/rtsp-server.js';
 import { suiteTempDir } from '../../../testing/temp-dir.js';
 import { lavfiInputs, testSourceArgs } from '../../../testing/test-source.js';
 import { until } from '../../../testing/until.js';
+import { CmafPackager } from '../../shared/cmaf/cmaf-packager.js';
 import { type PullAddressGuard, PullRefusedError } from '../address-guard.js';
 import { EndOnce, type PullInputFactory } from '../pull-input.js';
 import { type PullEvent, PullSession } from '../pull-session.js';
@@ -197,6 +201,91 @@ describe('the in-process RTSP client', { skip: ffmpegSkip() }, () => {
       opus.every((unit) => sourceOpus.has(Buffer.from(unit.data).toString('hex'))),
       'each Opus packet is one the encoder wrote',
     );
+  });
+
+  /** Pulls `source` into the hub and a CMAF packager until it has `segments` video segments; returns their fMP4 file. */
+  async function pullIntoCmaf(source: EncodedMedia, name: string, segments: number): Promise<string> {
+    const server = await startRtspTestServer({ tracks: source.tracks, units: source.units });
+    const events: PullEvent[] = [];
+    const { session, streamId } = pull(`rtsp://cam.test:${server.port}/live`, events);
+    const cmaf = new CmafPackager({ segmentTargetSeconds: 1, windowSegments: 10 });
+    await until(() => described(streamId).length === 2, 'described', 10_000);
+    hub.getByStreamId(streamId)?.attach(cmaf, false);
+    await until(() => (cmaf.track('video')?.segments.length ?? 0) >= segments, 'video segments', 20_000);
+    session.stop('test over');
+    await server.close();
+    const video = cmaf.track('video');
+    const written = video?.segments.slice(0, segments) ?? [];
+    const init = video?.init(written[0]?.initVersion ?? 0);
+    assert.ok(init && written.every((segment) => segment.initVersion === written[0]?.initVersion));
+    const file = join(dir.path, name);
+    writeFileSync(file, Buffer.concat([init, ...written.map((segment) => segment.data ?? new Uint8Array())]));
+    assert.deepEqual(
+      events.map((event) => event.kind),
+      ['connected'],
+      `one attempt, not ended by the B-frames: ${JSON.stringify(events)}`,
+    );
+    cmaf.dispose();
+    return file;
+  }
+
+  /** ffprobe's packets of the file: frames whole, decode times rising, never after presentation, 30 fps without a gap. */
+  function assertPlayable(file: string, codec: string): void {
+    const probe = ffprobeJson(['-count_frames', '-show_streams', '-show_packets', file]) as {
+      streams: { codec_name: string; nb_read_frames: string; duration: string }[];
+      packets: { pts: number; dts: number; duration: number }[];
+    };
+    const stream = probe.streams[0];
+    assert.equal(stream?.codec_name, codec);
+    const packets = probe.packets;
+    assert.ok(packets.length >= 60, `${packets.length} frames`);
+    assert.equal(Number(stream?.nb_read_frames), packets.length, 'every frame decodes');
+    assert.ok(
+      packets.some((packet) => packet.pts > packet.dts),
+      'frames presented after they are decoded (B-frames)',
+    );
+    for (const [i, packet] of packets.entries()) {
+      assert.ok(packet.pts >= packet.dts, `frame ${i}: pts ${packet.pts} >= dts ${packet.dts}`);
+      if (i > 0) {
+        assert.ok(packet.dts > (packets[i - 1]?.dts ?? 0), `frame ${i}: dts ${packet.dts} rises`);
+      }
+    }
+    const pts = packets.map((packet) => packet.pts).sort((a, b) => a - b);
+    assert.deepEqual(
+      new Set(pts.slice(1).map((value, i) => value - (pts[i] ?? 0))),
+      new Set([3000]),
+      'one frame every 1/30 s in presentation order: none lost',
+    );
+    const span = (pts.at(-1) ?? 0) + 3000 - (pts[0] ?? 0);
+    assert.equal(span, packets.length * 3000, 'the frames span their count × 1/30 s');
+    const duration = packets.reduce((sum, packet) => sum + packet.duration, 0);
+    assert.equal(duration, span, 'the samples last as long as the frames');
+    run('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
+  }
+
+  /** Encodes `args` (B-frames), pulls it over RTSP into CMAF and checks the fragments in ffprobe. */
+  async function pullsWithBFrames(args: string[], name: string, codec: string): Promise<void> {
+    const source = encodeTestMedia(dir.path, args, `${name}.mp4`);
+    assert.ok(
+      source.units.some((unit) => unit.pts !== unit.dts),
+      'the source has B-frames',
+    );
+    assertPlayable(await pullIntoCmaf(source, `${name}-cmaf.mp4`, 3), codec);
+  }
+
+  it('H.264 with B-frames (x264 -bf 2, B-pyramid): decode times from the SPS, LL-HLS fragments ffprobe reads', async () => {
+    const args = testSourceArgs({ seconds: 6, size: '320x180', gop: 30, fixedGop: true, bFrames: 2 });
+    await pullsWithBFrames(args, 'h264-bframes', 'h264');
+  });
+
+  it('H.265 with B-frames (x265 bframes=3): decode times from sps_max_num_reorder_pics, LL-HLS fragments ffprobe reads', async () => {
+    const x265 = 'bframes=3:keyint=30:min-keyint=30:scenecut=0:log-level=error';
+    const args = [
+      ...lavfiInputs('320x180', 48000),
+      ...['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', x265],
+      ...['-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-t', '6'],
+    ];
+    await pullsWithBFrames(args, 'h265-bframes', 'hevc');
   });
 
   it('a source with a track only ffmpeg reads (MP4A-LATM) is handed to the fallback input', async () => {

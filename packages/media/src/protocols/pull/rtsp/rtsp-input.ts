@@ -146,6 +146,7 @@ class RtspInput implements PullInput {
       () => Date.now() - this.startedAt,
       (track, correctionMs) =>
         log.info({ track, correctionMs: Math.round(correctionMs) }, 'RTSP track aligned by sender reports'),
+      (track, reason, reorderDepth) => log.warn({ track, reason, reorderDepth }, 'RTSP video decode times'),
     );
     let timeoutS = DEFAULT_SESSION_TIMEOUT_S;
     for (const [index, track] of plan.tracks.entries()) {

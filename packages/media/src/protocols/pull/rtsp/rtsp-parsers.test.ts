@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildAudioSpecificConfig } from '../../../codecs/aac.js';
-import { ProtocolError, UnsupportedError } from '../../../errors.js';
+import { ProtocolError } from '../../../errors.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { StreamDescription } from '../../../stream/track.js';
 import { RtpTimeline } from './rtp-timeline.js';
@@ -281,13 +281,34 @@ describe('RTP into units', () => {
     );
   });
 
-  it('ends on video whose times step back (B-frames)', () => {
-    const stream = new RtspToStream(plan.tracks, { describe: () => undefined, unit: () => undefined }, () => 0);
-    stream.packet(0, rtp(9000, [0x65, 1]));
-    stream.packet(0, rtp(12000, [0x41, 1]));
-    assert.throws(() => {
-      stream.packet(0, rtp(10500, [0x41, 1]));
-      stream.packet(0, rtp(15000, [0x41, 1]));
-    }, UnsupportedError);
+  it('gives video whose times step back (B-frames) decode times, across an RTP timestamp wrap', () => {
+    const units: MediaUnit[] = [];
+    const reasons: string[] = [];
+    const stream = new RtspToStream(
+      plan.tracks,
+      { describe: () => undefined, unit: (u) => units.push(u) },
+      () => 1000,
+      undefined,
+      (_, reason) => reasons.push(reason),
+    );
+    stream.describeIfReady();
+    // The SPS declares no reordering: the first step back sets the depth and video resumes at the next key frame.
+    const base = 2 ** 32 - 7 * 3000;
+    for (const [frame, key] of [[0, 1], [3], [1], [2], [6], [4], [5], [9, 1], [12], [10], [11], [15], [13], [14]]) {
+      stream.packet(0, rtp((base + (frame as number) * 3000) >>> 0, [key ? 0x65 : 0x41, 1]));
+    }
+    assert.equal(reasons.length, 1);
+    assert.match(reasons[0] ?? '', /reorder depth 1 from here/);
+    const at = (frame: number) => 90_000 + frame * 3000;
+    assert.deepEqual(
+      units.map((unit) => [unit.pts, unit.dts]),
+      [
+        [at(0), at(0)],
+        [at(3), at(3)],
+        // The key frame's decode time is laid one frame (of the SPS's 24 fps) below it.
+        [at(9), at(9) - 90_000 / 24],
+        ...[12, 10, 11, 15, 13, 14].map((frame, i) => [at(frame), at(9 + i)]),
+      ],
+    );
   });
 });

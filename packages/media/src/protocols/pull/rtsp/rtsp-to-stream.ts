@@ -5,11 +5,11 @@
  * parameter sets change; AAC (RFC 3640, the AudioSpecificConfig from `config`; RFC 6416 LATM, the
  * StreamMuxConfig from `config`) and Opus (RFC 7587) become one unit per frame. The parameter sets of the SDP declare the tracks before the first
  * packet, so the first key frame is playable at once. RTP has presentation times only: video
- * whose times step back (B-frames) cannot be given decode times and ends the session.
+ * frames get decode times from the reorder depth of their SPS (`decode-times.ts`, ADR 0072).
  */
 import { bytesEqual } from '../../../bits/bytes.js';
-import { buildAvcC, describeAvcC, H264_NAL } from '../../../codecs/h264.js';
-import { buildHvcC, describeHvcC, H265_NAL } from '../../../codecs/h265.js';
+import { buildAvcC, describeAvcC, H264_NAL, parseSps as parseH264Sps } from '../../../codecs/h264.js';
+import { buildHvcC, describeHvcC, H265_NAL, parseSps as parseH265Sps } from '../../../codecs/h265.js';
 import { toLengthPrefixed } from '../../../codecs/nal.js';
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString } from '../../../codecs/opus.js';
 import { ParseError, UnsupportedError } from '../../../errors.js';
@@ -22,6 +22,7 @@ import { LatmDepacketizer, latmConfig } from '../../shared/rtp/latm-depacketizer
 import { Mpeg4GenericDepacketizer, mpeg4GenericFormat } from '../../shared/rtp/mpeg4-generic-depacketizer.js';
 import type { RtpPacket, SenderReport } from '../../shared/rtp/rtp-packet.js';
 import type { PullInputSink } from '../pull-input.js';
+import { DecodeTimes, type DecodeTimesListener } from './decode-times.js';
 import { RtpTimeline } from './rtp-timeline.js';
 import type { RtspTrackPlan } from './rtsp-plan.js';
 
@@ -36,6 +37,10 @@ interface TrackReader {
   packet(packet: RtpPacket, emit: (unit: MediaUnit) => void): void;
   /** Packets before the next one were lost (servers drop packets for slow TCP readers too). */
   lost(): void;
+  /** Video: the decode time of a frame at `pts` (undefined: dropped); absent where dts is pts. */
+  decodeTime?(pts: number, key: boolean): number | undefined;
+  /** Video: the track's timeline moved by `ms` (sender-report alignment). */
+  moved?(ms: number): void;
 }
 
 /** Parameter sets of one NAL-based codec, from the SDP and in band. */
@@ -59,15 +64,21 @@ export class RtspToStream {
     private readonly sink: RtspStreamSink,
     now: () => number,
     onAligned?: (track: number, correctionMs: number) => void,
+    onReorder?: (track: number, reason: string, depth: number) => void,
   ) {
-    this.readers = plans.map((plan, index) => readerOf(plan, index + 1));
+    this.readers = plans.map((plan, index) =>
+      readerOf(plan, index + 1, (reason, depth) => onReorder?.(index, reason, depth)),
+    );
     this.timeline = new RtpTimeline(
       plans.map((plan, index) => ({
         rate: plan.media.clockRate,
         timescale: trackTimescale(plan, this.readers[index]),
       })),
       now,
-      onAligned,
+      (track, correctionMs) => {
+        this.readers[track]?.moved?.(correctionMs);
+        onAligned?.(track, correctionMs);
+      },
     );
   }
 
@@ -104,8 +115,12 @@ export class RtspToStream {
     reader.packet(packet, (unit) => {
       this.describeIfReady();
       const at = time(unit.dts);
-      if (this.described.length > 0 && at >= 0) {
-        this.sink.unit({ ...unit, dts: at, pts: at });
+      if (this.described.length === 0 || at < 0) {
+        return;
+      }
+      const dts = reader.decodeTime ? reader.decodeTime(at, unit.key) : at;
+      if (dts !== undefined) {
+        this.sink.unit({ ...unit, dts, pts: at });
       }
     });
   }
@@ -123,12 +138,11 @@ function trackTimescale(plan: RtspTrackPlan, reader: TrackReader | undefined): n
   return reader?.track?.timescale ?? plan.media.clockRate;
 }
 
-function readerOf(plan: RtspTrackPlan, id: number): TrackReader {
+function readerOf(plan: RtspTrackPlan, id: number, onReorder: DecodeTimesListener): TrackReader {
   switch (plan.codec) {
     case 'h264':
-      return new NalVideoReader(id, plan, 'h264');
     case 'h265':
-      return new NalVideoReader(id, plan, 'h265');
+      return new NalVideoReader(id, plan, plan.codec, onReorder);
     case 'aac':
     case 'latm':
       return new AacReader(id, plan);
@@ -143,11 +157,13 @@ class NalVideoReader implements TrackReader {
   private readonly depacketizer: H264Depacketizer | H265Depacketizer;
   private readonly parameters: ParameterSets;
   private lastTimestamp: number | undefined;
+  private decodeTimes: DecodeTimes | undefined;
 
   constructor(
     private readonly id: number,
     plan: RtspTrackPlan,
     private readonly codec: 'h264' | 'h265',
+    private readonly onReorder: DecodeTimesListener,
   ) {
     const fmtp = plan.media.fmtp;
     if (codec === 'h264') {
@@ -186,16 +202,8 @@ class NalVideoReader implements TrackReader {
       if (slices.length === 0 || !this.track) {
         continue;
       }
-      if (this.lastTimestamp !== undefined) {
-        const step = (unit.timestamp - this.lastTimestamp) | 0;
-        if (step < 0) {
-          throw new UnsupportedError(
-            'video presentation times step back (B-frames): RTP carries no decode times, so this source cannot be pulled',
-          );
-        }
-        if (step === 0) {
-          continue;
-        }
+      if (unit.timestamp === this.lastTimestamp) {
+        continue;
       }
       this.lastTimestamp = unit.timestamp;
       emit({
@@ -210,6 +218,14 @@ class NalVideoReader implements TrackReader {
 
   lost(): void {
     this.depacketizer.lost();
+  }
+
+  decodeTime(pts: number, key: boolean): number | undefined {
+    return this.decodeTimes ? this.decodeTimes.next(pts, key) : pts;
+  }
+
+  moved(ms: number): void {
+    this.decodeTimes?.moved(Math.round((ms * VIDEO_TIMESCALE) / 1000));
   }
 
   private nalType(nal: Uint8Array): number {
@@ -243,12 +259,17 @@ class NalVideoReader implements TrackReader {
     const [a, b, c] = sets as Uint8Array[];
     let config: Uint8Array;
     let described: { codecString: string; width: number; height: number; fps?: number };
+    let reorderDepth: number | undefined;
     try {
       config =
         this.codec === 'h264'
           ? buildAvcC([a as Uint8Array], [b as Uint8Array])
           : buildHvcC([a as Uint8Array], [b as Uint8Array], [c as Uint8Array]);
       described = this.codec === 'h264' ? describeAvcC(config) : describeHvcC(config);
+      reorderDepth =
+        this.codec === 'h264'
+          ? parseH264Sps(a as Uint8Array).maxNumReorderFrames
+          : parseH265Sps(b as Uint8Array).maxNumReorderPics;
     } catch (error) {
       if (error instanceof ParseError || error instanceof UnsupportedError) {
         throw new ParseError(
@@ -268,8 +289,20 @@ class NalVideoReader implements TrackReader {
       height: described.height,
       ...(described.fps === undefined ? {} : { fps: described.fps }),
     };
+    if (this.decodeTimes) {
+      this.decodeTimes.declare(reorderDepth);
+    } else {
+      this.decodeTimes = new DecodeTimes(
+        reorderDepth,
+        Math.round(VIDEO_TIMESCALE / (described.fps ?? DEFAULT_FPS)),
+        this.onReorder,
+      );
+    }
   }
 }
+
+/** Frame rate assumed, to start decode times, when the SPS gives none. */
+const DEFAULT_FPS = 25;
 
 const FILLER_H264 = 12;
 const FILLER_H265 = 38;

@@ -10,12 +10,14 @@
  */
 import type { RTCRtpSender } from 'werift';
 import { RtpHeader, RtpPacket } from 'werift';
-import type { RtpPayload } from '../../shared/rtp/h264-packetizer.js';
-import { type RtpToProtect, SrtpProtector } from './srtp-protector.js';
+import { MAX_RTP_PAYLOAD, type RtpPayload } from '../../shared/rtp/h264-packetizer.js';
+import { type RtpToProtect, SRTP_AES128_CM_HMAC_SHA1_80, SrtpProtector, TARGET_HEAD } from './srtp-protector.js';
 import { importSrtpKeys, rolloverCounter, sendingKeys, udpRoute } from './werift-srtp.js';
 
-/** Sent datagrams kept for retransmission (about 1.6 s of a 3 Mb/s stream; 640 KiB at most). */
+/** Sent datagrams kept for retransmission by default (about 1.6 s of a 3 Mb/s stream; 660 KiB). */
 export const SEND_HISTORY = 512;
+/** Bytes of one history slot: the protector's head, an RTP header with the MID extension, the largest payload, the tag. */
+const SLOT_BYTES = TARGET_HEAD + 40 + MAX_RTP_PAYLOAD + 16;
 const MID_URI = 'urn:ietf:params:rtp-hdrext:sdes:mid';
 /** NTP seconds at the Unix epoch (RFC 5905 §6). */
 const NTP_EPOCH_OFFSET_S = 2_208_988_800;
@@ -50,13 +52,34 @@ export class RtpSendPath {
   readonly stats: RtpSendStats = { packets: 0, bytes: 0, viaWerift: 0, retransmitted: 0, missed: 0, sendErrors: 0 };
   private protector: SrtpProtector | undefined;
   private template: Buffer | undefined;
-  private readonly history: (Buffer | undefined)[] = new Array(SEND_HISTORY);
-  private readonly historySequence = new Int32Array(SEND_HISTORY).fill(-1);
+  /**
+   * The history: with AES-CM each packet is protected straight into the slot of its sequence
+   * number in one buffer made once (no buffer per packet for the garbage collector to promote
+   * and sweep; ADR 0064), `historyLength` bytes from TARGET_HEAD; a packet that did not fit, or
+   * any GCM packet, is kept in `spilled`. Node hands a datagram to the kernel a tick later (and
+   * libuv holds it while the socket buffer is full), so a slot is written again only once the
+   * datagram it held is known sent: `slotOrder` numbers what went into each slot, and the send
+   * callback of each frame's last datagram raises `sentBefore` (libuv completes a socket's
+   * sends in order). A slot still in flight makes its packet spill instead.
+   */
+  private slots: Buffer[] | undefined;
+  private readonly slotOrder: Float64Array;
+  private submitted = 0;
+  private sentBefore = 0;
+  private readonly spilled: (Buffer | undefined)[];
+  private readonly historyLength: Int32Array;
+  private readonly historySequence: Int32Array;
 
   constructor(
     private readonly sender: RTCRtpSender,
     private readonly payloadType: number,
+    /** Datagrams kept for NACKs (SEND_HISTORY; less for audio). */
+    private readonly historySize = SEND_HISTORY,
   ) {
+    this.spilled = new Array(historySize);
+    this.historyLength = new Int32Array(historySize);
+    this.slotOrder = new Float64Array(historySize).fill(-1);
+    this.historySequence = new Int32Array(historySize).fill(-1);
     sender.onGenericNack.subscribe((nack) => this.retransmit(nack.lost));
   }
 
@@ -82,6 +105,9 @@ export class RtpSendPath {
       return;
     }
     const packets: RtpToProtect[] = [];
+    // Two packets of one frame must not share a slot.
+    const slots = payloads.length <= this.historySize / 2 ? this.slots : undefined;
+    const targets: (Buffer | undefined)[] | undefined = slots ? [] : undefined;
     const headers = Buffer.allocUnsafe(template.length * payloads.length);
     for (let i = 0; i < payloads.length; i++) {
       const { payload, marker } = payloads[i] as RtpPayload;
@@ -97,19 +123,33 @@ export class RtpSendPath {
       header.writeUInt16BE(sequence, 2);
       header.writeUInt32BE(timestamp >>> 0, 4);
       packets.push({ header, payload, roc });
+      const slot = sequence % this.historySize;
+      targets?.push((this.slotOrder[slot] as number) < this.sentBefore ? slots?.[slot] : undefined);
     }
-    const datagrams = protector.protectAll(packets);
+    const datagrams = protector.protectAll(packets, targets);
     const fields = this.sender as unknown as SenderFields;
     let octets = 0;
     let bytes = 0;
     for (let i = 0; i < datagrams.length; i++) {
       const datagram = datagrams[i] as Buffer;
-      // No callback: UDP send errors are losses like any other (NACK recovers them), and a
-      // callback would cost a tick per packet.
-      route.socket.send(datagram, route.port, route.address);
+      // A callback on the frame's last datagram only (the slots' bookkeeping): UDP send errors
+      // are losses like any other (NACK recovers them), and a callback costs a tick.
       const sequence = (packets[i] as RtpToProtect).header.readUInt16BE(2);
-      const slot = sequence % SEND_HISTORY;
-      this.history[slot] = datagram;
+      const slot = sequence % this.historySize;
+      const inSlot = datagram.buffer === slots?.[slot]?.buffer;
+      if (inSlot) {
+        this.slotOrder[slot] = this.submitted++;
+      }
+      if (i === datagrams.length - 1 && slots) {
+        const through = this.submitted;
+        route.socket.send(datagram, route.port, route.address, () => {
+          this.sentBefore = Math.max(this.sentBefore, through);
+        });
+      } else {
+        route.socket.send(datagram, route.port, route.address);
+      }
+      this.spilled[slot] = inSlot ? undefined : datagram;
+      this.historyLength[slot] = inSlot ? datagram.length : 0;
       this.historySequence[slot] = sequence;
       bytes += datagram.length;
       octets += (packets[i] as RtpToProtect).payload.byteLength;
@@ -157,6 +197,12 @@ export class RtpSendPath {
     }
     this.protector = new SrtpProtector(keys);
     this.template = headerTemplate(this.sender);
+    if (keys.profile === SRTP_AES128_CM_HMAC_SHA1_80) {
+      const slab = Buffer.allocUnsafeSlow(SLOT_BYTES * this.historySize);
+      this.slots = Array.from({ length: this.historySize }, (_, i) =>
+        slab.subarray(i * SLOT_BYTES, (i + 1) * SLOT_BYTES),
+      );
+    }
     void this.sender.runRtcp();
     return true;
   }
@@ -167,14 +213,22 @@ export class RtpSendPath {
       return;
     }
     for (const sequence of lost) {
-      const slot = sequence % SEND_HISTORY;
-      const datagram = this.history[slot];
-      if (!datagram || this.historySequence[slot] !== sequence) {
+      const slot = sequence % this.historySize;
+      const datagram = this.spilled[slot];
+      const length = this.historyLength[slot] as number;
+      const inSlot = this.slots?.[slot];
+      if (this.historySequence[slot] !== sequence || (!datagram && (length === 0 || !inSlot))) {
         this.stats.missed++;
         continue;
       }
       this.stats.retransmitted++;
-      route.socket.send(datagram, route.port, route.address);
+      if (datagram) {
+        route.socket.send(datagram, route.port, route.address);
+      } else if (inSlot) {
+        // In flight again: not rewritten before a later frame's send completes.
+        this.slotOrder[slot] = this.submitted++;
+        route.socket.send(inSlot, TARGET_HEAD, length, route.port, route.address);
+      }
     }
   }
 }

@@ -73,12 +73,25 @@ for (const [name, profile] of [
         const payload = randomBytes(length + 1).subarray(1);
         return { header, payload, roc: sequence < 65_532 ? 1 : 0 };
       });
-      const ours = protector.protectAll(
-        packets.map(({ header, payload, roc }) => ({ header: header.serialize(header.serializeSize), payload, roc })),
-      );
+      const toProtect = packets.map(({ header, payload, roc }) => ({
+        header: header.serialize(header.serializeSize),
+        payload,
+        roc,
+      }));
+      const ours = protector.protectAll(toProtect);
       assert.equal(ours.length, packets.length);
       packets.forEach(({ header, payload }, i) => {
         assert.deepEqual(ours[i], sender.encrypt(Buffer.from(payload), header), `packet ${i}`);
+      });
+      // Into caller-owned targets (one too small): the same datagrams, in the targets that had room.
+      const targets = toProtect.map(({ header, payload }, i) =>
+        Buffer.alloc(i === 2 ? 8 : protector.roomNeeded(header.length, payload.length) + 7),
+      );
+      const into = protector.protectAll(toProtect, targets);
+      into.forEach((datagram, i) => {
+        assert.deepEqual(datagram, ours[i], `packet ${i} into a target`);
+        const inTarget = datagram.buffer === targets[i]?.buffer;
+        assert.equal(inTarget, profile === SRTP_AES128_CM_HMAC_SHA1_80 && i !== 2, `packet ${i} in its target`);
       });
     });
 

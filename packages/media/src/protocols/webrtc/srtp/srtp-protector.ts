@@ -34,6 +34,8 @@ export interface RtpToProtect {
 }
 
 const SHA1_BLOCK = 64;
+/** Where a datagram protected into a caller's target starts (AES-CM: the HMAC inner pad comes first). */
+export const TARGET_HEAD = SHA1_BLOCK;
 const CM_TAG = 10;
 const GCM_TAG = 16;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -98,8 +100,13 @@ export class SrtpProtector {
     return this.protectAll([{ header, payload, roc }])[0] as Buffer;
   }
 
-  /** The protected datagrams of a frame's packets, in order. */
-  protectAll(packets: readonly RtpToProtect[]): Buffer[] {
+  /**
+   * The protected datagrams of a frame's packets, in order. With AES-CM, a packet whose
+   * `targets[i]` has room (`roomNeeded`) is written into it (the datagram is a view of it from
+   * byte `TARGET_HEAD`), so a caller can keep datagrams in memory of its own instead of a new
+   * buffer per packet; the others get a buffer of their own.
+   */
+  protectAll(packets: readonly RtpToProtect[], targets?: readonly (Buffer | undefined)[]): Buffer[] {
     if (this.profile === SRTP_AEAD_AES_128_GCM) {
       return packets.map((packet) => this.protectGcm(packet));
     }
@@ -108,10 +115,15 @@ export class SrtpProtector {
     let offset = 0;
     for (let i = 0; i < packets.length; i++) {
       const packet = packets[i] as RtpToProtect;
-      out[i] = this.protectCm(packet, keystream, offset);
+      out[i] = this.protectCm(packet, keystream, offset, targets?.[i]);
       offset += blocksOf(packet.payload.length) * 16;
     }
     return out;
+  }
+
+  /** Bytes a target must have for a packet of this header and payload length (AES-CM). */
+  roomNeeded(headerLength: number, payloadLength: number): number {
+    return TARGET_HEAD + headerLength + payloadLength + CM_TAG;
   }
 
   /** The AES-CM keystream of every packet, each from a 16-byte boundary, in one ECB call. */
@@ -146,11 +158,12 @@ export class SrtpProtector {
     return (this.ecb as Cipheriv).update(this.counters.subarray(0, blocks * 16));
   }
 
-  private protectCm(packet: RtpToProtect, keystream: Buffer, keystreamOffset: number): Buffer {
+  private protectCm(packet: RtpToProtect, keystream: Buffer, keystreamOffset: number, target?: Buffer): Buffer {
     const { header, payload, roc } = packet;
     const start = SHA1_BLOCK + header.length;
     const end = start + payload.length;
-    const buffer = Buffer.allocUnsafe(end + CM_TAG);
+    // The ROC is written at `end` for the inner hash, then the tag over it.
+    const buffer = target && target.length >= end + CM_TAG ? target : Buffer.allocUnsafe(end + CM_TAG);
     buffer.set(this.innerPad as Buffer, 0);
     buffer.set(header, SHA1_BLOCK);
     buffer.set(payload, start);
@@ -159,7 +172,7 @@ export class SrtpProtector {
     const outer = this.outer as Buffer;
     hash('sha1', buffer.subarray(0, end + 4), 'buffer').copy(outer, SHA1_BLOCK);
     hash('sha1', outer, 'buffer').copy(buffer, end, 0, CM_TAG);
-    return buffer.subarray(SHA1_BLOCK);
+    return buffer.subarray(SHA1_BLOCK, end + CM_TAG);
   }
 
   private protectGcm({ header, payload, roc }: RtpToProtect): Buffer {

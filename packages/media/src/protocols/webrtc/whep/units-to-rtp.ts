@@ -10,8 +10,20 @@ import type { MediaUnit } from '../../../stream/media-unit.js';
 import type { VideoTrack } from '../../../stream/track.js';
 import { packetizeH264, type RtpPayload } from '../../shared/rtp/h264-packetizer.js';
 
+const byTrack = new WeakMap<VideoTrack, H264UnitPacketizer>();
+
 /** Turns H.264 units of one track into RTP payloads, remembering the result per unit. */
 export class H264UnitPacketizer {
+  /** The packetizer of `track`, one for all the viewers of that track (its payloads are computed once per unit). */
+  static forTrack(track: VideoTrack): H264UnitPacketizer {
+    let packetizer = byTrack.get(track);
+    if (!packetizer) {
+      packetizer = new H264UnitPacketizer(track);
+      byTrack.set(track, packetizer);
+    }
+    return packetizer;
+  }
+
   private readonly parameterSets: Uint8Array[];
   private readonly cache = new WeakMap<MediaUnit, RtpPayload[]>();
 

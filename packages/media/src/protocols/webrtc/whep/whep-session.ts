@@ -17,7 +17,7 @@ import { audioTrackOf, videoTrackOf } from '../../../stream/track.js';
 import type { RtpPayload } from '../../shared/rtp/h264-packetizer.js';
 import { Peer, type PeerOptions } from '../peer.js';
 import type { TrickleFragment } from '../sdp/trickle-fragment.js';
-import { RtpSendPath, type RtpSendStats } from '../srtp/rtp-send-path.js';
+import { RtpSendPath, type RtpSendStats, SEND_HISTORY } from '../srtp/rtp-send-path.js';
 import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from '../srtp/srtp-protector.js';
 import { preferSrtpProfiles } from '../srtp/werift-srtp.js';
 import { H264UnitPacketizer, opusPayloads } from './units-to-rtp.js';
@@ -59,6 +59,9 @@ export interface WhepSessionStats {
   audioUnits: number;
   keyframeRequests: number;
 }
+
+/** Opus packets kept for NACKs (2.5 s of 20 ms packets). */
+const AUDIO_SEND_HISTORY = 128;
 
 interface Outgoing {
   readonly path: RtpSendPath;
@@ -130,7 +133,11 @@ export class WhepSession {
         continue;
       }
       const outgoing: Outgoing = {
-        path: new RtpSendPath(transceiver.sender, codec.payloadType),
+        path: new RtpSendPath(
+          transceiver.sender,
+          codec.payloadType,
+          transceiver.kind === 'audio' ? AUDIO_SEND_HISTORY : SEND_HISTORY,
+        ),
         sequence: Math.floor(Math.random() * 0x10000),
         timestampOffset: Math.floor(Math.random() * 0x7fffffff),
       };
@@ -219,7 +226,7 @@ export class WhepSession {
     const description = this.stream.description;
     const videoTrack = description ? videoTrackOf(description) : undefined;
     const audioTrack = description ? audioTrackOf(description) : undefined;
-    const packetizer = videoTrack && this.video ? new H264UnitPacketizer(videoTrack) : undefined;
+    const packetizer = videoTrack && this.video ? H264UnitPacketizer.forTrack(videoTrack) : undefined;
     const opusInStream = audioTrack?.codec === 'opus';
     if (this.audio && audioTrack && !opusInStream && this.context.opus) {
       this.unsubscribeOpus = this.context.opus.subscribe((unit) => this.sendAudio(unit));
@@ -311,7 +318,7 @@ export class WhepSession {
       this.close(`the stream's video changed to ${track.codec}, which WebRTC playback does not carry`);
       return false;
     }
-    plan.packetizer = new H264UnitPacketizer(track);
+    plan.packetizer = H264UnitPacketizer.forTrack(track);
     return true;
   }
 
