@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Airwave needs and is missing: Node 24 into .node/ when the system Node is older
 # than 22 (scripts/node-env.sh), npm dependencies (installed by that Node), and Debian packages
-# (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, srt-tools, radosgw + ceph-mon +
-# ceph-osd for tests and benchmarks).
+# (ffmpeg; with --test also chromium, nginx + libnginx-mod-rtmp, varnish, srt-tools, radosgw +
+# ceph-mon + ceph-osd for tests and benchmarks).
 # As root it uses apt; otherwise it prints the apt command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,8 @@ if [ "$want_test" = 1 ]; then
   command -v srt-live-transmit >/dev/null 2>&1 || missing+=(srt-tools)
   command -v nginx >/dev/null 2>&1 || missing+=(nginx)
   [ -e /usr/lib/nginx/modules/ngx_rtmp_module.so ] || missing+=(libnginx-mod-rtmp)
+  # The playback cache of deploy/varnish-playback-cache.vcl; tests run their own varnishd.
+  [ -x /usr/sbin/varnishd ] || missing+=(varnish)
   # A real S3 that verifies SigV4 for the storage tests: single-node Ceph radosgw (ADR 0050).
   command -v radosgw >/dev/null 2>&1 || missing+=(radosgw)
   command -v ceph-mon >/dev/null 2>&1 || missing+=(ceph-mon)
@@ -35,6 +37,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Debian starts a system varnishd (port 6081) on install where systemd runs: the tests start
+    # their own on ephemeral ports, so stop it and keep it from starting at boot.
+    if [[ " ${missing[*]} " == *" varnish "* ]] && [ -d /run/systemd/system ]; then
+      systemctl disable --now varnish.service varnishncsa.service >/dev/null 2>&1 || true
+    fi
   else
     effect="Airwave cannot start without them"
     [ "$want_test" = 0 ] || effect="the tests needing them skip, naming them"

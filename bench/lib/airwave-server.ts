@@ -190,6 +190,8 @@ export interface AirwaveMediaOptions {
   readonly env?: Record<string, string>;
   /** Name in reports (default `Airwave`). */
   readonly name?: string;
+  /** Node/V8 arguments before the script (e.g. a V8 flag to compare). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /**
@@ -200,7 +202,7 @@ export interface AirwaveMediaOptions {
  */
 export async function startAirwaveMedia(count: number, options: AirwaveMediaOptions = {}): Promise<MediaServerProcess> {
   const env = options.env ?? {};
-  const server = await startAirwave(env);
+  const server = await startAirwave(env, options.nodeArgs);
   try {
     const streams = await createStreams(server, count);
     const streamAt = (index: number): BenchStream => {

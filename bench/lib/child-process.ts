@@ -3,6 +3,7 @@
  * section's own file as a child that reports readiness on stdout.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,31 @@ export async function waitForPort(port: number, child: ChildProcess, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
+}
+
+/**
+ * Waits until `child` listens on `port` and returns how to stop it (by PID) and remove `dir`, its
+ * scratch directory; if it does not listen, stops it and throws naming `name` and the `log()` tail.
+ */
+export async function untilListening(
+  child: ChildProcess,
+  port: number,
+  dir: string,
+  name: string,
+  log: () => string,
+): Promise<() => Promise<void>> {
+  const stop = async (): Promise<void> => {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child);
+  } catch (error) {
+    const tail = log();
+    await stop();
+    throw new Error(`${name} did not start: ${String(error)} ${tail}`);
+  }
+  return stop;
 }
 
 /**

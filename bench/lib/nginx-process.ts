@@ -3,9 +3,9 @@
  * listens (its error log in the failure), stopped by PID with the directory removed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopChild, waitForPort } from './child-process.js';
+import { untilListening } from './child-process.js';
 
 /** Path of Debian's nginx. */
 export const NGINX = '/usr/sbin/nginx';
@@ -22,16 +22,8 @@ export async function runNginx(dir: string, port: number): Promise<NginxProcess>
   const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
     stdio: 'ignore',
   });
-  const stop = async (): Promise<void> => {
-    await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitForPort(port, child);
-  } catch (error) {
-    const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : '';
-    await stop();
-    throw new Error(`nginx did not start: ${String(error)} ${log}`);
-  }
+  const stop = await untilListening(child, port, dir, 'nginx', () =>
+    existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : '',
+  );
   return { pid: child.pid ?? 0, stop };
 }

@@ -1,10 +1,11 @@
 /**
  * Fan-out through edges (issue 20): 1,000 LL-HLS viewers on blocking reload spread over two
  * media-only edge processes that relay one origin (all three sharing one PostgreSQL database),
- * then the same 1,000 on the origin alone (one process), then through the shipped nginx cache
- * (deploy/nginx-playback-cache.conf, proxy_cache_lock) in front of the origin; and the burst
- * floor of the fan-out section (the same bytes from Airwave, a bare node:http server and nginx).
- * Same load generator, publisher and delay measure as the fan-out section (media-fanout.ts).
+ * then the same 1,000 on the origin alone (one process), then through the shipped caches in front
+ * of the origin: nginx (deploy/nginx-playback-cache.conf, proxy_cache_lock) and Varnish
+ * (deploy/varnish-playback-cache.vcl, its waiting list); and the burst floor of the fan-out section
+ * (the same bytes from Airwave, a bare node:http server and nginx). Same load generator, publisher
+ * and delay measure as the fan-out section (media-fanout.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -12,25 +13,65 @@ import { type AirwaveProcess, createStreams, startAirwave } from '../lib/airwave
 import { stopChild } from '../lib/child-process.js';
 import { waitForLlHls } from '../lib/llhls-viewer.js';
 import { benchMedia } from '../lib/media-file.js';
-import { type NginxCache, nginxMissing, startNginxCache } from '../lib/nginx-cache.js';
+import { nginxMissing, startNginxCache } from '../lib/nginx-cache.js';
 import { startPacedPublisher } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
 import { processTree, sampleWindow } from '../lib/proc-stats.js';
-import { burstFloor, delaysIn, floorVerdict, p50p99, RAMP_S, SETTLE_S, startLoader } from './media-fanout.js';
+import { startVarnishCache, VARNISH_PARAMS, varnishMissing } from '../lib/varnish-cache.js';
+import {
+  burstFloor,
+  delaysIn,
+  floorVerdict,
+  type LoaderReport,
+  p50p99,
+  RAMP_S,
+  SETTLE_S,
+  startLoader,
+} from './media-fanout.js';
 
 /** Section title. */
-export const title = 'Media: fan-out through edges (origin → two edges, one process, nginx cache)';
+export const title = 'Media: fan-out through edges (origin → two edges, one process, nginx and Varnish caches)';
 
 const VIEWERS = Number(process.env.BENCH_MEDIA_VIEWERS ?? 1000);
 const WINDOW_S = Number(process.env.BENCH_MEDIA_FANOUT_WINDOW_S ?? 15);
 const BURST_ROUNDS = Number(process.env.BENCH_MEDIA_BURST_ROUNDS ?? 16);
+/** Phases to run (comma-separated: edges, one, nginx, varnish, varnish-2, varnish-hint, floor); all by default. */
+const ONLY = process.env.BENCH_EDGE_PHASES?.split(',');
+/**
+ * varnishd -p parameter sets of the Varnish phase, `;` between sets (each space-separated
+ * name=value), one phase per set; else the shipped ones (bench/lib/varnish-cache.ts).
+ */
+const VARNISH_RUNS: readonly (readonly string[])[] = process.env.BENCH_VARNISH_PARAMS?.split(';').map((set) =>
+  set.split(' ').filter((param) => param !== ''),
+) ?? [VARNISH_PARAMS];
 
-interface Phase {
-  readonly name: string;
+/** varnishd -p parameters of the preload-hint and two-loader phases, else the first set above. */
+const VARNISH_HINT_RUN: readonly string[] =
+  process.env.BENCH_VARNISH_HINT_PARAMS?.split(' ').filter((param) => param !== '') ??
+  VARNISH_RUNS[0] ??
+  VARNISH_PARAMS;
+
+function runs(key: string): boolean {
+  return ONLY === undefined || ONLY.includes(key);
+}
+
+/** What a phase's viewers ask and whose CPU is sampled, while its servers run. */
+interface Opened {
   readonly playlistUrls: readonly string[];
   /** Processes whose CPU is reported, by name. */
   readonly groups: Record<string, () => number[]>;
+  close(): Promise<void>;
+}
+
+interface Phase {
+  readonly key: string;
+  readonly name: string;
+  /** The viewers also request the preload-hinted part with each blocking reload. */
+  readonly preloadHint?: boolean;
+  /** Load-generator processes the viewers are split over (1 unless given). */
+  readonly loaders?: number;
+  open(): Promise<Opened>;
 }
 
 /** Runs the phases and returns the Markdown. */
@@ -43,15 +84,17 @@ export async function run(): Promise<string> {
   return withScratchDatabase(base, async (databaseUrl) => {
     const common = { DATABASE_URL: databaseUrl, AIRWAVE_HEARTBEAT_SECONDS: '1' };
     const servers: AirwaveProcess[] = [];
-    let nginx: NginxCache | undefined;
-    let loader: ChildProcess | undefined;
+    let loaders: ChildProcess[] = [];
+    let opened: Opened | undefined;
     try {
       const origin = await startAirwave({ ...common, AIRWAVE_NODE_ID: 'origin' });
       servers.push(origin);
-      const edges = [
-        await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-1', AIRWAVE_ROLE: 'media' }),
-        await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-2', AIRWAVE_ROLE: 'media' }),
-      ];
+      const edges = runs('edges')
+        ? [
+            await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-1', AIRWAVE_ROLE: 'media' }),
+            await startAirwave({ ...common, AIRWAVE_NODE_ID: 'edge-2', AIRWAVE_ROLE: 'media' }),
+          ]
+        : [];
       servers.push(...edges);
       const [stream] = await createStreams(origin, 1);
       if (!stream) {
@@ -66,62 +109,122 @@ export async function run(): Promise<string> {
           await waitForLlHls(`${edge.baseUrl}${path}`, Date.now() + 30_000);
         }
         const skipped: string[] = [];
-        if (nginxMissing) {
+        const direct = (urls: readonly string[], groups: Opened['groups']) => async (): Promise<Opened> => ({
+          playlistUrls: urls,
+          groups,
+          close: async () => undefined,
+        });
+        const throughVarnish = (params: readonly string[]) => async (): Promise<Opened> => {
+          const varnish = await startVarnishCache(origin.httpPort, params);
+          await waitForLlHls(`${varnish.baseUrl}${path}`, Date.now() + 30_000);
+          return {
+            playlistUrls: [`${varnish.baseUrl}${path}`],
+            groups: { origin: () => [origin.pid], varnish: () => processTree(varnish.pid) },
+            close: () => varnish.stop(),
+          };
+        };
+        const all: Phase[] = [
+          {
+            key: 'edges',
+            name: `${VIEWERS} viewers over two edges (${VIEWERS / 2} each) relaying the origin`,
+            open: direct(
+              edges.map((edge) => `${edge.baseUrl}${path}`),
+              {
+                origin: () => [origin.pid],
+                'edge-1': () => [edges[0]?.pid ?? 0],
+                'edge-2': () => [edges[1]?.pid ?? 0],
+              },
+            ),
+          },
+          {
+            key: 'one',
+            name: `${VIEWERS} viewers on one process (the origin)`,
+            open: direct([`${origin.baseUrl}${path}`], { origin: () => [origin.pid] }),
+          },
+        ];
+        if (runs('nginx') && nginxMissing) {
           skipped.push(nginxMissing);
         } else {
-          nginx = await startNginxCache(origin.httpPort, 1);
-          await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
-        }
-        const phases: Phase[] = [
-          {
-            name: `${VIEWERS} viewers over two edges (${VIEWERS / 2} each) relaying the origin`,
-            playlistUrls: edges.map((edge) => `${edge.baseUrl}${path}`),
-            groups: {
-              origin: () => [origin.pid],
-              'edge-1': () => [edges[0]?.pid ?? 0],
-              'edge-2': () => [edges[1]?.pid ?? 0],
+          all.push({
+            key: 'nginx',
+            name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
+            open: async () => {
+              const nginx = await startNginxCache(origin.httpPort, 1);
+              await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
+              return {
+                playlistUrls: [`${nginx.baseUrl}${path}`],
+                groups: { origin: () => [origin.pid], nginx: () => processTree(nginx.pid) },
+                close: () => nginx.stop(),
+              };
             },
-          },
-          {
-            name: `${VIEWERS} viewers on one process (the origin)`,
-            playlistUrls: [`${origin.baseUrl}${path}`],
-            groups: { origin: () => [origin.pid] },
-          },
-          ...(nginx
-            ? [
-                {
-                  name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
-                  playlistUrls: [`${nginx.baseUrl}${path}`],
-                  groups: { origin: () => [origin.pid], nginx: () => (nginx ? processTree(nginx.pid) : []) },
-                },
-              ]
-            : []),
-        ];
+          });
+        }
+        if ((runs('varnish') || runs('varnish-hint')) && varnishMissing) {
+          skipped.push(varnishMissing);
+        } else {
+          for (const params of VARNISH_RUNS) {
+            all.push({
+              key: 'varnish',
+              name: `${VIEWERS} viewers through Varnish (deploy/varnish-playback-cache.vcl, ${params.length > 0 ? `\`${params.join(' ')}\`` : "varnishd's default parameters"}) in front of the origin`,
+              open: throughVarnish(params),
+            });
+          }
+          all.push({
+            key: 'varnish-2',
+            name: `${VIEWERS} viewers through Varnish (\`${VARNISH_HINT_RUN.join(' ')}\`) from two load-generator processes (${VIEWERS / 2} each)`,
+            loaders: 2,
+            open: throughVarnish(VARNISH_HINT_RUN),
+          });
+          all.push({
+            key: 'varnish-hint',
+            name: `${VIEWERS} viewers requesting the preload hint too, through Varnish (\`${VARNISH_HINT_RUN.join(' ')}\`)`,
+            preloadHint: true,
+            open: throughVarnish(VARNISH_HINT_RUN),
+          });
+        }
+        const phases = all.filter((phase) => runs(phase.key));
         const rows: string[] = [];
-        const p99s: number[] = [];
+        const p99s = new Map<string, number>();
         for (const phase of phases) {
+          opened = await phase.open();
+          const { groups, playlistUrls } = opened;
           const startAt = Date.now() + 2000;
           const from = startAt + (RAMP_S + SETTLE_S) * 1000;
           const until = from + WINDOW_S * 1000 + 500;
-          const started = startLoader({
-            playlistUrl: phase.playlistUrls[0] ?? '',
-            playlistUrls: phase.playlistUrls,
-            mp4Url: `${originBase}.mp4`,
-            stages: [{ viewers: VIEWERS, startAt, until, preloadHint: false }],
-            mp4: 0,
-            until,
-          });
-          loader = started.child;
+          const count = phase.loaders ?? 1;
+          const started = Array.from({ length: count }, () =>
+            startLoader({
+              playlistUrl: playlistUrls[0] ?? '',
+              playlistUrls,
+              mp4Url: `${originBase}.mp4`,
+              stages: [{ viewers: VIEWERS / count, startAt, until, preloadHint: phase.preloadHint ?? false }],
+              mp4: 0,
+              until,
+            }),
+          );
+          loaders = started.map((each) => each.child);
           await new Promise((resolve) => setTimeout(resolve, Math.max(0, from - Date.now())));
           const cpu = await sampleWindow(
-            { ...phase.groups, loader: () => (loader?.pid ? [loader.pid] : []) },
+            { ...groups, loader: () => loaders.flatMap((child) => (child.pid ? [child.pid] : [])) },
             WINDOW_S,
           );
-          const report = await started.reported;
-          await stopChild(started.child);
-          loader = undefined;
+          const reports = await Promise.all(started.map((each) => each.reported));
+          const report: LoaderReport = {
+            parts: reports.flatMap((each) => each.parts),
+            mp4: [],
+            errors: reports.reduce((sum, each) => sum + each.errors, 0),
+            errorSamples: reports.flatMap((each) => each.errorSamples),
+          };
+          for (const child of loaders) {
+            await stopChild(child);
+          }
+          loaders = [];
+          await opened.close();
+          opened = undefined;
           const delays = delaysIn(report, publisher.videoSent, publisher.keyframes, from, from + WINDOW_S * 1000);
-          p99s.push(percentile(delays.part, 99));
+          if (!p99s.has(phase.key)) {
+            p99s.set(phase.key, percentile(delays.part, 99));
+          }
           const cpuText = Object.entries(cpu.percent)
             .map(([name, percent]) => `${name} ${percent.toFixed(0)} %`)
             .join(', ');
@@ -132,13 +235,20 @@ export async function run(): Promise<string> {
           );
           console.log(rows.at(-1));
         }
-        const floor = await burstFloor({ server: origin, stream, publisher, base: originBase, playlist });
-        const bare = percentile(floor.results[1]?.delays ?? [], 99);
-        const floorRows = floor.results.map(
+        const floor = runs('floor')
+          ? await burstFloor({ server: origin, stream, publisher, base: originBase, playlist })
+          : undefined;
+        const bare = percentile(floor?.results[1]?.delays ?? [], 99);
+        const floorRows = (floor?.results ?? []).map(
           (result) =>
             `| ${result.name} | ${result.delays.length} | ${p50p99(result.delays)} | ${result.serverMs.toFixed(3)} | ${result.errors}${result.errorSamples.length > 0 ? ` (${result.errorSamples.slice(0, 2).join('; ')})` : ''} |`,
         );
-        const [edgeP99 = Number.NaN, oneP99 = Number.NaN, cacheP99] = p99s;
+        const edgeP99 = p99s.get('edges') ?? Number.NaN;
+        const oneP99 = p99s.get('one') ?? Number.NaN;
+        const cacheVerdict = (key: string): string => {
+          const p99 = p99s.get(key);
+          return p99 === undefined ? 'not run' : `${ms(p99)} ms (${p99 < 100 ? 'met' : 'missed'} < 100 ms)`;
+        };
         return [
           `One stream (the benchmark file, 720p30 ~3 Mb/s, 0.5 s parts) published to the origin by our paced RTMP ` +
             `publisher; two media-only edges (\`--role media\`, same PostgreSQL) relay it. ${VIEWERS} LL-HLS viewers ` +
@@ -153,27 +263,31 @@ export async function run(): Promise<string> {
           '|---|---:|---:|---:|---|---:|---:|',
           ...rows,
           '',
-          `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
-            `${BURST_ROUNDS} rounds, each with the part newest at that moment, ${(floor.partBytes / 1024).toFixed(0)} KiB on average).`,
-          '',
-          '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
-          '|---|---:|---:|---:|---:|',
-          ...floorRows,
-          '',
-          floorVerdict(floor.results),
-          '',
+          ...(floor
+            ? [
+                `**Burst floor** (the fan-out section's: the newest part and its playlist to ${VIEWERS} viewers released at once, ` +
+                  `${BURST_ROUNDS} rounds, each with the part newest at that moment, ${(floor.partBytes / 1024).toFixed(0)} KiB on average).`,
+                '',
+                '| server | deliveries | delay p50 / p99 ms | server CPU ms per viewer | errors |',
+                '|---|---:|---:|---:|---:|',
+                ...floorRows,
+                '',
+                floorVerdict(floor.results),
+                '',
+              ]
+            : []),
           `Targets: part p99 per edge process ≤ 1.1× the bare node:http floor — ${ms(edgeP99)} ms against ${ms(bare)} ms ` +
             `(${(edgeP99 / bare).toFixed(2)}×, ${edgeP99 <= 1.1 * bare ? 'met' : 'missed'}); one process: ${ms(oneP99)} ms ` +
-            `(${(oneP99 / bare).toFixed(2)}×). Through the nginx cache: ${cacheP99 === undefined ? 'not run' : `${ms(cacheP99)} ms (${cacheP99 < 100 ? 'met' : 'missed'} < 100 ms)`}.`,
+            `(${(oneP99 / bare).toFixed(2)}×). Through a cache, part p99: nginx ${cacheVerdict('nginx')}; Varnish ${cacheVerdict('varnish')}.`,
         ].join('\n');
       } finally {
         await publisher.stop();
       }
     } finally {
-      if (loader) {
-        await stopChild(loader);
+      for (const child of loaders) {
+        await stopChild(child);
       }
-      await nginx?.stop();
+      await opened?.close();
       for (const server of servers.reverse()) {
         await server.stop();
       }

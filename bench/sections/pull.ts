@@ -4,7 +4,8 @@
  * server (the in-process RTSP client, and with `AIRWAVE_PULL_RTSP=ffmpeg` the ffmpeg child behind
  * the guarded RTSP relay), over SRT from ffmpeg listeners (our in-process caller dialling the
  * checked address) and MPEG-TS over UDP (in process). `BENCH_PULL_MODES` picks modes
- * (rtmp,rtsp,rtsp-ffmpeg,srt,udp; all by default). CPU is read over the Airwave service's whole process tree
+ * (rtmp,rtsp,rtsp-ffmpeg,srt,udp; all by default; `floor` and `floor-drained` add bare datagram
+ * receivers of the UDP senders, with Node's events and with drained reads, as lower bounds). CPU is read over the Airwave service's whole process tree
  * (/proc), which includes the ffmpeg children of the pulls; the sources (publishers, listeners,
  * the RTSP server in this process) are outside it. Then the time from `createStream(PULL)` to the
  * first playable LL-HLS part of an RTSP source with a 2 s GOP (in process and through ffmpeg),
@@ -200,7 +201,10 @@ async function measureMode(mode: Mode): Promise<{ name: string; idleRss: number;
  * stream, fed by the same ffmpeg UDP senders as the UDP pull, doing nothing with what it receives
  * (Node's own work per datagram: buffer, address object, callback). Not Airwave: a lower bound.
  */
-async function measureDatagramFloor(file: string): Promise<{ name: string; idleRss: number; steps: Step[] }> {
+async function measureDatagramFloor(
+  file: string,
+  drained: boolean,
+): Promise<{ name: string; idleRss: number; steps: Step[] }> {
   const ports: number[] = [];
   for (const _ of Array.from({ length: Math.max(...STEPS) })) {
     ports.push(await freePort());
@@ -210,11 +214,26 @@ async function measureDatagramFloor(file: string): Promise<{ name: string; idleR
     [
       '-e',
       `const dgram = require('node:dgram');
+       const fs = require('node:fs');
+       const buffer = Buffer.allocUnsafe(65536);
+       const fds = [];
        for (const port of ${JSON.stringify(ports)}) {
          const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
          socket.on('message', () => {});
-         socket.bind(port, '127.0.0.1');
-       }`,
+         socket.bind(port, '127.0.0.1', () => {
+           if (${drained}) {
+             const state = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol');
+             socket[state].handle.recvStop();
+             fds.push(socket[state].handle.fd);
+           }
+         });
+       }
+       setInterval(() => {
+         Error.stackTraceLimit = 0;
+         for (const fd of fds) {
+           try { for (;;) fs.readSync(fd, buffer, 0, 65536, null); } catch {}
+         }
+       }, 20);`,
     ],
     { stdio: 'ignore' },
   );
@@ -235,7 +254,9 @@ async function measureDatagramFloor(file: string): Promise<{ name: string; idleR
       console.log(`datagram floor ${streams}: ${window.percent.server?.toFixed(1)} %`);
     }
     return {
-      name: 'floor: bare node:dgram receiver of the same UDP senders (no demux, no hub; not Airwave)',
+      name: drained
+        ? 'floor: bare receiver of the same UDP senders, drained every 20 ms with read(2) (no demux, no hub; not Airwave)'
+        : 'floor: bare node:dgram receiver of the same UDP senders (no demux, no hub; not Airwave)',
       idleRss: idle.rss.server ?? 0,
       steps,
     };
@@ -328,7 +349,10 @@ export async function run(): Promise<string> {
       results.push(await measureMode(mode));
     }
     if (MODES.includes('floor')) {
-      results.push(await measureDatagramFloor(file));
+      results.push(await measureDatagramFloor(file, false));
+    }
+    if (MODES.includes('floor-drained')) {
+      results.push(await measureDatagramFloor(file, true));
     }
 
     const pulledThroughFfmpeg: number[] = [];

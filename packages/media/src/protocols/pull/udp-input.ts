@@ -6,15 +6,32 @@
  * datagrams, `udp://0.0.0.0:<port>` takes every sender (a private class, opted into). The named
  * host is the address the guard checked; nothing is dialled. `localaddr` picks the interface of a
  * group. No ffmpeg child: the datagrams go straight to the MPEG-TS demuxer.
+ *
+ * Reads are batched where the kernel filters the senders (ADR 0066, net/datagram-drain.ts): a
+ * socket that takes every sender is drained every 20 ms from the start; a unicast pull from one
+ * named sender learns the sender's port from its first datagram, connects the socket to that
+ * address and port (the kernel then drops everyone else's) and is drained from then on; after
+ * a second without datagrams it disconnects and learns the port again (a restarted sender sends
+ * from a new one). Several named senders, or a group with `sources=`, keep one event per datagram
+ * (only the sender address tells them apart).
  */
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
+import { DatagramDrain, DrainTimer } from '../../net/datagram-drain.js';
 import { checkedAddress, PullRefusedError } from './address-guard.js';
 import { EndOnce, type PullEndKind, type PullInput, type PullInputContext } from './pull-input.js';
 import { readTransportStream } from './ts-reader.js';
 
 /** Kernel receive buffer asked for (bursts of a few Mb/s sources between event-loop turns). */
 const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/** Drained sockets are read this often (a 208 KiB default kernel buffer holds 20 ms of ~40 Mb/s). */
+const DRAIN_PERIOD_MS = 20;
+/** A connected pull without a datagram for this long forgets its sender's port. */
+const SENDER_QUIET_MS = 1000;
+
+/** The timer every drained UDP pull of the process is read on. */
+const drains = new DrainTimer(DRAIN_PERIOD_MS, true);
 
 /** Whether `address` is an IPv4 or IPv6 multicast group. */
 export function isMulticastAddress(address: string): boolean {
@@ -29,6 +46,11 @@ export function openUdpInput(context: PullInputContext): PullInput {
 class UdpInput implements PullInput {
   private readonly end = new EndOnce();
   private socket: Socket | undefined;
+  /** The sender address and port the socket is connected (or connecting) to. */
+  private connecting: string | undefined;
+  /** Datagram events since the last count reset (the switch to drained reads waits for a turn without any). */
+  private events = 0;
+  private stopDrain: (() => void) | undefined;
 
   constructor(private readonly context: PullInputContext) {
     checkedAddress(context.guard, context.target.host).then(
@@ -67,19 +89,31 @@ class UdpInput implements PullInput {
     });
     this.socket = socket;
     const reader = readTransportStream(sink, log);
-    socket.on('message', (datagram, from) => {
-      if (this.end.settled || (accepted.size > 0 && !accepted.has(from.address))) {
-        return;
-      }
+    const push = (datagram: Uint8Array) => {
       try {
         reader.push(datagram);
       } catch (error) {
         this.finish('failed', `unreadable MPEG-TS over UDP: ${error instanceof Error ? error.message : String(error)}`);
       }
+    };
+    // One named unicast sender: connect to it once its port is known, then drain.
+    const learnsSender = !multicast && !everySender && accepted.size === 1;
+    socket.on('message', (datagram: Buffer, from: RemoteInfo) => {
+      this.events++;
+      if (this.end.settled || (accepted.size > 0 && !accepted.has(from.address))) {
+        return;
+      }
+      push(datagram);
+      if (learnsSender && this.connecting === undefined) {
+        this.connectTo(socket, from, push);
+      }
     });
     socket.on('error', (error) => this.failed(error));
     const localAddress = params.get('localaddr') ?? undefined;
     socket.bind(Number(target.url.port), multicast ? undefined : everySender ? address : undefined, () => {
+      if (accepted.size === 0) {
+        this.drainFrom(socket, push);
+      }
       if (!multicast) {
         return;
       }
@@ -97,6 +131,82 @@ class UdpInput implements PullInput {
     });
   }
 
+  /**
+   * The sender's port is known: connect to it; once a whole event-loop turn after the connect
+   * brought no datagram event (the kernel queue was empty, so what came from other senders
+   * before the connect went through the address filter), drain.
+   */
+  private connectTo(socket: Socket, from: RemoteInfo, push: (datagram: Uint8Array) => void): void {
+    this.connecting = `${from.address}:${from.port}`;
+    socket.connect(from.port, from.address, (error?: Error) => {
+      if (this.end.settled || error) {
+        // On an error: keep the events (and the address filter); later datagrams do not try again.
+        return;
+      }
+      const quietTurn = () => {
+        this.events = 0;
+        // Between two check phases runs exactly one poll phase of the event loop.
+        setImmediate(() => {
+          if (this.end.settled) {
+            return;
+          }
+          if (this.events > 0) {
+            quietTurn();
+          } else if (!this.drainFrom(socket, push, true)) {
+            socket.disconnect();
+            this.connecting = undefined;
+          }
+        });
+      };
+      setImmediate(quietTurn);
+    });
+  }
+
+  /**
+   * Reads `socket` every period from now on (undefined when it cannot be drained: events stay).
+   * `connected`: forget the sender after SENDER_QUIET_MS without datagrams.
+   */
+  private drainFrom(
+    socket: Socket,
+    push: (datagram: Uint8Array) => void,
+    connected = false,
+  ): DatagramDrain | undefined {
+    const drain = DatagramDrain.take(socket);
+    if (!drain) {
+      return undefined;
+    }
+    let heardAt = performance.now();
+    const read = () => {
+      if (this.end.settled) {
+        drains.remove(read);
+        return;
+      }
+      let got = false;
+      const failed = drain.drain((datagram) => {
+        got = true;
+        push(datagram);
+      });
+      const now = performance.now();
+      if (got) {
+        heardAt = now;
+      }
+      if (failed !== undefined) {
+        this.finish(
+          'failed',
+          `UDP source ${this.context.target.host}:${this.context.target.url.port} failed: ${failed}`,
+        );
+      } else if (connected && now - heardAt > SENDER_QUIET_MS) {
+        drains.remove(read);
+        socket.disconnect();
+        this.connecting = undefined;
+        drain.release();
+      }
+    };
+    this.stopDrain = () => drains.remove(read);
+    drains.add(read);
+    return drain;
+  }
+
   private failed(error: Error): void {
     if (error instanceof PullRefusedError) {
       this.finish(error.kind, error.message);
@@ -108,6 +218,7 @@ class UdpInput implements PullInput {
 
   private finish(kind: PullEndKind, message: string): void {
     if (this.end.settle({ kind, message })) {
+      this.stopDrain?.();
       try {
         this.socket?.close();
       } catch {

@@ -10,11 +10,13 @@
  * demuxer; a sending call sends payloads through an SrtSender (retransmission, too-late drop),
  * with keepalives and the idle timeout kept here. One UDP socket per
  * call, connected to the address given (already checked by the caller of this module); one
- * timer drives every established call.
+ * timer drives every established call, and an established receiving call's datagrams are read
+ * on that timer in one batch (net/datagram-drain.ts) rather than one event each.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
+import { DatagramDrain } from '../../net/datagram-drain.js';
 import type { Logger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
@@ -144,6 +146,10 @@ export class SrtCall {
   private connection: SrtConnection | undefined;
   private sender: SrtSender | undefined;
   private readonly sending: Ticking = { tick: () => this.tickSender() };
+  /** An established receiving call: its reads (batched when the socket allows) and the connection's timers. */
+  private readonly receiving: Ticking = { tick: () => this.tickReceiver() };
+  private drain: DatagramDrain | undefined;
+  private readonly onDatagram = (bytes: Uint8Array) => this.onBatchDatagram(bytes);
   private lastHeard = 0;
   private lastSent = 0;
   private finished = false;
@@ -291,7 +297,7 @@ export class SrtCall {
     });
   }
 
-  private onMessage(message: Buffer): void {
+  private onMessage(message: Uint8Array): void {
     if (this.state === 'over') {
       return;
     }
@@ -405,12 +411,13 @@ export class SrtCall {
       idleTimeoutMs: this.options.idleTimeoutMs ?? 5000,
       ...(this.keys && passphrase !== undefined ? { keys: { passphrase, initial: this.keys } } : {}),
       onClose: (reason) => {
-        untrack(connection);
+        untrack(this.receiving);
         this.end(connection.peerShutdown ? 'ended' : 'failed', reason);
       },
     });
     this.connection = connection;
-    track(connection);
+    this.drain = DatagramDrain.take(this.socket);
+    track(this.receiving);
     this.options.log.info({ peer: this.peer, latencyMs, encrypted: this.keys !== undefined }, 'SRT call established');
     this.options.onEstablished?.();
   }
@@ -455,6 +462,33 @@ export class SrtCall {
     } catch (error) {
       this.options.log.debug({ err: error, peer: this.peer }, 'bad SRT control packet ignored');
     }
+  }
+
+  /** Reads what arrived since the last tick (a batched socket), then runs the connection's timers. */
+  private tickReceiver(): void {
+    const connection = this.connection;
+    if (!connection || this.finished) {
+      return;
+    }
+    const failed = this.drain?.drain(this.onDatagram);
+    if (failed !== undefined) {
+      this.end(
+        'failed',
+        failed === 'ECONNREFUSED' ? `nothing listens on ${this.peer}` : `SRT socket to ${this.peer}: ${failed}`,
+      );
+      return;
+    }
+    connection.tick();
+  }
+
+  /**
+   * One datagram of a batch: a view of the shared read buffer. A clear data packet is copied (the
+   * receiver holds its payload until its delivery time); control packets are handled at once and
+   * an encrypted payload is decrypted into new memory.
+   */
+  private onBatchDatagram(bytes: Uint8Array): void {
+    const clearData = ((bytes[0] as number) & 0x80) === 0 && (((bytes[4] as number) >>> 3) & 3) === 0;
+    this.onMessage(clearData ? bytes.slice() : bytes);
   }
 
   private tickSender(): void {
@@ -504,7 +538,7 @@ export class SrtCall {
     if (connection) {
       // Our own close sends SHUTDOWN before the socket closes; its onClose comes back here, finished.
       connection.close(message, true);
-      untrack(connection);
+      untrack(this.receiving);
     }
     if (this.sender) {
       untrack(this.sending);

@@ -50,6 +50,11 @@ describe('SegmentSpool', () => {
     const shorter = spool.store(bytes(1000, 2));
     assert.equal(readdirSync(dir).length, 2, 'the dropped file was reused');
     assert.deepEqual(await bodyBytes(shorter.body()), Buffer.from(bytes(1000, 2)));
+    assert.deepEqual(
+      await bodyBytes(shorter.body(900, 1000)),
+      Buffer.from(bytes(100, 2)),
+      'its last range ends at its own end',
+    );
     shorter.drop();
     const longer = spool.store(bytes(5000, 3));
     assert.equal(readdirSync(dir).length, 2);

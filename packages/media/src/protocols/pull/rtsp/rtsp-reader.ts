@@ -114,7 +114,13 @@ export class RtspReader {
         const channel = bytes[at + 1] as number;
         const length = ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number);
         at += 4;
-        at = this.body(bytes, at, length, (data) => ({ kind: 'frame', channel, data }), out);
+        if (at + length <= bytes.byteLength) {
+          // The common case, a whole frame in the chunk: no completion closure.
+          out.push({ kind: 'frame', channel, data: bytes.subarray(at, at + length) });
+          at += length;
+        } else {
+          at = this.body(bytes, at, length, (data) => ({ kind: 'frame', channel, data }), out);
+        }
         continue;
       }
       const headEnd = findHeadEnd(bytes, at);

@@ -58,6 +58,8 @@ export class RtspToStream {
   private readonly timeline: RtpTimeline;
   private described: readonly (Track | undefined)[] = [];
   private readonly sequences: (number | undefined)[] = [];
+  /** One unit callback per track, made once (not per packet). */
+  private readonly emitters: ((unit: MediaUnit) => void)[];
 
   constructor(
     plans: readonly RtspTrackPlan[],
@@ -69,6 +71,7 @@ export class RtspToStream {
     this.readers = plans.map((plan, index) =>
       readerOf(plan, index + 1, (reason, depth) => onReorder?.(index, reason, depth)),
     );
+    this.emitters = plans.map((_, index) => this.emitter(index));
     this.timeline = new RtpTimeline(
       plans.map((plan, index) => ({
         rate: plan.media.clockRate,
@@ -111,10 +114,15 @@ export class RtspToStream {
       reader.lost();
     }
     this.sequences[index] = (packet.sequence + 1) & 0xffff;
-    const time = (timestamp: number) => this.timeline.time(index, timestamp);
-    reader.packet(packet, (unit) => {
+    reader.packet(packet, this.emitters[index] as (unit: MediaUnit) => void);
+  }
+
+  /** What a track's reader hands its units to: timed on the session's timeline, then to the sink. */
+  private emitter(index: number): (unit: MediaUnit) => void {
+    return (unit) => {
+      const reader = this.readers[index] as TrackReader;
       this.describeIfReady();
-      const at = time(unit.dts);
+      const at = this.timeline.time(index, unit.dts);
       if (this.described.length === 0 || at < 0) {
         return;
       }
@@ -122,7 +130,7 @@ export class RtspToStream {
       if (dts !== undefined) {
         this.sink.unit({ ...unit, dts, pts: at });
       }
-    });
+    };
   }
 
   /** One sender report of track `index`. */

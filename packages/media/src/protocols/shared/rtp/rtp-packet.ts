@@ -15,6 +15,14 @@ export interface RtpPacket {
   readonly payload: Uint8Array;
 }
 
+/** The big-endian unsigned 32-bit word at `at`. */
+function word(data: Uint8Array, at: number): number {
+  return (
+    (data[at] as number) * 0x1000000 +
+    (((data[at + 1] as number) << 16) | ((data[at + 2] as number) << 8) | (data[at + 3] as number))
+  );
+}
+
 /** Parses an RTP packet; throws ParseError when it is not one. */
 export function parseRtpPacket(data: Uint8Array): RtpPacket {
   if (data.byteLength < 12) {
@@ -24,13 +32,13 @@ export function parseRtpPacket(data: Uint8Array): RtpPacket {
   if (first >> 6 !== 2) {
     throw new ParseError(`RTP version ${first >> 6}`, 0);
   }
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // Read by hand: a DataView per packet costs more than the few fields it reads.
   let start = 12 + (first & 0x0f) * 4;
   if (first & 0x10) {
     if (start + 4 > data.byteLength) {
       throw new ParseError('RTP header extension cut short', start);
     }
-    start += 4 + view.getUint16(start + 2) * 4;
+    start += 4 + (((data[start + 2] as number) << 8) | (data[start + 3] as number)) * 4;
   }
   let end = data.byteLength;
   if (first & 0x20) {
@@ -43,9 +51,9 @@ export function parseRtpPacket(data: Uint8Array): RtpPacket {
   return {
     payloadType: second & 0x7f,
     marker: (second & 0x80) !== 0,
-    sequence: view.getUint16(2),
-    timestamp: view.getUint32(4),
-    ssrc: view.getUint32(8),
+    sequence: ((data[2] as number) << 8) | (data[3] as number),
+    timestamp: word(data, 4),
+    ssrc: word(data, 8),
     payload: data.subarray(start, end),
   };
 }

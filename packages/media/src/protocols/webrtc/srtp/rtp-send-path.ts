@@ -59,13 +59,15 @@ export class RtpSendPath {
    * any GCM packet, is kept in `spilled`. Node hands a datagram to the kernel a tick later (and
    * libuv holds it while the socket buffer is full), so a slot is written again only once the
    * datagram it held is known sent: `slotOrder` numbers what went into each slot, and the send
-   * callback of each frame's last datagram raises `sentBefore` (libuv completes a socket's
-   * sends in order). A slot still in flight makes its packet spill instead.
+   * callback of a frame's last datagram, requested every historySize / 8 datagrams, raises
+   * `sentBefore` (libuv completes a socket's sends in order). A slot still in flight makes its packet spill instead.
    */
   private slots: Buffer[] | undefined;
   private readonly slotOrder: Float64Array;
   private submitted = 0;
   private sentBefore = 0;
+  /** The next frame whose last datagram gets a callback (every historySize / 8 datagrams). */
+  private confirmAt = 0;
   private readonly spilled: (Buffer | undefined)[];
   private readonly historyLength: Int32Array;
   private readonly historySequence: Int32Array;
@@ -132,16 +134,17 @@ export class RtpSendPath {
     let bytes = 0;
     for (let i = 0; i < datagrams.length; i++) {
       const datagram = datagrams[i] as Buffer;
-      // A callback on the frame's last datagram only (the slots' bookkeeping): UDP send errors
-      // are losses like any other (NACK recovers them), and a callback costs a tick.
+      // A callback now and then, on a frame's last datagram (the slots' bookkeeping): UDP send
+      // errors are losses like any other (NACK recovers them), and a callback costs a tick.
       const sequence = (packets[i] as RtpToProtect).header.readUInt16BE(2);
       const slot = sequence % this.historySize;
       const inSlot = datagram.buffer === slots?.[slot]?.buffer;
       if (inSlot) {
         this.slotOrder[slot] = this.submitted++;
       }
-      if (i === datagrams.length - 1 && slots) {
+      if (i === datagrams.length - 1 && slots && this.submitted >= this.confirmAt) {
         const through = this.submitted;
+        this.confirmAt = through + this.historySize / 8;
         route.socket.send(datagram, route.port, route.address, () => {
           this.sentBefore = Math.max(this.sentBefore, through);
         });

@@ -1,0 +1,143 @@
+/**
+ * UDP sockets read in batches on a timer instead of one event per datagram (RFC 768 datagrams;
+ * ADR 0066). Node's dgram wakes the event loop, allocates a buffer and an address object and
+ * calls into JavaScript for every datagram; a 3 Mb/s MPEG-TS source is ~300 of those a second. A
+ * drained socket stops Node's receiving (libuv no longer polls it) and its owner reads everything
+ * the kernel holds with plain `read(2)` calls into one reused buffer, once per period: no
+ * wake-up, allocation or address object per datagram. `read` gives no sender address, so only
+ * sockets whose senders the kernel already filters are drained: connected ones (the SRT caller,
+ * a UDP pull once it knows its sender's port) and ones that take every sender. Node has no
+ * public API for this: the socket's handle is taken from its internal state (as
+ * `net/paced-reads.ts` does for TCP); when it is not there the owner keeps Node's events.
+ */
+import type { Socket } from 'node:dgram';
+import { readSync } from 'node:fs';
+import { uninitialisedBytes } from '../bits/bytes.js';
+
+/** The largest UDP payload: one read buffer holds any datagram. */
+const MAX_DATAGRAM_BYTES = 65_536;
+
+/** Most datagrams one drain reads (a flood cannot hold the event loop). */
+const MAX_DATAGRAMS_PER_DRAIN = 8192;
+
+/** The one buffer every drain reads into (each datagram is handled before the next read). */
+const readBuffer = uninitialisedBytes(MAX_DATAGRAM_BYTES);
+
+/** The internal UDP handle of a dgram socket (no public API). */
+interface UdpHandle {
+  readonly fd: number;
+  recvStart(): number;
+  recvStop(): number;
+}
+
+function handleOf(socket: Socket): UdpHandle | undefined {
+  const state = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === 'state symbol');
+  const handle =
+    state === undefined ? undefined : (socket as unknown as Record<symbol, { handle?: unknown }>)[state]?.handle;
+  const candidate = handle as Partial<UdpHandle> | undefined;
+  if (
+    typeof candidate?.fd !== 'number' ||
+    candidate.fd < 0 ||
+    typeof candidate.recvStart !== 'function' ||
+    typeof candidate.recvStop !== 'function'
+  ) {
+    return undefined;
+  }
+  return candidate as UdpHandle;
+}
+
+/** Called with each datagram a drain reads: a view of the shared read buffer, valid until it returns (copy what you keep). */
+export type DatagramHandler = (bytes: Uint8Array) => void;
+
+/** A bound (or connected) UDP socket whose datagrams its owner reads with `drain()`. */
+export class DatagramDrain {
+  private constructor(
+    private readonly socket: Socket,
+    private readonly handle: UdpHandle,
+  ) {}
+
+  /**
+   * Stops Node's receiving on a bound socket and hands its reads to the caller; undefined when
+   * this Node version's socket has no reachable handle (keep the 'message' events then).
+   */
+  static take(socket: Socket): DatagramDrain | undefined {
+    const handle = handleOf(socket);
+    if (!handle) {
+      return undefined;
+    }
+    handle.recvStop();
+    return new DatagramDrain(socket, handle);
+  }
+
+  /**
+   * Reads every datagram the kernel holds for the socket into `onDatagram`; answers the error
+   * code of a read that failed (ECONNREFUSED on a connected socket whose peer is gone, …), or
+   * undefined once the socket is empty.
+   */
+  drain(onDatagram: DatagramHandler): string | undefined {
+    for (let count = 0; count < MAX_DATAGRAMS_PER_DRAIN; count++) {
+      // Asked again each time: a handler may close the socket, and its number may be reused.
+      const fd = this.handle.fd;
+      if (fd < 0) {
+        return 'EBADF';
+      }
+      let size: number;
+      // The read that finds the socket empty throws EAGAIN: without a stack trace that costs ~2 µs.
+      const stackTraceLimit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        size = readSync(fd, readBuffer, 0, MAX_DATAGRAM_BYTES, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return code === 'EAGAIN' || code === 'EWOULDBLOCK' ? undefined : (code ?? 'EIO');
+      } finally {
+        Error.stackTraceLimit = stackTraceLimit;
+      }
+      onDatagram(readBuffer.subarray(0, size));
+    }
+    return undefined;
+  }
+
+  /** Gives the socket back to Node's 'message' events. */
+  release(): void {
+    if (handleOf(this.socket) === this.handle) {
+      this.handle.recvStart();
+    }
+  }
+}
+
+/** Runs every registered drain once per period on one timer, which runs only while any is registered. */
+export class DrainTimer {
+  private readonly drains = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `keepsAlive`: the timer holds the event loop open as the sockets it reads would. */
+  constructor(
+    private readonly periodMs: number,
+    private readonly keepsAlive = false,
+  ) {}
+
+  /** Runs `drain` every period from now on. */
+  add(drain: () => void): void {
+    this.drains.add(drain);
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        for (const each of this.drains) {
+          each();
+        }
+      }, this.periodMs);
+      if (!this.keepsAlive) {
+        this.timer.unref();
+      }
+    }
+  }
+
+  /** Stops running `drain`. */
+  remove(drain: () => void): void {
+    this.drains.delete(drain);
+    if (this.drains.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}
