@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
-import { initKey, segmentKey } from '../domain/recordings/recording-keys.js';
+import { initKey } from '../domain/recordings/recording-keys.js';
+import { readSegment } from '../domain/recordings/segment-bytes.js';
 import type { IndexedSegment } from '../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import { jobSpawnSignal } from './job-queue.js';
@@ -25,7 +26,7 @@ export async function* trackBytes(
       version = segment.init;
       yield* (await storage.get(initKey(prefix, track, version))).body;
     }
-    yield* (await storage.get(segmentKey(prefix, track, segment.msn))).body;
+    yield* (await readSegment(storage, prefix, segment)).body;
   }
 }
 

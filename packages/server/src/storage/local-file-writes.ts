@@ -3,7 +3,7 @@
  * append-only file kept open — each a few libuv requests on the callback API (no FileHandle, no
  * temporary file, no fsync), for objects an index names only after they are written.
  */
-import { close, fdatasync, mkdir, open, write } from 'node:fs';
+import { close, fdatasync, mkdir, open, write, writev } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ObjectAppender } from './object-storage.js';
 
@@ -34,6 +34,33 @@ function writeAll(fd: number, data: Uint8Array): Promise<void> {
       });
     };
     step(0);
+  });
+}
+
+/** Writes all of `pieces` in order at the file's position with gathered writes (a short one continues where it stopped). */
+function writevAll(fd: number, pieces: readonly Uint8Array[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (rest: readonly Uint8Array[]): void => {
+      writev(fd, rest, null, (error, written) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        let left = written;
+        let index = 0;
+        while (index < rest.length && left >= (rest[index] as Uint8Array).byteLength) {
+          left -= (rest[index] as Uint8Array).byteLength;
+          index++;
+        }
+        if (index === rest.length) {
+          resolve();
+          return;
+        }
+        const partial = (rest[index] as Uint8Array).subarray(left);
+        step([partial, ...rest.slice(index + 1)]);
+      });
+    };
+    step(pieces);
   });
 }
 
@@ -71,7 +98,7 @@ export async function openFileAppender(path: string): Promise<ObjectAppender> {
   const fd = await openMakingParent(path, 'a');
   let closed = false;
   return {
-    append: (bytes) => writeAll(fd, bytes),
+    append: (bytes) => (bytes instanceof Uint8Array ? writeAll(fd, bytes) : writevAll(fd, bytes)),
     sync: () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
     close: async () => {
       if (!closed) {

@@ -29,8 +29,11 @@ export interface PutOptions {
 
 /** An object being appended to (an append-only log such as a recording's index), one writer at a time. */
 export interface ObjectAppender {
-  /** Appends bytes with `written` durability (see PutOptions): a process kill keeps every completed append. */
-  append(bytes: Uint8Array): Promise<void>;
+  /**
+   * Appends bytes (pieces in order: one gathered write) with `written` durability (see
+   * PutOptions): a process kill keeps every completed append.
+   */
+  append(bytes: Uint8Array | readonly Uint8Array[]): Promise<void>;
   /** Brings what was appended to stable storage. */
   sync(): Promise<void>;
   /** Releases the object (no more appends). */

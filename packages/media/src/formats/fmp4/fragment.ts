@@ -136,8 +136,24 @@ export function writeFragment(plan: FragmentPlan, out: Uint8Array, offset = 0): 
   if (offset < 0 || offset + plan.size > out.byteLength) {
     throw new RangeError(`a fragment of ${plan.size} bytes does not fit at ${offset} of ${out.byteLength}`);
   }
-  const { stypSize, moofSize, mdatPayload, trunSizes, withOffsets } = plan;
   const target = out.subarray(offset, offset + plan.size);
+  writeBoxes(plan, target, true);
+  return target;
+}
+
+/**
+ * The boxes of a planned fragment without its sample bytes: (styp,) moof and the mdat header, in
+ * a new buffer; the samples' bytes, in plan order, complete the fragment (a gathered write).
+ */
+export function fragmentBoxes(plan: FragmentPlan): Uint8Array {
+  const target = new Uint8Array(plan.size - plan.mdatPayload);
+  writeBoxes(plan, target, false);
+  return target;
+}
+
+/** Writes the boxes into `target` (starting with the fragment), and with `samples` the samples' bytes after them. */
+function writeBoxes(plan: FragmentPlan, target: Uint8Array, samples: boolean): void {
+  const { stypSize, moofSize, mdatPayload, trunSizes, withOffsets } = plan;
   const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   let at = 0;
   if (stypSize > 0) {
@@ -184,13 +200,14 @@ export function writeFragment(plan: FragmentPlan, out: Uint8Array, offset = 0): 
         view.setInt32(at, sample.compositionOffset);
         at += 4;
       }
-      target.set(sample.data, dataAt);
+      if (samples) {
+        target.set(sample.data, dataAt);
+      }
       dataAt += sample.data.length;
       dataOffset += sample.data.length;
     }
   }
   writeBoxHeader(view, at, BOX_HEADER_SIZE + mdatPayload, MDAT);
-  return target;
 }
 
 /**

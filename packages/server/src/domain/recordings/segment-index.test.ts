@@ -3,6 +3,8 @@
  * append (chunks): both read back what was appended; a journal line cut short by a kill is not
  * an entry; entries appended without flush reach storage with the next flush or close; recovery
  * cuts the index before the first segment whose stored size is not the indexed one (power loss).
+ * Packed segments (ADR 0062), appended from pieces, read back from their pack's range, a track
+ * starts a new pack after its count, and recovery cuts before a segment past a short pack's end.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
@@ -10,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifiedSegments } from '../../jobs/recorder/recovery.js';
+import { SegmentPacks } from '../../jobs/recorder/segment-packs.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
-import { indexJournalKey, segmentKey } from './recording-keys.js';
+import { indexJournalKey, packKey, segmentKey } from './recording-keys.js';
+import { readSegment } from './segment-bytes.js';
 import { type IndexedSegment, readRecordingIndex, rewriteRecordingIndex, SegmentIndexWriter } from './segment-index.js';
 
 function entry(msn: number, bytes = 100): IndexedSegment {
@@ -118,6 +122,39 @@ describe('segment index', () => {
     assert.deepEqual(
       (await readRecordingIndex(storage, prefix)).segments.map((segment) => segment.msn),
       [0, 1],
+    );
+  });
+
+  it('packed segments read back from their range; a new pack after the count; recovery cuts at a short pack', async () => {
+    const prefix = 'recordings/p/';
+    const packs = SegmentPacks.of(storage, prefix, 3);
+    assert.ok(packs);
+    const written: { segment: IndexedSegment; bytes: Buffer }[] = [];
+    for (let msn = 0; msn < 5; msn++) {
+      for (const track of ['video', 'audio'] as const) {
+        const pieces = [Buffer.from(`${track}-${msn}:`), Buffer.alloc(1000 + msn * 7, msn), Buffer.from('end')];
+        const bytes = Buffer.concat(pieces);
+        const place = packs.place(track, msn, bytes.byteLength);
+        await packs.write(track, place.pack, pieces);
+        written.push({ segment: { ...entry(msn, bytes.byteLength), track, ...place }, bytes });
+      }
+    }
+    await packs.close();
+    assert.deepEqual(
+      [...new Set(written.map(({ segment }) => `${segment.track}-${segment.pack}`))],
+      ['video-0', 'audio-0', 'video-3', 'audio-3'],
+    );
+    for (const { segment, bytes } of written) {
+      const read = await readSegment(storage, prefix, segment);
+      assert.deepEqual(Buffer.concat(await read.body.toArray()), bytes, `${segment.track} ${segment.msn}`);
+    }
+    const video = written.filter(({ segment }) => segment.track === 'video').map(({ segment }) => segment);
+    assert.equal((await verifiedSegments(storage, prefix, video)).length, 5);
+    const second = video[1] as IndexedSegment;
+    truncateSync(storage.localFile(packKey(prefix, 'video', 0)), (second.offset ?? 0) + second.bytes - 1);
+    assert.deepEqual(
+      (await verifiedSegments(storage, prefix, video)).map((segment) => segment.msn),
+      [0],
     );
   });
 });

@@ -30,6 +30,10 @@ export interface IndexedSegment {
   /** First segment after a reconnect or codec change. */
   readonly discontinuity: boolean;
   readonly bytes: number;
+  /** A packed segment's pack (packKey; ADR 0062); absent: the segment is an object of its own (segmentKey). */
+  readonly pack?: number;
+  /** A packed segment's first byte in its pack. */
+  readonly offset?: number;
 }
 
 /** A track of a recording as one init version describes it. */

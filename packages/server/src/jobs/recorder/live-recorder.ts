@@ -1,8 +1,9 @@
 /**
  * Records one live stream: a synchronous hub reader feeding its own CmafPackager (the same fMP4
  * the live CMAF outputs serve; no re-encode; one fragment per segment) and writing every segment
- * to storage as it closes, init segments first, then the index entries once the segments are
- * written (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
+ * to storage as it closes — appended to its track's pack where the store appends (ADR 0062), else
+ * an object each — init segments first, then the index entries once the segments are written
+ * (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
  * path; a failed write (full disk, store down) or a backlog past MAX_BACKLOG_BYTES stops the
  * recording with the reason, and the stream goes on.
  */
@@ -17,6 +18,7 @@ import type { StreamDescription } from '@airwave/media/stream/track';
 import { initKey, segmentKey } from '../../domain/recordings/recording-keys.js';
 import { type IndexedSegment, type RecordedTrack, SegmentIndexWriter } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
+import { SegmentPacks } from './segment-packs.js';
 
 /** Bytes of closed segments waiting for storage before the recording gives up. */
 export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
@@ -42,7 +44,8 @@ interface Pending {
   readonly segment: CmafSegment;
   readonly writer: CmafTrackName;
   readonly leader: boolean;
-  readonly data: Uint8Array;
+  /** The segment's bytes in order (boxes, then samples' bytes: not copied). */
+  readonly pieces: readonly Uint8Array[];
   readonly init: Uint8Array | undefined;
   readonly entry: IndexedSegment;
   readonly described: RecordedTrack;
@@ -50,19 +53,20 @@ interface Pending {
 
 /**
  * Segment and part targets of recordings: 2 s segments as the live outputs, one part (one movie
- * fragment) per segment; each segment's buffer is reused once it is written (ADR 0023).
+ * fragment) per segment, its samples' bytes written where they are, not copied (ADR 0062).
  */
 const RECORDING_PACKAGER = {
   segmentTargetSeconds: 2,
   partTargetSeconds: 2,
-  windowSegments: 4,
-  recycleBlocks: true,
+  windowSegments: 3,
+  gatherSamples: true,
 } as const;
 
 /** The recorder of one stream into one storage prefix. */
 export class LiveRecorder implements StreamSink {
   private readonly packager: CmafPackager;
   private readonly index: SegmentIndexWriter;
+  private readonly packs: SegmentPacks | undefined;
   private readonly lastWritten = new Map<CmafTrackName, number>();
   private readonly initsWritten = new Set<string>();
   private readonly offsets = new Map<CmafTrackName, number>();
@@ -81,6 +85,7 @@ export class LiveRecorder implements StreamSink {
   ) {
     this.packager = new CmafPackager({ ...RECORDING_PACKAGER, log });
     this.index = new SegmentIndexWriter(storage, prefix);
+    this.packs = SegmentPacks.of(storage, prefix);
   }
 
   /** Why the recorder stopped writing, if it failed. */
@@ -129,13 +134,15 @@ export class LiveRecorder implements StreamSink {
     } while (seen !== this.queue);
   }
 
-  /** Drains, then brings the index to stable storage and releases it (the recording is over). */
+  /** Drains, then brings the packs and the index to stable storage and releases them (the recording is over). */
   async close(): Promise<void> {
     await this.drain();
-    try {
-      await this.index.close();
-    } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error));
+    for (const release of [() => this.packs?.close(), () => this.index.close()]) {
+      try {
+        await release();
+      } catch (error) {
+        this.fail(error instanceof Error ? error.message : String(error));
+      }
     }
   }
 
@@ -169,7 +176,7 @@ export class LiveRecorder implements StreamSink {
 
   /** What writing one closed segment takes: its bytes, its index entry and its track's description. */
   private pending(writer: CmafTrackWriter, segment: CmafSegment): Pending {
-    const data = segment.data as Uint8Array;
+    const bytes = segment.bytes;
     const track = writer.trackOf(segment.initVersion);
     const offsetMs = this.offsets.get(writer.name) ?? 0;
     this.offsets.set(writer.name, offsetMs + (segment.duration * 1000) / track.timescale);
@@ -178,7 +185,7 @@ export class LiveRecorder implements StreamSink {
       segment,
       writer: writer.name,
       leader: writer === this.packager.leader,
-      data,
+      pieces: segment.pieces ?? [],
       init: writer.init(segment.initVersion),
       entry: {
         track: writer.name,
@@ -191,7 +198,8 @@ export class LiveRecorder implements StreamSink {
         wallMs: segment.programDateTimeMs,
         offsetMs: Math.round(offsetMs),
         discontinuity: segment.discontinuity,
-        bytes: data.byteLength,
+        bytes,
+        ...this.packs?.place(writer.name, segment.msn, bytes),
       },
       described: {
         track: writer.name,
@@ -207,11 +215,11 @@ export class LiveRecorder implements StreamSink {
 
   /**
    * Queues one batch (the segments of every track one cut closed): new init segments stored
-   * stably first, then the segments written side by side (`written` durability, ADR 0023), then
-   * their index lines in one append.
+   * stably first, then the segments written, the tracks side by side and each track's in order
+   * (its pack's offsets), then their index lines in one append.
    */
   private enqueue(batch: readonly Pending[]): void {
-    const bytes = batch.reduce((sum, item) => sum + item.data.byteLength, 0);
+    const bytes = batch.reduce((sum, item) => sum + item.entry.bytes, 0);
     this.backlog += bytes;
     if (this.backlog > MAX_BACKLOG_BYTES) {
       this.fail(`storage too slow: ${this.backlog} bytes of segments waiting`);
@@ -231,15 +239,17 @@ export class LiveRecorder implements StreamSink {
           }
         }
         await Promise.all(
-          batch.map((item) =>
-            this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), item.data, {
-              durability: 'written',
-            }),
-          ),
+          (['video', 'audio'] as const).map(async (name) => {
+            for (const item of batch) {
+              if (item.writer === name) {
+                await this.writeSegment(item);
+              }
+            }
+          }),
         );
         this.backlog -= bytes;
         for (const item of batch) {
-          item.track.recycle(item.segment);
+          item.track.release(item.segment);
         }
         await this.index.append(
           batch.map((item) => item.entry),
@@ -253,7 +263,7 @@ export class LiveRecorder implements StreamSink {
             durationMs: leader
               ? Math.round(entry.offsetMs + (entry.duration * 1000) / entry.timescale)
               : this.totals.durationMs,
-            sizeBytes: this.totals.sizeBytes + item.data.byteLength,
+            sizeBytes: this.totals.sizeBytes + item.entry.bytes,
           };
           if (leader) {
             this.events.segmentWritten(entry, this.totals);
@@ -262,6 +272,17 @@ export class LiveRecorder implements StreamSink {
       } catch (error) {
         this.fail(error instanceof Error ? error.message : String(error));
       }
+    });
+  }
+
+  /** Appends a segment to its pack, or writes it as an object of its own (`written` durability, ADR 0023). */
+  private writeSegment(item: Pending): Promise<void> {
+    const pack = item.entry.pack;
+    if (this.packs && pack !== undefined) {
+      return this.packs.write(item.writer, pack, item.pieces);
+    }
+    return this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), Buffer.concat(item.pieces), {
+      durability: 'written',
     });
   }
 

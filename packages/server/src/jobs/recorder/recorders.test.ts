@@ -19,10 +19,10 @@ import { RecordingsStore } from '../../domain/recordings/recordings.store.js';
 import { RetentionStore } from '../../domain/retention/retention.store.js';
 import { openStreamTestDatabase, type StreamTestDatabase } from '../../domain/streams/stream-test-support.js';
 import { LocalStorage } from '../../storage/local-storage.js';
-import { type PutOptions, StorageFailedError } from '../../storage/object-storage.js';
+import { type ObjectAppender, type PutOptions, StorageFailedError } from '../../storage/object-storage.js';
 import { Recorders, reportDue } from './recorders.js';
 
-/** Local storage whose writes fail once `failing` is set (a full disk). */
+/** Local storage whose writes and appends fail once `failing` is set (a full disk). */
 class FailingStorage extends LocalStorage {
   failing = false;
 
@@ -31,6 +31,15 @@ class FailingStorage extends LocalStorage {
       throw new StorageFailedError('put', key, 'ENOSPC');
     }
     return super.put(key, body, options);
+  }
+
+  override async openAppender(key: string): Promise<ObjectAppender> {
+    const appender = await super.openAppender(key);
+    return {
+      ...appender,
+      append: (bytes) =>
+        this.failing ? Promise.reject(new StorageFailedError('append', key, 'ENOSPC')) : appender.append(bytes),
+    };
   }
 }
 

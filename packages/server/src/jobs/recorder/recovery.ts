@@ -8,9 +8,9 @@
  */
 import type { Logger } from '@airwave/media';
 import { ChapterCutter } from '../../domain/recordings/chapter-cutter.js';
-import { segmentKey } from '../../domain/recordings/recording-keys.js';
 import type { RecordingLifecycle } from '../../domain/recordings/recording-lifecycle.js';
 import type { RecordingsStore } from '../../domain/recordings/recordings.store.js';
+import { segmentKept } from '../../domain/recordings/segment-bytes.js';
 import {
   type IndexedSegment,
   type RecordingIndex,
@@ -31,8 +31,7 @@ export async function verifiedSegments(
 ): Promise<readonly IndexedSegment[]> {
   for (let i = Math.max(0, segments.length - VERIFIED_TAIL); i < segments.length; i++) {
     const segment = segments[i] as IndexedSegment;
-    const stored = await storage.head(segmentKey(prefix, segment.track, segment.msn));
-    if (stored?.size !== segment.bytes) {
+    if (!(await segmentKept(storage, prefix, segment))) {
       return segments.slice(0, i);
     }
   }

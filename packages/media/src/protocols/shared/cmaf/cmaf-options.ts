@@ -26,10 +26,11 @@ export interface CmafPackagerOptions {
   /** Complete segments per track kept in memory when spooling (default 2: every part LL-HLS lists). */
   readonly memorySegments?: number;
   /**
-   * Every segment starts a block of its own, built into a buffer its owner hands back with
-   * `CmafTrackWriter.recycle` once nothing reads it from memory (a recorder that wrote it out).
+   * Parts keep their samples' bytes where they are (`CmafPart.samples`, `CmafSegment.pieces`)
+   * instead of copying them into blocks, for an owner that writes segments out with one gathered
+   * write and serves nothing from memory (a recorder; ADR 0062).
    */
-  readonly recycleBlocks?: boolean;
+  readonly gatherSamples?: boolean;
 }
 
 /** Options with every default applied. */
@@ -43,7 +44,7 @@ export interface ResolvedCmafOptions {
   readonly onFailure: (() => void) | undefined;
   readonly spool: SegmentSpool | undefined;
   readonly memorySegments: number;
-  readonly recycleBlocks: boolean;
+  readonly gatherSamples: boolean;
 }
 
 /** Applies defaults and checks ranges; throws RangeError on values that cannot work. */
@@ -76,7 +77,7 @@ export function resolveCmafOptions(options: CmafPackagerOptions = {}): ResolvedC
     onFailure: options.onFailure,
     spool: options.spool,
     memorySegments: options.spool ? Math.max(1, options.memorySegments ?? 2) : windowSegments,
-    recycleBlocks: options.recycleBlocks ?? false,
+    gatherSamples: options.gatherSamples ?? false,
   };
 }
 

@@ -206,7 +206,7 @@ export class CmafPackager implements StreamSink {
             2 * this.options.maxSegmentSeconds,
             () => this.notify(),
             this.options.spool ? { spool: this.options.spool, memorySegments: this.options.memorySegments } : undefined,
-            this.options.recycleBlocks,
+            this.options.gatherSamples,
           );
           this.writers.set(name, writer);
           if (this.currentPeriod) {

@@ -5,7 +5,7 @@
  */
 import { bytesEqual, concatBytes } from '../../../bits/bytes.js';
 import { SpareBuffer } from '../../../bits/spare-buffer.js';
-import { type FragmentSample, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
+import { type FragmentSample, fragmentBoxes, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
@@ -34,6 +34,8 @@ const MAX_QUEUED_CUTS = 64;
 const SIZE_HISTORY = 3;
 /** What a spooled segment and its parts hold in memory instead of their bytes. */
 const SPOOLED = new Uint8Array(0);
+/** A gathering writer's complete segment's `data`: its bytes are its `pieces`. */
+const GATHERED = new Uint8Array(0);
 
 /** Where a track writer spools its older segments, and how many of the newest stay in memory. */
 export interface CmafTrackSpool {
@@ -76,8 +78,8 @@ export class CmafTrackWriter {
     private readonly changed: () => void,
     /** Where complete segments beyond the newest few go (default: all stay in memory). */
     private readonly store?: CmafTrackSpool,
-    /** Segments' buffers come back through `recycle` (each segment starts a block of its own). */
-    private readonly recycling = false,
+    /** Parts keep their samples' bytes where they are (`CmafPart.samples`); see CmafPackagerOptions.gatherSamples. */
+    private readonly gathering = false,
   ) {
     this.current = track;
     this.lastDuration = typicalStep(track);
@@ -284,7 +286,9 @@ export class CmafTrackWriter {
       [{ trackId: this.current.id, baseMediaDecodeTime: first.dts, samples: taken }],
       { styp: startsSegment },
     );
-    const data = this.placePart(plan.size, startsSegment, (block, offset) => writeFragment(plan, block, offset));
+    const data = this.gathering
+      ? fragmentBoxes(plan)
+      : this.placePart(plan.size, startsSegment, (block, offset) => writeFragment(plan, block, offset));
     const segment = this.open ?? this.openSegmentAt(first);
     this.nextPartSequence++;
     segment.parts.push({
@@ -295,9 +299,10 @@ export class CmafTrackWriter {
       duration: last.dts + last.duration - first.dts,
       independent: first.key,
       data,
+      ...(this.gathering ? { samples: taken.map((sample) => sample.data) } : {}),
     });
     segment.duration = last.dts + last.duration - segment.startTime;
-    segment.bytes += data.byteLength;
+    segment.bytes += plan.size;
     segment.samples += count;
     for (const sample of taken) {
       segment.earliestPresentationTime = Math.min(segment.earliestPresentationTime, sample.pts);
@@ -323,7 +328,7 @@ export class CmafTrackWriter {
       }
       wanted = Math.max(size, Math.ceil(largest * 1.125));
     }
-    if (startsSegment && (this.store || this.recycling)) {
+    if (startsSegment && this.store) {
       // Each segment starts a block of its own, handed back once its file is written.
       this.block = this.spare.take(wanted);
       this.blockUsed = 0;
@@ -369,7 +374,12 @@ export class CmafTrackWriter {
       return;
     }
     this.open = undefined;
-    segment.data = adjacentView(segment.parts) ?? this.joinParts(segment);
+    if (this.gathering) {
+      segment.pieces = segment.parts.flatMap((part) => [part.data, ...(part.samples ?? [])]);
+      segment.data = GATHERED;
+    } else {
+      segment.data = adjacentView(segment.parts) ?? this.joinParts(segment);
+    }
     this.complete.push(segment);
     this.longestSegment = Math.max(this.longestSegment, segment.duration / this.current.timescale);
     while (this.complete.length > this.windowSegments) {
@@ -411,21 +421,19 @@ export class CmafTrackWriter {
   }
 
   /**
-   * Hands back the buffer of a complete segment whose bytes its owner wrote elsewhere and nobody
-   * reads from memory any more: the next segment is built into it, so its `data` must not be read
-   * afterwards. A no-op unless the writer was made with `recycling`.
+   * A gathering writer lets go of a complete segment's bytes (its samples') once its owner wrote
+   * them out: the window keeps the segment's description only. A no-op for other writers.
    */
-  recycle(segment: CmafSegment): void {
-    const buffer = segment.data?.buffer;
-    if (!this.recycling || !(buffer instanceof ArrayBuffer)) {
+  release(segment: CmafSegment): void {
+    const index = this.complete.indexOf(segment);
+    if (!this.gathering || index < 0) {
       return;
     }
-    if (buffer === this.block.buffer && !this.open) {
-      // Nothing more is built into a closed segment's block: the next segment starts its own.
-      this.block = new Uint8Array(0);
-      this.blockUsed = 0;
-    }
-    this.reuse(buffer);
+    this.complete[index] = {
+      ...segment,
+      pieces: [],
+      parts: segment.parts.map((part) => ({ ...part, samples: [] })),
+    };
   }
 
   /** Keeps a written segment's buffer for the next segment, unless a view of it was handed out. */

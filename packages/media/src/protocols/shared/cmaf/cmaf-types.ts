@@ -49,8 +49,10 @@ export interface CmafPart {
   readonly duration: number;
   /** True when the part starts with a keyframe (LL-HLS INDEPENDENT=YES). */
   readonly independent: boolean;
-  /** The chunk bytes. */
+  /** The chunk bytes (of a gathering writer: its boxes up to the mdat header; see `samples`). */
   readonly data: Uint8Array;
+  /** Of a gathering writer (recorders): the bytes of its samples, in order, that follow `data`, not copied. */
+  readonly samples?: readonly Uint8Array[];
 }
 
 /** One CMAF segment: consecutive parts starting (normally) at a keyframe. */
@@ -84,6 +86,11 @@ export interface CmafSegment {
    * every part's `data`) once the segment was spooled to a file: `spooled` then has the bytes.
    */
   readonly data: Uint8Array | undefined;
+  /**
+   * Of a gathering writer (recorders), once complete: the whole segment as pieces in order (each
+   * part's boxes, then its samples' bytes), not copied; `data` is then empty. Emptied by `release`.
+   */
+  readonly pieces?: readonly Uint8Array[];
   /** The segment's file, once a spool holds it (segments older than the newest few). */
   readonly spooled?: CmafSpooled;
 }

@@ -16,15 +16,14 @@ import {
   withUriQuery,
 } from '@airwave/media/protocols/shared/http-types';
 import type { RecordingRecord, StoredContent } from '../../../domain/recordings/recording.js';
-import {
-  artifactHlsKey,
-  artifactMp4Key,
-  artifactPrefix,
-  initKey,
-  segmentKey,
-} from '../../../domain/recordings/recording-keys.js';
+import { artifactHlsKey, artifactMp4Key, artifactPrefix, initKey } from '../../../domain/recordings/recording-keys.js';
 import { OPEN_STATUSES } from '../../../domain/recordings/recordings.store.js';
-import { type RecordingIndex, readRecordingIndex } from '../../../domain/recordings/segment-index.js';
+import { segmentLocation } from '../../../domain/recordings/segment-bytes.js';
+import {
+  type IndexedSegment,
+  type RecordingIndex,
+  readRecordingIndex,
+} from '../../../domain/recordings/segment-index.js';
 import { selectSegments, type TrackSelection } from '../../../domain/recordings/segment-selection.js';
 import { type ObjectStorage, StorageNotFoundError } from '../../../storage/object-storage.js';
 import { type ManifestView, storedMediaPlaylist, storedMpd, storedMultivariant } from './stored-manifests.js';
@@ -152,9 +151,8 @@ export class StoredPlayback {
     }
     if (resource?.type === 'segment') {
       const track = all.find((entry) => entry.track === resource.track);
-      return track?.segments.some((segment) => segment.msn === resource.msn)
-        ? this.object(segmentKey(prefix, resource.track, resource.msn), undefined, 'video/iso.segment')
-        : notFound(path);
+      const segment = track?.segments.find((entry) => entry.msn === resource.msn);
+      return segment ? this.segment(prefix, segment) : notFound(path);
     }
     return notFound(path);
   }
@@ -214,6 +212,31 @@ export class StoredPlayback {
       };
     }
     return this.object(artifactHlsKey(artifact.id, name), undefined, 'video/mp2t');
+  }
+
+  /** A recorded segment: an object of its own, or its range of a pack served whole (ADR 0062). */
+  private async segment(prefix: string, segment: IndexedSegment): Promise<PlayResponse> {
+    const { key, range } = segmentLocation(prefix, segment);
+    if (!range) {
+      return this.object(key, undefined, 'video/iso.segment');
+    }
+    try {
+      const read = await this.storage.get(key, range);
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'video/iso.segment',
+          'cache-control': CACHE_IMMUTABLE,
+          'content-length': String(read.length),
+        },
+        body: read.body,
+      };
+    } catch (error) {
+      if (error instanceof StorageNotFoundError) {
+        return notFound(key.slice(key.lastIndexOf('/') + 1));
+      }
+      throw error;
+    }
   }
 
   /** A stored object, whole or (with a satisfiable bytes range) partial. */
