@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { isAlive } from '@airwave/server/db/data-dir-lock';
 import { registerAccount } from './support/accounts.js';
 import { airwaveReady, startCliOn } from './support/airwave-cli.js';
 import { ffmpegMissing, ffprobeJson, publishPattern } from './support/ffmpeg.js';
@@ -35,15 +36,6 @@ function slowRenditionFfmpeg(dir: string): string {
   );
   chmodSync(script, 0o755);
   return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('recording jobs across a graceful stop', { skip: ffmpegMissing || false }, () => {
@@ -124,7 +116,7 @@ describe('recording jobs across a graceful stop', { skip: ffmpegMissing || false
     assert.match(log, /recording jobs stopped by shutdown/, 'the stop says it left the rendition for the next start');
     const pidFile = join(toolDir, 'pids');
     const pids = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').map(Number) : [];
-    assert.deepEqual(pids.filter(alive), [], 'no ffmpeg outlives the service');
+    assert.deepEqual(pids.filter(isAlive), [], 'no ffmpeg outlives the service');
 
     const second = startCliOn(dataDir);
     running.push(second);

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { isAlive } from '../db/data-dir-lock.js';
 
 const run = promisify(execFile);
 
@@ -71,15 +72,6 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
   throw new Error(`radosgw test cluster: ${what} did not happen within ${timeoutMs} ms`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Starts monitor, OSD and radosgw (about 15 s) and creates a user with fresh keys. */
 export async function startRadosgw(options: { memoryBytes?: number } = {}): Promise<Radosgw> {
   const dir = await mkdtemp(join(tmpdir(), 'airwave-rgw-'));
@@ -129,16 +121,16 @@ export async function startRadosgw(options: { memoryBytes?: number } = {}): Prom
     const pids: number[] = [];
     for (const file of pidFiles) {
       const pid = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-      if (pid > 0 && alive(pid)) {
+      if (pid > 0 && isAlive(pid)) {
         process.kill(pid, 'SIGTERM');
         pids.push(pid);
       }
     }
     const deadline = Date.now() + 15_000;
-    while (pids.some(alive) && Date.now() < deadline) {
+    while (pids.some(isAlive) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    for (const pid of pids.filter(alive)) {
+    for (const pid of pids.filter(isAlive)) {
       process.kill(pid, 'SIGKILL');
     }
     await rm(dir, { recursive: true, force: true });
