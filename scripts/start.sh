@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/node-env.sh
 npm run --silent build
-# exec: the service replaces this shell, and cli.js re-executes itself in place with its V8 flags,
+# exec (here and in package.json's "start"): npm signals the service itself, so a SIGTERM to npm
+# stops it; the service replaces this shell, and cli.js re-executes itself in place with its V8 flags,
 # so what `npm start` leaves running is npm and one Node process (plus the embedded database).
 exec node packages/server/dist/main/cli.js start "$@"
