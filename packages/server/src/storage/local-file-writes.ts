@@ -3,7 +3,7 @@
  * append-only file kept open — each a few libuv requests on the callback API (no FileHandle, no
  * temporary file, no fsync), for objects an index names only after they are written.
  */
-import { close, fdatasync, mkdir, open, write, writev } from 'node:fs';
+import { close, fdatasync, mkdir, open, writev } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ObjectAppender } from './object-storage.js';
 
@@ -17,24 +17,6 @@ function openFile(path: string, flags: string): Promise<number> {
 
 function closeFile(fd: number): Promise<void> {
   return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
-}
-
-/** Writes all of `data` at the file's position (a short write continues where it stopped). */
-function writeAll(fd: number, data: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const step = (offset: number): void => {
-      write(fd, data, offset, data.byteLength - offset, null, (error, written) => {
-        if (error) {
-          reject(error);
-        } else if (offset + written < data.byteLength) {
-          step(offset + written);
-        } else {
-          resolve();
-        }
-      });
-    };
-    step(0);
-  });
 }
 
 /** Writes all of `pieces` in order at the file's position with gathered writes (a short one continues where it stopped). */
@@ -87,7 +69,7 @@ async function openMakingParent(path: string, flags: string): Promise<number> {
 export async function writeFileInPlace(path: string, data: Uint8Array): Promise<void> {
   const fd = await openMakingParent(path, 'w');
   try {
-    await writeAll(fd, data);
+    await writevAll(fd, [data]);
   } finally {
     await closeFile(fd);
   }
@@ -98,7 +80,7 @@ export async function openFileAppender(path: string): Promise<ObjectAppender> {
   const fd = await openMakingParent(path, 'a');
   let closed = false;
   return {
-    append: (bytes) => (bytes instanceof Uint8Array ? writeAll(fd, bytes) : writevAll(fd, bytes)),
+    append: (bytes) => writevAll(fd, bytes instanceof Uint8Array ? [bytes] : bytes),
     sync: () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
     close: async () => {
       if (!closed) {
