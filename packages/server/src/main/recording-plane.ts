@@ -121,15 +121,25 @@ export async function startRecordingPlane(deps: {
     clips: (streams) => new ClipsService({ store, streams, storage, renditions, events }),
     recover: async () => {
       const renditionsLeft = await renditions.requeueUnfinished(deps.nodeId);
-      const recovered = await recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log });
-      const since = new Date(Date.now() - THUMBNAIL_RECHECK_MS);
-      const imagesLeft = await thumbnails.requeueMissing(
-        await store.endedOnNodeSince(deps.nodeId, since),
-        await store.readyArtifactsOnNodeSince(deps.nodeId, since),
-      );
-      if (renditionsLeft + imagesLeft > 0) {
-        deps.log.info({ renditionsLeft, imagesLeft }, 'recording jobs a previous run left undone start again');
+      if (renditionsLeft > 0) {
+        deps.log.info({ renditionsLeft }, 'chapter renditions a previous run left undone start again');
       }
+      const recovered = await recoverRecordings({ store, storage, lifecycle, nodeId: deps.nodeId, log: deps.log });
+      // One storage HEAD per finished item: in the background, so a start never waits on them.
+      const since = new Date(Date.now() - THUMBNAIL_RECHECK_MS);
+      void Promise.all([
+        store.endedOnNodeSince(deps.nodeId, since),
+        store.readyArtifactsOnNodeSince(deps.nodeId, since),
+      ])
+        .then(([recordings, artifacts]) => thumbnails.requeueMissing(recordings, artifacts))
+        .then(
+          (imagesLeft) => {
+            if (imagesLeft > 0) {
+              deps.log.info({ imagesLeft }, 'images a previous run left undone start again');
+            }
+          },
+          (error: unknown) => deps.log.warn({ err: error }, 'could not look for images a previous run left undone'),
+        );
       return recovered;
     },
     close: async () => {
