@@ -8,6 +8,7 @@ import { ProtocolError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription, Track } from '../stream/track.js';
+import { GopCache } from './gop-cache.js';
 import { QueuedReader, type ReaderOptions } from './reader.js';
 import type { ReplayClock } from './replay-clock.js';
 import { TimestampGuard } from './timestamp-guard.js';
@@ -26,8 +27,7 @@ export interface StreamSink {
   onEnd?(reason: string): void;
 }
 
-/** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
-export const GOP_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+export { GOP_CACHE_MAX_BYTES } from './gop-cache.js';
 
 /** Counters of one live stream. */
 export interface LiveStreamStats {
@@ -45,8 +45,7 @@ export class LiveStream {
   readonly viewers: ViewerSessions;
   readonly startedAt = new Date();
   private currentDescription: StreamDescription | undefined;
-  private gop: MediaUnit[] = [];
-  private gopBytes = 0;
+  private readonly gop = new GopCache();
   private readonly sinks = new Set<StreamSink>();
   private readonly readers = new Set<QueuedReader>();
   /** Units dropped for slow queued readers that have closed since. */
@@ -92,9 +91,9 @@ export class LiveStream {
     return this.interrupted;
   }
 
-  /** Units of the current GOP, starting at its keyframe. */
+  /** Copies of the units of the current GOP, starting at its keyframe. */
   get gopCache(): readonly MediaUnit[] {
-    return this.gop;
+    return this.gop.copies();
   }
 
   /** Declares or replaces the tracks. */
@@ -107,8 +106,7 @@ export class LiveStream {
         this.guards.set(track.id, new TimestampGuard(track.timescale, typicalStep(track)));
       }
     }
-    this.gop = [];
-    this.gopBytes = 0;
+    this.gop.restart();
     this.history?.describe(description, this.now());
     for (const sink of this.sinks) {
       sink.onDescription?.(description);
@@ -165,7 +163,7 @@ export class LiveStream {
     if (this.currentDescription) {
       sink.onDescription?.(this.currentDescription);
       if (replayGop) {
-        for (const unit of this.gop) {
+        for (const unit of this.gop.copies()) {
           sink.onUnit(unit);
         }
       }
@@ -212,9 +210,9 @@ export class LiveStream {
     }
   }
 
-  /** Payload bytes the GOP cache holds (the units shared with the history and packagers count here). */
+  /** Bytes of memory the GOP cache holds (its own copy of the GOP's units, ADR 0075). */
   get gopCacheBytes(): number {
-    return this.gopBytes;
+    return this.gop.heldBytes;
   }
 
   /** Payload bytes and whole GOPs the history holds (0 without one). */
@@ -259,7 +257,7 @@ export class LiveStream {
     }
     this.readers.add(reader);
     this.patientReaders += patient ? 1 : 0;
-    for (const unit of this.gop) {
+    for (const unit of this.gop.copies()) {
       reader.offer(unit);
     }
     return reader;
@@ -317,8 +315,7 @@ export class LiveStream {
       reader.finish();
     }
     this.viewers.clear();
-    this.gop = [];
-    this.gopBytes = 0;
+    this.gop.release();
   }
 
   private record(history: UnitHistory, unit: MediaUnit, timescale: number): void {
@@ -329,17 +326,11 @@ export class LiveStream {
   private remember(unit: MediaUnit): void {
     const startsGop = this.videoTrackId === undefined ? unit.key : unit.trackId === this.videoTrackId && unit.key;
     if (startsGop) {
-      this.gop = [];
-      this.gopBytes = 0;
+      this.gop.restart();
     } else if (this.gop.length === 0 && this.videoTrackId !== undefined) {
       return;
     }
-    this.gop.push(unit);
-    this.gopBytes += unit.data.byteLength;
-    if (this.gopBytes > GOP_CACHE_MAX_BYTES) {
-      this.gop = [];
-      this.gopBytes = 0;
-    }
+    this.gop.add(unit);
   }
 
   private assertOpen(): void {
