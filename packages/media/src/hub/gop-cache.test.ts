@@ -34,7 +34,10 @@ describe('GopCache', () => {
     cache.restart();
     cache.add(unit(slab, 0, 120_000, 3, true));
     const second = cache.copies();
-    assert.ok(first[0]?.data.every((b) => b === 1), 'a copy handed out is not overwritten by the next GOP');
+    assert.ok(
+      first[0]?.data.every((b) => b === 1),
+      'a copy handed out is not overwritten by the next GOP',
+    );
     assert.ok(first[1]?.data.every((b) => b === 2));
     assert.equal(second.length, 1);
     assert.ok(second[0]?.data.every((b) => b === 3));

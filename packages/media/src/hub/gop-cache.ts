@@ -10,7 +10,6 @@
  * place, so the cache no longer drives full collections. Nothing outside the cache ever sees its
  * buffer: what it hands out (`copies`) lives in a buffer of its own.
  */
-import { uninitialisedBytes } from '../bits/bytes.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 
 /** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
@@ -85,7 +84,7 @@ export class GopCache {
   /** Moves the cached bytes into a buffer of at least `needed` bytes (doubling, so a GOP grows in few steps). */
   private grow(needed: number): void {
     const size = Math.min(Math.max(needed, this.buffer.byteLength * 2, MIN_BUFFER_BYTES), GOP_CACHE_MAX_BYTES);
-    const grown = uninitialisedBytes(size);
+    const grown = new Uint8Array(size);
     grown.set(this.buffer.subarray(0, this.used));
     this.units = this.units.map((unit) => this.rebased(unit, grown));
     this.buffer = grown;
