@@ -8,7 +8,6 @@ import { ProtocolError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { MediaUnit } from '../stream/media-unit.js';
 import type { StreamDescription, Track } from '../stream/track.js';
-import { GopCache } from './gop-cache.js';
 import { QueuedReader, type ReaderOptions } from './reader.js';
 import type { ReplayClock } from './replay-clock.js';
 import { TimestampGuard } from './timestamp-guard.js';
@@ -27,7 +26,8 @@ export interface StreamSink {
   onEnd?(reason: string): void;
 }
 
-export { GOP_CACHE_MAX_BYTES } from './gop-cache.js';
+/** Most bytes the GOP cache holds; a longer GOP keeps only its tail from the last keyframe. */
+export const GOP_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Counters of one live stream. */
 export interface LiveStreamStats {
@@ -45,7 +45,8 @@ export class LiveStream {
   readonly viewers: ViewerSessions;
   readonly startedAt = new Date();
   private currentDescription: StreamDescription | undefined;
-  private readonly gop = new GopCache();
+  private gop: MediaUnit[] = [];
+  private gopBytes = 0;
   private readonly sinks = new Set<StreamSink>();
   private readonly readers = new Set<QueuedReader>();
   /** Units dropped for slow queued readers that have closed since. */
@@ -91,9 +92,9 @@ export class LiveStream {
     return this.interrupted;
   }
 
-  /** Copies of the units of the current GOP, starting at its keyframe. */
+  /** Units of the current GOP, starting at its keyframe. */
   get gopCache(): readonly MediaUnit[] {
-    return this.gop.copies();
+    return this.gop;
   }
 
   /** Declares or replaces the tracks. */
@@ -106,7 +107,8 @@ export class LiveStream {
         this.guards.set(track.id, new TimestampGuard(track.timescale, typicalStep(track)));
       }
     }
-    this.gop.restart();
+    this.gop = [];
+    this.gopBytes = 0;
     this.history?.describe(description, this.now());
     for (const sink of this.sinks) {
       sink.onDescription?.(description);
@@ -163,7 +165,7 @@ export class LiveStream {
     if (this.currentDescription) {
       sink.onDescription?.(this.currentDescription);
       if (replayGop) {
-        for (const unit of this.gop.copies()) {
+        for (const unit of this.gop) {
           sink.onUnit(unit);
         }
       }
@@ -210,9 +212,9 @@ export class LiveStream {
     }
   }
 
-  /** Bytes of memory the GOP cache holds (its own copy of the GOP's units, ADR 0075). */
+  /** Payload bytes the GOP cache holds (the units shared with the history and packagers count here). */
   get gopCacheBytes(): number {
-    return this.gop.heldBytes;
+    return this.gopBytes;
   }
 
   /** Payload bytes and whole GOPs the history holds (0 without one). */
@@ -257,7 +259,7 @@ export class LiveStream {
     }
     this.readers.add(reader);
     this.patientReaders += patient ? 1 : 0;
-    for (const unit of this.gop.copies()) {
+    for (const unit of this.gop) {
       reader.offer(unit);
     }
     return reader;
@@ -315,7 +317,8 @@ export class LiveStream {
       reader.finish();
     }
     this.viewers.clear();
-    this.gop.release();
+    this.gop = [];
+    this.gopBytes = 0;
   }
 
   private record(history: UnitHistory, unit: MediaUnit, timescale: number): void {
@@ -326,11 +329,17 @@ export class LiveStream {
   private remember(unit: MediaUnit): void {
     const startsGop = this.videoTrackId === undefined ? unit.key : unit.trackId === this.videoTrackId && unit.key;
     if (startsGop) {
-      this.gop.restart();
+      this.gop = [];
+      this.gopBytes = 0;
     } else if (this.gop.length === 0 && this.videoTrackId !== undefined) {
       return;
     }
-    this.gop.add(unit);
+    this.gop.push(unit);
+    this.gopBytes += unit.data.byteLength;
+    if (this.gopBytes > GOP_CACHE_MAX_BYTES) {
+      this.gop = [];
+      this.gopBytes = 0;
+    }
   }
 
   private assertOpen(): void {
