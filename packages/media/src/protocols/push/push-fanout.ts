@@ -1,12 +1,26 @@
 /**
  * One wake-up per stream for all its pushes (ADR 0078): the pushes of a stream that keep up are
  * written by one loop that wakes once per burst of ingest and hands every member its new units in
- * one synchronous pass, instead of each push waking its own reader and resuming its own async
- * loop. A push leaves the fan-out (and goes back to its own loop) whenever something needs
+ * one synchronous pass (at most every `FLUSH_INTERVAL_MS`), instead of each push waking its own
+ * reader and resuming its own async loop. A push leaves the fan-out (and goes back to its own loop) whenever something needs
  * waiting for: a write the socket did not take, a description change, its reader closing.
  */
 import type { LiveStream } from '../../hub/live-stream.js';
 import type { QueuedReader } from '../../hub/reader.js';
+
+/**
+ * A fan-out writes its members at most this often: every second one of ingest's 100 ms batched
+ * reads when nobody watches the stream, every few reads when someone does (ingest then reads as
+ * bytes arrive). Per target that halves the writes, their system calls and the receiver's
+ * wake-ups, for 100 ms more delay on the way to a platform that buffers seconds anyway.
+ */
+const FLUSH_INTERVAL_MS = 150;
+
+/**
+ * A wake-up that skipped its flush arms one timer per stream for this long, so units that came in
+ * just before ingest paused (a publisher dropping) still go out; the next flush clears it.
+ */
+const HELD_FLUSH_MS = 250;
 
 /** A push written by its stream's fan-out while it keeps up. */
 export interface FanoutMember {
@@ -20,6 +34,8 @@ export interface FanoutMember {
 class StreamFanout {
   private readonly members = new Set<FanoutMember>();
   private reader: QueuedReader | undefined;
+  private lastFlushMs = 0;
+  private held: NodeJS.Timeout | undefined;
 
   constructor(private readonly stream: LiveStream) {}
 
@@ -49,18 +65,32 @@ class StreamFanout {
         break;
       }
       const now = Date.now();
-      for (const member of this.members) {
-        if (!member.flush(now)) {
-          this.members.delete(member);
-        }
+      if (now - this.lastFlushMs < FLUSH_INTERVAL_MS) {
+        this.held ??= setTimeout(() => this.flush(Date.now()), HELD_FLUSH_MS);
+        continue;
       }
+      this.flush(now);
     }
+    clearTimeout(this.held);
+    this.held = undefined;
     reader.close();
     this.reader = undefined;
     const left = [...this.members];
     this.members.clear();
     for (const member of left) {
       member.release();
+    }
+  }
+
+  /** Writes every member's new units. */
+  private flush(now: number): void {
+    clearTimeout(this.held);
+    this.held = undefined;
+    this.lastFlushMs = now;
+    for (const member of this.members) {
+      if (!member.flush(now)) {
+        this.members.delete(member);
+      }
     }
   }
 }

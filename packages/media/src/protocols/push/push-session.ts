@@ -230,7 +230,9 @@ export class PushSession {
         await wait(pending);
       }
       this.lastPushedMs = Date.now();
-      unit = batches ? (reader.shift() ?? (reader.isClosed ? null : undefined)) : (reader.shift() ?? (await reader.next()));
+      unit = batches
+        ? (reader.shift() ?? (reader.isClosed ? null : undefined))
+        : (reader.shift() ?? (await reader.next()));
     }
     if (failure !== undefined && !this.stopped && this.options.stream.endReason === undefined) {
       throw new Error(failure);
