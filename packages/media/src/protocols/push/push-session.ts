@@ -53,6 +53,11 @@ export interface PushSessionOptions {
   readonly onChange?: (state: PushSessionState) => void;
 }
 
+/** How a push left its stream's fan-out: with the write the socket did not take, if that was why. */
+interface Parked {
+  readonly pending?: Promise<void>;
+}
+
 /** A running push of one stream to one destination. */
 export class PushSession {
   private status: PushSessionStatus = 'idle';
@@ -208,7 +213,7 @@ export class PushSession {
       }
       if (unit === undefined) {
         // Caught up: the stream's fan-out writes this push from now on, until something needs waiting for.
-        const pending = await this.direct(reader, output, description, run, interrupted);
+        const { pending } = await this.direct(reader, output, description, run, interrupted);
         if (pending) {
           await wait(pending);
           this.lastPushedMs = Date.now();
@@ -251,21 +256,22 @@ export class PushSession {
     description: StreamDescription,
     run: MediaUnit[],
     interrupted: Promise<never>,
-  ): Promise<Promise<void> | undefined> {
+  ): Promise<Parked> {
     const { stream } = this.options;
     if (reader.isClosed) {
-      return undefined;
+      return {};
     }
     const fanout = fanoutOf(stream);
-    let settle: (pending: Promise<void> | undefined) => void = () => undefined;
-    const parked = new Promise<Promise<void> | undefined>((resolve) => {
-      settle = resolve;
+    // The pending write travels inside an object: resolving with the promise itself would wait for it.
+    let settle: (pending?: Promise<void>) => void = () => undefined;
+    const parked = new Promise<Parked>((resolve) => {
+      settle = (pending) => resolve(pending ? { pending } : {});
     });
     const member: FanoutMember = {
       flush: (nowMs) => {
         const current = stream.description;
         if (reader.isClosed || (current && current !== description)) {
-          settle(undefined);
+          settle();
           return false;
         }
         run.length = 0;
@@ -291,7 +297,7 @@ export class PushSession {
         }
         return true;
       },
-      release: () => settle(undefined),
+      release: () => settle(),
     };
     fanout.join(member);
     try {
