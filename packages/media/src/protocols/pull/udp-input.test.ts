@@ -1,7 +1,8 @@
 /**
  * MPEG-TS over UDP pulled in process: datagrams from the checked sender reach the demuxer, a
  * second sender on the same port is ignored, a guard refusal ends the attempt before any bind,
- * and stopping releases the port.
+ * stopping releases the port, and an unwatched stream read once per merged period still gets every
+ * datagram, as it does once watched.
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
@@ -13,7 +14,7 @@ import { until } from '../../testing/until.js';
 import { allowEveryAddress, type PullAddressGuard, PullRefusedError } from './address-guard.js';
 import type { PullInputContext } from './pull-input.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
-import { openUdpInput } from './udp-input.js';
+import { openUdpInput, udpInputs } from './udp-input.js';
 
 /** A transport stream of `count` one-frame ADTS PES packets whose payload bytes are all `fill`. */
 function adtsProgram(fill: number, count: number): Uint8Array {
@@ -45,14 +46,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function context(uri: string, units: MediaUnit[], guard: PullAddressGuard = allowEveryAddress): PullInputContext {
+function context(
+  uri: string,
+  units: MediaUnit[],
+  guard: PullAddressGuard = allowEveryAddress,
+  watched?: () => boolean,
+): PullInputContext {
   const target = classifyPullUri(uri);
   assert.ok(isPullTarget(target));
   return {
     target,
     guard,
     log: silentLogger,
-    sink: { resolved: () => undefined, describe: () => undefined, unit: (unit) => units.push(unit) },
+    sink: {
+      resolved: () => undefined,
+      describe: () => undefined,
+      unit: (unit) => units.push(unit),
+      ...(watched ? { watched } : {}),
+    },
   };
 }
 
@@ -71,6 +82,24 @@ describe('MPEG-TS over UDP, in process', () => {
     const again = openUdpInput(context(`udp://127.0.0.1:${port}`, []));
     again.stop('the port was released');
     assert.equal((await again.ended).kind, 'stopped');
+  });
+
+  it('reads every datagram of an unwatched stream with merged reads, and again once it is watched', async () => {
+    const port = await freePort();
+    const units: MediaUnit[] = [];
+    let watched = false;
+    const input = udpInputs({ mergedReadMs: 100 })(
+      context(`udp://127.0.0.1:${port}`, units, allowEveryAddress, () => watched),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await send(adtsProgram(1, 20), '127.0.0.1', port);
+    await until(() => units.length >= 19, 'the frames sent while unwatched');
+    watched = true;
+    await send(adtsProgram(2, 20), '127.0.0.1', port);
+    await until(() => units.filter((unit) => unit.data[0] === 2).length >= 19, 'the frames sent once watched');
+    assert.deepEqual(new Set(units.map((unit) => unit.data[0])), new Set([1, 2]));
+    input.stop('test over');
+    assert.equal((await input.ended).kind, 'stopped');
   });
 
   it('ends with the refusal of the guard', async () => {
