@@ -26,15 +26,26 @@ function adtsProgram(fill: number, count: number): Uint8Array {
   );
 }
 
-/** Sends `ts` from `host` to 127.0.0.1:`port` in datagrams of seven packets. */
-async function send(ts: Uint8Array, host: string, port: number): Promise<void> {
+/** A UDP socket bound on `host` that sends transport streams to 127.0.0.1:`port` in datagrams of seven packets. */
+async function sender(host: string, port: number): Promise<{ send(ts: Uint8Array): Promise<void>; close(): void }> {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, host, resolve));
-  for (let at = 0; at < ts.length; at += 1316) {
-    await new Promise<void>((resolve, reject) =>
-      socket.send(ts.subarray(at, at + 1316), port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
-    );
-  }
+  return {
+    async send(ts) {
+      for (let at = 0; at < ts.length; at += 1316) {
+        await new Promise<void>((resolve, reject) =>
+          socket.send(ts.subarray(at, at + 1316), port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
+        );
+      }
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** Sends `ts` from `host` to 127.0.0.1:`port` from a socket of its own. */
+async function send(ts: Uint8Array, host: string, port: number): Promise<void> {
+  const socket = await sender(host, port);
+  await socket.send(ts);
   socket.close();
 }
 
@@ -92,13 +103,18 @@ describe('MPEG-TS over UDP, in process', () => {
       context(`udp://127.0.0.1:${port}`, units, allowEveryAddress, () => watched),
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await send(adtsProgram(1, 20), '127.0.0.1', port);
-    await until(() => units.length >= 19, 'the frames sent while unwatched');
-    watched = true;
-    await send(adtsProgram(2, 20), '127.0.0.1', port);
-    await until(() => units.filter((unit) => unit.data[0] === 2).length >= 19, 'the frames sent once watched');
-    assert.deepEqual(new Set(units.map((unit) => unit.data[0])), new Set([1, 2]));
-    input.stop('test over');
+    const source = await sender('127.0.0.1', port);
+    try {
+      await source.send(adtsProgram(1, 20));
+      await until(() => units.length >= 19, 'the frames sent while unwatched');
+      watched = true;
+      await source.send(adtsProgram(2, 20));
+      await until(() => units.filter((unit) => unit.data[0] === 2).length >= 19, 'the frames sent once watched');
+      assert.deepEqual(new Set(units.map((unit) => unit.data[0])), new Set([1, 2]));
+    } finally {
+      source.close();
+      input.stop('test over');
+    }
     assert.equal((await input.ended).kind, 'stopped');
   });
 
