@@ -20,6 +20,18 @@ async function bound(): Promise<{ socket: Socket; port: number }> {
   return { socket, port: socket.address().port };
 }
 
+/** A socket connected to 127.0.0.1:`port` whose reads and sends go through a drain. */
+async function connectedDrain(port: number): Promise<{ socket: Socket; drain: DatagramDrain }> {
+  const socket = createSocket('udp4');
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  socket.connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  const drain = DatagramDrain.take(socket);
+  assert.ok(drain, 'this Node exposes the UDP handle');
+  return { socket, drain };
+}
+
 async function sendAll(port: number, payloads: readonly Uint8Array[]): Promise<void> {
   const sender = createSocket('udp4');
   for (const payload of payloads) {
@@ -62,13 +74,7 @@ describe('DatagramDrain', () => {
     const { socket: peer, port } = await bound();
     const received: Uint8Array[] = [];
     peer.on('message', (message) => received.push(Uint8Array.from(message)));
-    const socket = createSocket('udp4');
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-    socket.connect(port, '127.0.0.1');
-    await once(socket, 'connect');
-    const drain = DatagramDrain.take(socket);
-    assert.ok(drain);
+    const { drain } = await connectedDrain(port);
     const payloads = [Uint8Array.of(1, 2, 3), new Uint8Array(1316).fill(4)];
     for (const payload of payloads) {
       assert.equal(drain.send(payload), undefined);
@@ -89,13 +95,7 @@ describe('DatagramDrain', () => {
     const { port } = await bound();
     const gone = sockets.pop() as Socket;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    const socket = createSocket('udp4');
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-    socket.connect(port, '127.0.0.1');
-    await once(socket, 'connect');
-    const drain = DatagramDrain.take(socket);
-    assert.ok(drain);
+    const { socket, drain } = await connectedDrain(port);
     socket.send(new Uint8Array([1]));
     let failed: string | undefined;
     await until(() => {

@@ -21,13 +21,7 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { DatagramDrain, DrainTimer } from '../../net/datagram-drain.js';
 import { checkedAddress, PullRefusedError } from './address-guard.js';
-import {
-  EndOnce,
-  type PullEndKind,
-  type PullInput,
-  type PullInputContext,
-  type PullInputFactory,
-} from './pull-input.js';
+import { EndOnce, type PullEndKind, type PullInput, type PullInputContext } from './pull-input.js';
 import { readTransportStream } from './ts-reader.js';
 
 /** Kernel receive buffer asked for (bursts of a few Mb/s sources between event-loop turns). */
@@ -62,7 +56,7 @@ export interface UdpInputOptions {
 }
 
 /** Opens UDP attempts. */
-export function udpInputs(options: UdpInputOptions = {}): PullInputFactory {
+export function udpInputs(options: UdpInputOptions = {}): (context: PullInputContext) => PullInput {
   const period = options.mergedReadMs ?? 0;
   let merged: DrainTimer | undefined;
   if (period > DRAIN_PERIOD_MS) {
