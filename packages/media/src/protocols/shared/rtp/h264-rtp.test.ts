@@ -93,4 +93,24 @@ describe('RTP clocks and reordering', () => {
     assert.deepEqual(delivered.at(-1), 5, 'a packet older than what was delivered is dropped');
     assert.equal(buffer.stats.late, 2, 'the repeat of a delivered packet and the packet behind the gap');
   });
+
+  it('gives up a gap only when polled, so a retransmission read after a stall still fills it', () => {
+    const buffer = new ReorderBuffer<number>(16, 50);
+    const delivered: (number | string)[] = [];
+    const take = (events: ReturnType<typeof buffer.push>) => {
+      for (const e of events) {
+        delivered.push(e.kind === 'packet' ? e.packet : `lost ${e.count}`);
+      }
+    };
+    take(buffer.push(1, 1, 0));
+    take(buffer.push(3, 3, 0));
+    // The process stalled 500 ms; the packets queued meanwhile are read in arrival order.
+    take(buffer.push(4, 4, 500));
+    assert.deepEqual(delivered, [1], 'packets read after the stall wait behind the gap');
+    take(buffer.push(2, 2, 500));
+    assert.deepEqual(delivered, [1, 2, 3, 4]);
+    take(buffer.push(6, 6, 501));
+    take(buffer.poll(600));
+    assert.deepEqual(delivered, [1, 2, 3, 4, 'lost 1', 6], 'a poll after the wait gives the gap up');
+  });
 });

@@ -3,6 +3,9 @@
  * bounded window: a late packet waits for the ones before it until the window holds
  * `maxHeld` packets or the oldest held packet waited `maxWaitMs`; then the missing ones are
  * declared lost and delivery goes on. Duplicates and packets too old to place are dropped.
+ * The wait is judged only in `poll`, never while packets are pushed: after the process stalled,
+ * the datagrams queued in its socket meanwhile (a retransmission among them) are all read before
+ * a gap is given up, so a busy receiver does not turn a recovered loss into a lost frame.
  */
 import { nextSequence, sequenceDelta } from './rtp-clock.js';
 
@@ -55,11 +58,11 @@ export class ReorderBuffer<T> {
     }
     this.held.set(sequence, { packet, at: now });
     this.drain(out);
-    this.expire(out, now);
+    this.expire(out);
     return out;
   }
 
-  /** Releases packets whose wait is over (call on a timer when no packet arrives). */
+  /** Releases packets whose wait is over (call on a timer, after the socket's queued datagrams were read). */
   poll(now: number): ReorderEvent<T>[] {
     const out: ReorderEvent<T>[] = [];
     this.expire(out, now);
@@ -84,10 +87,12 @@ export class ReorderBuffer<T> {
     }
   }
 
-  private expire(out: ReorderEvent<T>[], now: number): void {
+  /** Gives up the oldest gaps while the window is full or, when `now` is given, while its wait is over. */
+  private expire(out: ReorderEvent<T>[], now?: number): void {
     while (this.held.size > 0) {
       const oldest = this.oldestHeld();
-      if (this.held.size < this.maxHeld && now - oldest.at < this.maxWaitMs) {
+      const waitOver = now !== undefined && now - oldest.at >= this.maxWaitMs;
+      if (this.held.size < this.maxHeld && !waitOver) {
         return;
       }
       this.skipTo(oldest.sequence, out);

@@ -37,6 +37,15 @@ export interface WhipSessionStats {
 }
 
 const MIN_KEYFRAME_REQUEST_GAP_MS = 300;
+/** Video packets held behind a gap at most (about 25 frames of a 720p publish). */
+const VIDEO_REORDER_MAX_HELD = 128;
+/**
+ * How long a video gap waits for its retransmission. werift NACKs a lost packet every 5 ms, ten
+ * times, so the resent packet arrives one round trip after the loss was seen: 200 ms covers
+ * publishers up to ~150 ms away and delays delivery only while a packet is missing. Audio is not
+ * NACKed (no `nack` feedback for Opus): its gaps wait only for reordering, the buffer's default.
+ */
+const VIDEO_REORDER_MAX_WAIT_MS = 200;
 
 /** A WHIP publisher's session. */
 export class WhipSession {
@@ -153,13 +162,22 @@ export class WhipSession {
 
   private onTrack(track: MediaStreamTrack): void {
     const receiver = this.peer.pc.getReceivers().find((r) => r.tracks.includes(track));
-    const reorder = new ReorderBuffer<RtpPacket>();
+    const reorder =
+      track.kind === 'video'
+        ? new ReorderBuffer<RtpPacket>(VIDEO_REORDER_MAX_HELD, VIDEO_REORDER_MAX_WAIT_MS)
+        : new ReorderBuffer<RtpPacket>();
     const deliver = track.kind === 'video' ? this.videoHandler(track, receiver) : this.audioHandler();
-    const poll = setInterval(() => {
+    const release = () => {
+      if (this.ended) {
+        return;
+      }
       for (const event of reorder.poll(performance.now())) {
         deliver(event);
       }
-    }, 20);
+    };
+    // Timers run before I/O in an event-loop turn: the check waits for the turn's reads, so what
+    // arrived while the process was busy fills its gap before the gap is given up.
+    const poll = setInterval(() => setImmediate(release), 20);
     poll.unref();
     this.timers.push(poll);
     track.onReceiveRtp.subscribe((rtp) => {
