@@ -5,7 +5,7 @@
  */
 import { bytesEqual, concatBytes } from '../../../bits/bytes.js';
 import { SpareBuffer } from '../../../bits/spare-buffer.js';
-import { type FragmentSample, fragmentBoxes, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
+import { fragmentBoxes, planFragment, writeFragment } from '../../../formats/fmp4/fragment.js';
 import { buildInitSegment } from '../../../formats/fmp4/init-segment.js';
 import { typicalStep } from '../../../hub/live-stream.js';
 import type { MediaUnit } from '../../../stream/media-unit.js';
@@ -13,16 +13,12 @@ import type { Track } from '../../../stream/track.js';
 import { bufferBytes } from '../held-bytes.js';
 import type { SegmentSpool } from '../segment-spool.js';
 import type { CmafPart, CmafPeriod, CmafSegment, CmafTrackName } from './cmaf-types.js';
+import { SampleColumns, type TimedSample } from './sample-columns.js';
 
 /** A boundary the packager decided, in this track's timescale. */
 interface Cut {
   readonly time: number;
   readonly segment: boolean;
-}
-
-interface TimedSample extends FragmentSample {
-  readonly dts: number;
-  readonly pts: number;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -50,7 +46,7 @@ export class CmafTrackWriter {
   private readonly inits = new Map<number, { readonly init: Uint8Array; readonly track: Track }>();
   private readonly complete: CmafSegment[] = [];
   private open: OpenSegment | undefined;
-  private samples: TimedSample[] = [];
+  private readonly samples = new SampleColumns();
   private pending: MediaUnit | undefined;
   private cuts: Cut[] = [];
   private nextMsn = 0;
@@ -158,7 +154,7 @@ export class CmafTrackWriter {
 
   /** Decode time where the current part starts, if it has a sample. */
   get partStartTime(): number | undefined {
-    return this.samples[0]?.dts ?? this.pending?.dts;
+    return this.samples.firstDts ?? this.pending?.dts;
   }
 
   /** The init segment of a version still referenced by the window. */
@@ -203,12 +199,12 @@ export class CmafTrackWriter {
       if (duration > 0) {
         this.lastDuration = duration;
       }
-      this.samples.push(toSample(previous, duration));
+      this.samples.push(previous, duration);
     }
     this.pending = unit;
     this.applyCuts();
-    const oldest = this.samples[0];
-    if (oldest && unit.dts - oldest.dts > this.maxHeldSeconds * this.current.timescale) {
+    const oldest = this.samples.firstDts;
+    if (oldest !== undefined && unit.dts - oldest > this.maxHeldSeconds * this.current.timescale) {
       this.cut(unit.dts, true);
     }
   }
@@ -229,7 +225,7 @@ export class CmafTrackWriter {
   /** Closes everything held: the last sample lasts as long as the one before it. */
   flush(): void {
     if (this.pending) {
-      this.samples.push(toSample(this.pending, this.lastDuration));
+      this.samples.push(this.pending, this.lastDuration);
       this.pending = undefined;
     }
     const cuts = this.cuts;
@@ -247,7 +243,7 @@ export class CmafTrackWriter {
   /** Drops held samples without writing them (the stream restarts at a keyframe). */
   discardPending(): void {
     this.pending = undefined;
-    this.samples = [];
+    this.samples.clear();
     this.cuts = [];
   }
 
@@ -267,15 +263,11 @@ export class CmafTrackWriter {
   }
 
   private closePart(before: number): void {
-    let count = 0;
-    while (count < this.samples.length && (this.samples[count]?.dts ?? 0) < before) {
-      count++;
-    }
+    const count = this.samples.countBefore(before);
     if (count === 0) {
       return;
     }
-    const taken = this.samples.slice(0, count);
-    this.samples = this.samples.slice(count);
+    const taken = this.samples.take(count);
     const first = taken[0] as TimedSample;
     const last = taken[count - 1] as TimedSample;
     const sequence = this.nextPartSequence;
@@ -479,15 +471,4 @@ function adjacentView(parts: readonly CmafPart[]): Uint8Array | undefined {
     end += part.data.byteLength;
   }
   return new Uint8Array(first.data.buffer, first.data.byteOffset, end - first.data.byteOffset);
-}
-
-function toSample(unit: MediaUnit, duration: number): TimedSample {
-  return {
-    dts: unit.dts,
-    pts: unit.pts,
-    duration,
-    key: unit.key,
-    compositionOffset: unit.pts - unit.dts,
-    data: unit.data,
-  };
 }
