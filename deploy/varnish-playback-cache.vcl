@@ -36,8 +36,10 @@ vcl 4.1;
 # - Playback gate: the cache key is the URL with its query (a `?jwt=` token gets entries of its
 #   own, as in deploy/nginx-playback-cache.conf) and the Authorization header (a bearer token
 #   likewise), so a response Airwave gave for one token is only served to requests with that
-#   token; denials are never stored. A WEBHOOK policy decides per viewer, which a shared cache
-#   cannot: serve public and JWT-gated playback ids through it.
+#   token; denials are never stored. A part cached for a token is kept 10 s at most (a playlist
+#   2 s), so a cached answer outlives its token by 10 s at most (ADR 0079; 2 min before). A
+#   WEBHOOK policy decides per viewer, which a shared cache cannot: serve public and JWT-gated
+#   playback ids through it.
 
 import std;
 
@@ -108,6 +110,11 @@ sub vcl_backend_response {
     }
     if (beresp.ttl > 2m) {
         set beresp.ttl = 2m;
+    }
+    # An answer given for a token is kept 10 s at most: long enough for every viewer sharing the
+    # token to fetch a live part, short enough that it does not outlive the token by more.
+    if ((bereq.http.Authorization || bereq.url ~ "[?&]jwt=") && beresp.ttl > 10s) {
+        set beresp.ttl = 10s;
     }
     set beresp.grace = 0s;
     return (deliver);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { test } from 'node:test';
-import { KeepAliveConnection } from './keep-alive-client.js';
+import { KeepAliveConnection, readHead } from './keep-alive-client.js';
 
 test('KeepAliveConnection reads Content-Length bodies over one connection and reconnects when it closes', async () => {
   const big = Buffer.alloc(300_000, 7);
@@ -36,4 +36,28 @@ test('KeepAliveConnection reads Content-Length bodies over one connection and re
     connection.close();
     server.close();
   }
+});
+
+test('readHead finds the status, Content-Length and Connection: close in any letter case', () => {
+  const read = (text: string): { status: number; expected: number; last: boolean } => {
+    const bytes = Buffer.from(text, 'latin1');
+    const into = { status: 0, expected: 0, last: false };
+    readHead(bytes, bytes.indexOf('\r\n\r\n'), into);
+    return into;
+  };
+  assert.deepEqual(read('HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 197632\r\n\r\n'), {
+    status: 200,
+    expected: 197632,
+    last: false,
+  });
+  assert.deepEqual(read('HTTP/1.1 404 Not Found\r\ncontent-length:4\r\nCONNECTION: Close\r\n\r\nnope'), {
+    status: 404,
+    expected: 4,
+    last: true,
+  });
+  assert.deepEqual(read('HTTP/1.1 503 Busy\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n'), {
+    status: 503,
+    expected: -1,
+    last: false,
+  });
 });

@@ -37,4 +37,15 @@ describe('ByteSlab', () => {
     assert.equal(next.buffer, small.buffer);
     assert.equal(large.byteLength, 40);
   });
+
+  test('hands out plain Uint8Arrays and copies into them', () => {
+    const slab = new ByteSlab(64);
+    const a = slab.takeBytes(3);
+    const b = slab.copy(Uint8Array.of(4, 5, 6));
+    assert.equal(a.constructor, Uint8Array);
+    assert.equal(b.constructor, Uint8Array);
+    assert.equal(a.buffer, b.buffer);
+    assert.equal(b.byteOffset - a.byteOffset, 8);
+    assert.deepEqual([...b], [4, 5, 6]);
+  });
 });

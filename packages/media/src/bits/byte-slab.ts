@@ -3,7 +3,8 @@
  * dropped soon (the runs a push sends): one allocation per slab instead of one per buffer, so the
  * allocator's bookkeeping (glibc's free-list searches and consolidation, V8's external-memory
  * accounting) is paid per slab. A range is never handed out twice: a slab is freed once nothing
- * holds a range of it, so a range may outlive the next ones (a socket still sending it).
+ * holds a range of it, so a range may outlive the next ones (a socket still sending it, a unit
+ * kept in a stream's history).
  */
 import { Buffer } from 'node:buffer';
 
@@ -26,6 +27,19 @@ export class ByteSlab {
     const range = this.slab.subarray(this.used, this.used + size);
     // 8-byte aligned ranges, so a wider typed array over one stays aligned.
     this.used += (size + 7) & ~7;
+    return range;
+  }
+
+  /** `size` bytes as a plain Uint8Array (what media units and parsers take), not zero-filled. */
+  takeBytes(size: number): Uint8Array {
+    const range = this.take(size);
+    return new Uint8Array(range.buffer, range.byteOffset, size);
+  }
+
+  /** A copy of `bytes` in a range of the slab. */
+  copy(bytes: Uint8Array): Uint8Array {
+    const range = this.takeBytes(bytes.byteLength);
+    range.set(bytes);
     return range;
   }
 }

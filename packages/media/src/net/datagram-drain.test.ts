@@ -20,6 +20,18 @@ async function bound(): Promise<{ socket: Socket; port: number }> {
   return { socket, port: socket.address().port };
 }
 
+/** A socket connected to 127.0.0.1:`port` whose reads and sends go through a drain. */
+async function connectedDrain(port: number): Promise<{ socket: Socket; drain: DatagramDrain }> {
+  const socket = createSocket('udp4');
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  socket.connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  const drain = DatagramDrain.take(socket);
+  assert.ok(drain, 'this Node exposes the UDP handle');
+  return { socket, drain };
+}
+
 async function sendAll(port: number, payloads: readonly Uint8Array[]): Promise<void> {
   const sender = createSocket('udp4');
   for (const payload of payloads) {
@@ -58,17 +70,32 @@ describe('DatagramDrain', () => {
     await until(() => events === 1, 'a message event after release');
   });
 
+  it('sends datagrams on a connected socket with write(2), and reports the refusal once the peer is gone', async () => {
+    const { socket: peer, port } = await bound();
+    const received: Uint8Array[] = [];
+    peer.on('message', (message) => received.push(Uint8Array.from(message)));
+    const { drain } = await connectedDrain(port);
+    const payloads = [Uint8Array.of(1, 2, 3), new Uint8Array(1316).fill(4)];
+    for (const payload of payloads) {
+      assert.equal(drain.send(payload), undefined);
+    }
+    await until(() => received.length === payloads.length, 'both datagrams');
+    assert.deepEqual(received, payloads);
+    sockets.splice(sockets.indexOf(peer), 1);
+    await new Promise<void>((resolve) => peer.close(() => resolve()));
+    let failed: string | undefined;
+    await until(() => {
+      failed = drain.send(Uint8Array.of(5)) ?? drain.drain(() => undefined);
+      return failed !== undefined;
+    }, 'the refusal');
+    assert.equal(failed, 'ECONNREFUSED');
+  });
+
   it('reports the error of a connected socket whose peer is gone', async () => {
     const { port } = await bound();
     const gone = sockets.pop() as Socket;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    const socket = createSocket('udp4');
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-    socket.connect(port, '127.0.0.1');
-    await once(socket, 'connect');
-    const drain = DatagramDrain.take(socket);
-    assert.ok(drain);
+    const { socket, drain } = await connectedDrain(port);
     socket.send(new Uint8Array([1]));
     let failed: string | undefined;
     await until(() => {

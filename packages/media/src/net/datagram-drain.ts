@@ -11,7 +11,7 @@
  * `net/paced-reads.ts` does for TCP); when it is not there the owner keeps Node's events.
  */
 import type { Socket } from 'node:dgram';
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { uninitialisedBytes } from '../bits/bytes.js';
 
 /** The largest UDP payload: one read buffer holds any datagram. */
@@ -98,6 +98,29 @@ export class DatagramDrain {
     return undefined;
   }
 
+  /**
+   * Sends one datagram on a connected socket with `write(2)`: no request object, callback or
+   * async context as `socket.send` makes for each. Answers the error code of a send that failed
+   * (ECONNREFUSED once the peer is gone, EAGAIN when the kernel's send buffer is full: the
+   * datagram is lost, as a datagram may be), or undefined.
+   */
+  send(bytes: Uint8Array): string | undefined {
+    const fd = this.handle.fd;
+    if (fd < 0) {
+      return 'EBADF';
+    }
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      writeSync(fd, bytes, 0, bytes.byteLength);
+      return undefined;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code ?? 'EIO';
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+  }
+
   /** Gives the socket back to Node's 'message' events. */
   release(): void {
     if (handleOf(this.socket) === this.handle) {
@@ -113,7 +136,8 @@ export class DrainTimer {
 
   /** `keepsAlive`: the timer holds the event loop open as the sockets it reads would. */
   constructor(
-    private readonly periodMs: number,
+    /** How often the drains run, ms. */
+    readonly periodMs: number,
     private readonly keepsAlive = false,
   ) {}
 

@@ -66,6 +66,27 @@ describe('PgNotifyRelay (PostgreSQL LISTEN/NOTIFY)', { skip }, () => {
     assert.equal(b.seen.length, 3);
   });
 
+  it('carries a burst of events queued together (more than one query holds) in publish order, each once', async () => {
+    const count = b.seen.length;
+    const published = Array.from({ length: 250 }, (_, i) =>
+      a.bus.publish('viewer.metrics', {
+        tenantId: 't-1',
+        streamId: `s-burst-${i}`,
+        nodeId: 'n-1',
+        currentViewers: i,
+        egressBytesPerSecond: null,
+        bytesIn: i,
+      }),
+    );
+    await until(() => b.seen.length >= count + 250, '250 events on B');
+    await a.relay.flushed();
+    assert.deepEqual(
+      b.seen.slice(count).map((e) => e.id),
+      published.map((e) => e.id),
+    );
+    assert.deepEqual(b.seen.at(-1), published.at(-1));
+  });
+
   it('ignores invalid notifications on the channel', async () => {
     const before = b.relay.stats.invalid;
     const client = new pg.Client({ connectionString: scratch.url });

@@ -2,8 +2,11 @@
  * Carries bus events between processes sharing one PostgreSQL database with LISTEN/NOTIFY
  * (PostgreSQL docs, "NOTIFY": payloads under 8000 bytes, delivered to listening sessions after
  * the sending transaction commits, in commit order). One dedicated pooled client listens and
- * reconnects with backoff when its connection drops; sends go through the pool one at a time so
- * events leave in publish order. Each process skips its own echo and de-duplicates by event id.
+ * reconnects with backoff when its connection drops; sends go through the pool one query at a time
+ * so events leave in publish order, every event queued by then in the same query (one NOTIFY each,
+ * in order: the hub's `viewer.metrics` of all streams come at once every 2 s, and a round trip per
+ * event woke the database and this process once per stream, ADR 0075). Each process skips its own
+ * echo and de-duplicates by event id.
  * Delivery is at most once: events sent while a listener is reconnecting are not replayed.
  *
  * PGlite is one process per data directory, so it needs no relay: its bus stays in-process.
@@ -20,6 +23,8 @@ export const EVENTS_CHANNEL = 'airwave_events';
 export const MAX_NOTIFY_BYTES = 7999;
 /** Most events waiting to be sent; beyond it new events are dropped (and logged). */
 export const MAX_PENDING_SENDS = 10_000;
+/** Most events sent in one query (each payload is under 8000 bytes). */
+const MAX_EVENTS_PER_QUERY = 100;
 
 /** Options of the relay. */
 export interface PgNotifyRelayOptions {
@@ -133,13 +138,17 @@ export class PgNotifyRelay implements EventTransport {
   private async drain(): Promise<void> {
     this.sending = true;
     try {
-      for (let payload = this.pending.shift(); payload !== undefined; payload = this.pending.shift()) {
+      while (this.pending.length > 0) {
+        const payloads = this.pending.splice(0, MAX_EVENTS_PER_QUERY);
         try {
-          await this.options.pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
-          this.stats.sent++;
+          await this.options.pool.query(
+            'SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS sent(payload, n) ORDER BY n',
+            [this.channel, payloads],
+          );
+          this.stats.sent += payloads.length;
         } catch (error) {
-          this.stats.dropped++;
-          this.options.log.warn({ err: error }, 'could not relay an event to other processes');
+          this.stats.dropped += payloads.length;
+          this.options.log.warn({ err: error, events: payloads.length }, 'could not relay events to other processes');
         }
       }
     } finally {

@@ -4,7 +4,8 @@
  * over E-RTMP because the receiver announces hvc1; a destination that is not there makes the
  * session retry, then fail, then push once the receiver listens; a destination that reads slowly
  * makes the reader drop to the next keyframe and count it; a write not taken for writeStallMs
- * ends the connection and the session retries; stop ends the push at once (idle).
+ * ends the connection and the session retries, also when the push had caught up and its stream's
+ * fan-out made the write; stop ends the push at once (idle).
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -263,6 +264,42 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
     await until(() => session.state.lastError?.includes('took no data') === true, 'the stall ends the connection');
     assert.notEqual(session.state.status, 'pushing');
     await until(() => connects >= 2, 'a new connection after the stall');
+    await session.stop();
+    assert.equal(session.state.status, 'idle');
+  });
+
+  it('ends a connection whose runs the destination stops taking once the push caught up (written by the stream fan-out)', async () => {
+    const { stream, write } = live(h264);
+    let stall = false;
+    // Runs go out until `stall`; then every run waits for a drain that never comes.
+    const stalling: PushConnector = async (uri, description, resolve, shared) => {
+      const output = await connectRtmpPush(uri, description, resolve, {}, shared);
+      return {
+        ready: output.ready,
+        closed: output.closed,
+        get bytesSent() {
+          return output.bytesSent;
+        },
+        describe: (d) => output.describe(d),
+        write: (unit) => output.write(unit),
+        writeBatch: (units) => (stall ? new Promise<void>(() => undefined) : output.writeBatch?.(units)),
+        close: () => output.close(),
+      };
+    };
+    const session = new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/kcaught`,
+      connect: stalling,
+      resolve: toAddress,
+      log: silentLogger,
+      writeStallMs: 200,
+      retry: { baseMs: 50, maxMs: 100 },
+    });
+    write(h264.units.slice(0, 30));
+    await until(() => (arrivals.get('sink-kcaught')?.length ?? 0) > 0, 'the first run at the receiver');
+    stall = true;
+    write(h264.units.slice(30));
+    await until(() => session.state.lastError?.includes('took no data') === true, 'the stall ends the connection');
     await session.stop();
     assert.equal(session.state.status, 'idle');
   });

@@ -6,7 +6,7 @@
 import { type AdtsFrame, adtsToAudioSpecificConfig, parseAdtsFrames } from '../../codecs/aac.js';
 import { ParseError } from '../../errors.js';
 import { AacEsFrames } from './aac-es-frames.js';
-import type { EsOutput, EsReader } from './es-reader.js';
+import { type EsOutput, type EsReader, unitCopy } from './es-reader.js';
 
 /** Largest ADTS frame (13-bit aac_frame_length): what may be carried over to the next PES. */
 const MAX_FRAME = 0x1fff;
@@ -78,6 +78,12 @@ export class AdtsEsReader implements EsReader {
       out.drop('ADTS frame with channel_configuration 0 (a program_config_element) is not supported');
       return;
     }
-    this.frames.emit(frame.payload.slice(), config, () => adtsToAudioSpecificConfig(config), startsInThisPes, out);
+    this.frames.emit(
+      unitCopy(out, frame.payload),
+      config,
+      () => adtsToAudioSpecificConfig(config),
+      startsInThisPes,
+      out,
+    );
   }
 }

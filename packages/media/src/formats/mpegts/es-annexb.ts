@@ -175,7 +175,7 @@ export class AnnexBEsReader implements EsReader {
     }
     this.lastDts = decode;
     // The kept NAL units (ranges not emptied above), length-prefixed into one new sample.
-    const data = new Uint8Array(size);
+    const data = out.bytes?.(size) ?? new Uint8Array(size);
     let at = 0;
     for (let i = 0; i < count; i++) {
       const start = ranges[2 * i] as number;

@@ -7,7 +7,7 @@
 import { buildOpusHead, OPUS_SAMPLE_RATE, opusCodecString, opusPacketSamples } from '../../codecs/opus.js';
 import { ParseError } from '../../errors.js';
 import type { AudioTrack } from '../../stream/track.js';
-import { AudioClock, type EsOutput, type EsReader } from './es-reader.js';
+import { AudioClock, type EsOutput, type EsReader, unitCopy } from './es-reader.js';
 
 /** The 11-bit control_header_prefix 0x3FF. */
 const PREFIX_MASK = 0xffe0;
@@ -86,6 +86,6 @@ export class OpusEsReader implements EsReader {
     }
     const dts = this.clock.at(pts, OPUS_SAMPLE_RATE);
     this.clock.advance(samples);
-    out.unit({ trackId: this.trackId, dts, pts: dts, key: true, data: packet.slice() });
+    out.unit({ trackId: this.trackId, dts, pts: dts, key: true, data: unitCopy(out, packet) });
   }
 }

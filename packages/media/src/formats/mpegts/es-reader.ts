@@ -13,6 +13,18 @@ export interface EsOutput {
   unit(unit: MediaUnit): void;
   /** A frame or payload that could not be used, and why (counted by the demuxer). */
   drop(reason: string): void;
+  /** Memory for a unit's data, not zero-filled (the demuxer's slab); none: new memory per unit. */
+  bytes?(size: number): Uint8Array;
+}
+
+/** A copy of `data` for a unit, in memory from `out.bytes` when it gives some. */
+export function unitCopy(out: EsOutput, data: Uint8Array): Uint8Array {
+  if (!out.bytes) {
+    return data.slice();
+  }
+  const copy = out.bytes(data.byteLength);
+  copy.set(data);
+  return copy;
 }
 
 /** Turns the PES payloads of one elementary stream into a track and units. */

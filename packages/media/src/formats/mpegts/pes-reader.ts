@@ -106,10 +106,8 @@ export class PesAssembler {
       grown.set(this.buffer.subarray(0, this.received));
       this.buffer = grown;
     }
-    const buffer = this.buffer;
-    for (let at = from, into = this.received; at < to; at++, into++) {
-      buffer[into] = data[at] as number;
-    }
+    // One native copy per piece: a JS byte loop over 184 bytes costs ~3× the view and memmove.
+    this.buffer.set(data.subarray(from, to), this.received);
     this.received = end;
     if (this.expected === 0 && this.received >= 6) {
       const length = ((this.buffer[4] as number) << 8) | (this.buffer[5] as number);

@@ -26,6 +26,7 @@
  * Bad input never throws: it is counted in `stats` and reported through `sink.dropped`. `push`
  * keeps no reference to the chunk after it returns.
  */
+import { ByteSlab } from '../../bits/byte-slab.js';
 import { bytesEqual } from '../../bits/bytes.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription, Track } from '../../stream/track.js';
@@ -89,6 +90,11 @@ export interface TsDemuxerStats {
 }
 
 const SYNC_BYTE = 0x47;
+/**
+ * Slab that units' data is cut from: below glibc's mmap threshold (128 KiB), as RTMP's messages
+ * (a unit above half of it, a large key frame, gets memory of its own).
+ */
+const UNIT_SLAB_BYTES = 64 * 1024;
 const PAT_PID = 0x0000;
 const NULL_PID = 0x1fff;
 const PID_COUNT = 0x2000;
@@ -147,7 +153,10 @@ export class TsDemuxer {
       this.stats.droppedUnits++;
       this.sink.dropped?.(reason);
     },
+    bytes: (size) => this.unitMemory.takeBytes(size),
   };
+  /** Where units' data is written: a slab shared by the units of a few hundred ms (one allocation per slab, not per unit). */
+  private readonly unitMemory = new ByteSlab(UNIT_SLAB_BYTES);
 
   constructor(
     private readonly sink: TsDemuxerSink,

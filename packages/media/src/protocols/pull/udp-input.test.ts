@@ -1,7 +1,8 @@
 /**
  * MPEG-TS over UDP pulled in process: datagrams from the checked sender reach the demuxer, a
  * second sender on the same port is ignored, a guard refusal ends the attempt before any bind,
- * and stopping releases the port.
+ * stopping releases the port, and an unwatched stream read once per merged period still gets every
+ * datagram, as it does once watched.
  */
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
@@ -13,7 +14,7 @@ import { until } from '../../testing/until.js';
 import { allowEveryAddress, type PullAddressGuard, PullRefusedError } from './address-guard.js';
 import type { PullInputContext } from './pull-input.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
-import { openUdpInput } from './udp-input.js';
+import { openUdpInput, udpInputs } from './udp-input.js';
 
 /** A transport stream of `count` one-frame ADTS PES packets whose payload bytes are all `fill`. */
 function adtsProgram(fill: number, count: number): Uint8Array {
@@ -25,15 +26,26 @@ function adtsProgram(fill: number, count: number): Uint8Array {
   );
 }
 
-/** Sends `ts` from `host` to 127.0.0.1:`port` in datagrams of seven packets. */
-async function send(ts: Uint8Array, host: string, port: number): Promise<void> {
+/** A UDP socket bound on `host` that sends transport streams to 127.0.0.1:`port` in datagrams of seven packets. */
+async function sender(host: string, port: number): Promise<{ send(ts: Uint8Array): Promise<void>; close(): void }> {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, host, resolve));
-  for (let at = 0; at < ts.length; at += 1316) {
-    await new Promise<void>((resolve, reject) =>
-      socket.send(ts.subarray(at, at + 1316), port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
-    );
-  }
+  return {
+    async send(ts) {
+      for (let at = 0; at < ts.length; at += 1316) {
+        await new Promise<void>((resolve, reject) =>
+          socket.send(ts.subarray(at, at + 1316), port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
+        );
+      }
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** Sends `ts` from `host` to 127.0.0.1:`port` from a socket of its own. */
+async function send(ts: Uint8Array, host: string, port: number): Promise<void> {
+  const socket = await sender(host, port);
+  await socket.send(ts);
   socket.close();
 }
 
@@ -45,14 +57,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function context(uri: string, units: MediaUnit[], guard: PullAddressGuard = allowEveryAddress): PullInputContext {
+function context(
+  uri: string,
+  units: MediaUnit[],
+  guard: PullAddressGuard = allowEveryAddress,
+  watched?: () => boolean,
+): PullInputContext {
   const target = classifyPullUri(uri);
   assert.ok(isPullTarget(target));
   return {
     target,
     guard,
     log: silentLogger,
-    sink: { resolved: () => undefined, describe: () => undefined, unit: (unit) => units.push(unit) },
+    sink: {
+      resolved: () => undefined,
+      describe: () => undefined,
+      unit: (unit) => units.push(unit),
+      ...(watched ? { watched } : {}),
+    },
   };
 }
 
@@ -71,6 +93,29 @@ describe('MPEG-TS over UDP, in process', () => {
     const again = openUdpInput(context(`udp://127.0.0.1:${port}`, []));
     again.stop('the port was released');
     assert.equal((await again.ended).kind, 'stopped');
+  });
+
+  it('reads every datagram of an unwatched stream with merged reads, and again once it is watched', async () => {
+    const port = await freePort();
+    const units: MediaUnit[] = [];
+    let watched = false;
+    const input = udpInputs({ mergedReadMs: 100 })(
+      context(`udp://127.0.0.1:${port}`, units, allowEveryAddress, () => watched),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const source = await sender('127.0.0.1', port);
+    try {
+      await source.send(adtsProgram(1, 20));
+      await until(() => units.length >= 19, 'the frames sent while unwatched');
+      watched = true;
+      await source.send(adtsProgram(2, 20));
+      await until(() => units.filter((unit) => unit.data[0] === 2).length >= 19, 'the frames sent once watched');
+      assert.deepEqual(new Set(units.map((unit) => unit.data[0])), new Set([1, 2]));
+    } finally {
+      source.close();
+      input.stop('test over');
+    }
+    assert.equal((await input.ended).kind, 'stopped');
   });
 
   it('ends with the refusal of the guard', async () => {

@@ -13,7 +13,9 @@
  * address and port (the kernel then drops everyone else's) and is drained from then on; after
  * a second without datagrams it disconnects and learns the port again (a restarted sender sends
  * from a new one). Several named senders, or a group with `sources=`, keep one event per datagram
- * (only the sender address tells them apart).
+ * (only the sender address tells them apart). A drained socket of a stream nobody watches is read
+ * once per merged-read period (`udpInputs({ mergedReadMs })`, as RTMP publishers are; ADR 0077)
+ * while a period's datagrams fill at most a quarter of its kernel buffer.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
@@ -27,20 +29,41 @@ const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** Drained sockets are read this often (a 208 KiB default kernel buffer holds 20 ms of ~40 Mb/s). */
 const DRAIN_PERIOD_MS = 20;
+/** A socket read once per merged-read period is read every DRAIN_PERIOD_MS when a period's bytes would fill more than this share of its kernel buffer. */
+const MERGED_BUFFER_SHARE = 0.25;
 /** A connected pull without a datagram for this long forgets its sender's port. */
 const SENDER_QUIET_MS = 1000;
 
-/** The timer every drained UDP pull of the process is read on. */
+/** The timer every drained UDP pull of the process is read on (while watched, or without merged reads). */
 const drains = new DrainTimer(DRAIN_PERIOD_MS, true);
+/** The timers of unwatched drained pulls, by period. */
+const mergedDrains = new Map<number, DrainTimer>();
 
 /** Whether `address` is an IPv4 or IPv6 multicast group. */
 export function isMulticastAddress(address: string): boolean {
   return /^(22[4-9]|23\d)\./.test(address) || address.toLowerCase().startsWith('ff');
 }
 
-/** Opens a UDP attempt. */
+/** Opens a UDP attempt whose socket is read every 20 ms. */
 export function openUdpInput(context: PullInputContext): PullInput {
-  return new UdpInput(context);
+  return new UdpInput(context, undefined);
+}
+
+/** What UDP attempts share. */
+export interface UdpInputOptions {
+  /** Unwatched streams are read at most once per this many ms (0 or none: every 20 ms), as RTMP publishers are. */
+  readonly mergedReadMs?: number;
+}
+
+/** Opens UDP attempts. */
+export function udpInputs(options: UdpInputOptions = {}): (context: PullInputContext) => PullInput {
+  const period = options.mergedReadMs ?? 0;
+  let merged: DrainTimer | undefined;
+  if (period > DRAIN_PERIOD_MS) {
+    merged = mergedDrains.get(period) ?? new DrainTimer(period, true);
+    mergedDrains.set(period, merged);
+  }
+  return (context) => new UdpInput(context, merged);
 }
 
 class UdpInput implements PullInput {
@@ -52,7 +75,11 @@ class UdpInput implements PullInput {
   private events = 0;
   private stopDrain: (() => void) | undefined;
 
-  constructor(private readonly context: PullInputContext) {
+  constructor(
+    private readonly context: PullInputContext,
+    /** The timer of unwatched sockets (merged reads), if any. */
+    private readonly merged: DrainTimer | undefined,
+  ) {
     checkedAddress(context.guard, context.target.host).then(
       (address) => this.listen(address),
       (error: unknown) => this.failed(error as Error),
@@ -176,18 +203,21 @@ class UdpInput implements PullInput {
       return undefined;
     }
     let heardAt = performance.now();
+    let timer = drains;
+    // What a merged period may bring: a quarter of the kernel's buffer (a fast source is read every 20 ms).
+    const mergedBytes = this.merged ? socket.getRecvBufferSize() * MERGED_BUFFER_SHARE : 0;
     const read = () => {
       if (this.end.settled) {
-        drains.remove(read);
+        timer.remove(read);
         return;
       }
-      let got = false;
+      let bytes = 0;
       const failed = drain.drain((datagram) => {
-        got = true;
+        bytes += datagram.byteLength;
         push(datagram);
       });
       const now = performance.now();
-      if (got) {
+      if (bytes > 0) {
         heardAt = now;
       }
       if (failed !== undefined) {
@@ -196,15 +226,34 @@ class UdpInput implements PullInput {
           `UDP source ${this.context.target.host}:${this.context.target.url.port} failed: ${failed}`,
         );
       } else if (connected && now - heardAt > SENDER_QUIET_MS) {
-        drains.remove(read);
+        timer.remove(read);
         socket.disconnect();
         this.connecting = undefined;
         drain.release();
+      } else if (this.merged) {
+        const next = this.mergedReads(bytes, timer, mergedBytes) ? this.merged : drains;
+        if (next !== timer) {
+          timer.remove(read);
+          timer = next;
+          timer.add(read);
+        }
       }
     };
-    this.stopDrain = () => drains.remove(read);
-    drains.add(read);
+    this.stopDrain = () => timer.remove(read);
+    timer.add(read);
     return drain;
+  }
+
+  /**
+   * Whether the socket is read once per merged period from now on: nobody watches the stream, and
+   * at the rate of the last read (`bytes` in one period of `timer`) a merged period fits the buffer.
+   */
+  private mergedReads(bytes: number, timer: DrainTimer, mergedBytes: number): boolean {
+    const merged = this.merged;
+    if (!merged || this.context.sink.watched?.() !== false) {
+      return false;
+    }
+    return (bytes * merged.periodMs) / timer.periodMs < mergedBytes;
   }
 
   private failed(error: Error): void {

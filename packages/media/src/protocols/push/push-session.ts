@@ -14,6 +14,7 @@ import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import type { DestinationResolver, PushConnector, PushOutput } from '../shared/push-output.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from '../shared/retry-delay.js';
+import { type FanoutMember, fanoutOf } from './push-fanout.js';
 import { secretsOf, withoutSecrets } from './uri-secrets.js';
 
 /** Statuses of a push (ADR 0035). */
@@ -50,6 +51,11 @@ export interface PushSessionOptions {
   readonly writeStallMs?: number;
   /** Called on every status change. */
   readonly onChange?: (state: PushSessionState) => void;
+}
+
+/** How a push left its stream's fan-out: with the write the socket did not take, if that was why. */
+interface Parked {
+  readonly pending?: Promise<void>;
 }
 
 /** A running push of one stream to one destination. */
@@ -194,8 +200,9 @@ export class PushSession {
     await wait(output.describe(description));
     // The units queued when the reader wakes (a burst of ingest) go out as one run.
     const run: MediaUnit[] = [];
-    let unit: MediaUnit | null = first;
-    while (unit) {
+    const batches = output.writeBatch !== undefined;
+    let unit: MediaUnit | null | undefined = first;
+    while (unit !== null) {
       if (failure !== undefined) {
         throw new Error(failure);
       }
@@ -203,6 +210,16 @@ export class PushSession {
       if (current && current !== description) {
         description = current;
         await wait(output.describe(description));
+      }
+      if (unit === undefined) {
+        // Caught up: the stream's fan-out writes this push from now on, until something needs waiting for.
+        const { pending } = await this.direct(reader, output, description, run, interrupted);
+        if (pending) {
+          await wait(pending);
+          this.lastPushedMs = Date.now();
+        }
+        unit = reader.shift() ?? (reader.isClosed ? null : undefined);
+        continue;
       }
       let pending: Promise<void> | undefined;
       if (output.writeBatch) {
@@ -218,10 +235,75 @@ export class PushSession {
         await wait(pending);
       }
       this.lastPushedMs = Date.now();
-      unit = reader.shift() ?? (await reader.next());
+      unit = batches
+        ? (reader.shift() ?? (reader.isClosed ? null : undefined))
+        : (reader.shift() ?? (await reader.next()));
     }
     if (failure !== undefined && !this.stopped && this.options.stream.endReason === undefined) {
       throw new Error(failure);
+    }
+  }
+
+  /**
+   * Lets the stream's fan-out write this push (one wake-up per stream for all its pushes): each
+   * wake-up sends what the reader holds as one run. Resolves when the push must go on by itself:
+   * with the write the socket did not take (or its error), or with nothing once the description
+   * changed, the reader closed or the fan-out stopped; rejects when the connection failed.
+   */
+  private async direct(
+    reader: QueuedReader,
+    output: PushOutput,
+    description: StreamDescription,
+    run: MediaUnit[],
+    interrupted: Promise<never>,
+  ): Promise<Parked> {
+    const { stream } = this.options;
+    if (reader.isClosed) {
+      return {};
+    }
+    const fanout = fanoutOf(stream);
+    // The pending write travels inside an object: resolving with the promise itself would wait for it.
+    let settle: (pending?: Promise<void>) => void = () => undefined;
+    const parked = new Promise<Parked>((resolve) => {
+      settle = (pending) => resolve(pending ? { pending } : {});
+    });
+    const member: FanoutMember = {
+      flush: (nowMs) => {
+        const current = stream.description;
+        if (reader.isClosed || (current && current !== description)) {
+          settle();
+          return false;
+        }
+        run.length = 0;
+        for (let next = reader.shift(); next; next = reader.shift()) {
+          run.push(next);
+        }
+        if (run.length === 0) {
+          return true;
+        }
+        let pending: Promise<void> | undefined;
+        try {
+          pending = output.writeBatch?.(run);
+        } catch (error) {
+          const failed = Promise.reject(error);
+          failed.catch(() => undefined);
+          settle(failed);
+          return false;
+        }
+        this.lastPushedMs = nowMs;
+        if (pending) {
+          settle(pending);
+          return false;
+        }
+        return true;
+      },
+      release: () => settle(),
+    };
+    fanout.join(member);
+    try {
+      return await Promise.race([parked, interrupted]);
+    } finally {
+      fanout.leave(member);
     }
   }
 

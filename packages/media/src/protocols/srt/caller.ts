@@ -16,6 +16,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
+import { ByteSlab } from '../../bits/byte-slab.js';
 import { DatagramDrain } from '../../net/datagram-drain.js';
 import type { Logger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -93,6 +94,11 @@ const HANDSHAKE_REPEAT_MS = 250;
 const TICK_MS = 10;
 /** The caller's induction asks for HSv5 with this extension field (§4.3.1.1). */
 const INDUCTION_EXTENSION = 2;
+/**
+ * Slab that clear data packets of batched reads are copied into: ~70 packets of 1316 bytes, below
+ * glibc's mmap threshold (128 KiB); a slab is freed once its last packet was delivered.
+ */
+const KEPT_SLAB_BYTES = 96 * 1024;
 /** Stream encapsulation of the KM message: 2 = SRT (§3.2.2). */
 const ENCAPSULATION_SRT = 2;
 
@@ -149,6 +155,10 @@ export class SrtCall {
   /** An established receiving call: its reads (batched when the socket allows) and the connection's timers. */
   private readonly receiving: Ticking = { tick: () => this.tickReceiver() };
   private drain: DatagramDrain | undefined;
+  /** Where clear data packets of a batch are copied (the receiver holds them until their delivery time). */
+  private readonly kept = new ByteSlab(KEPT_SLAB_BYTES);
+  /** Why a send on the batched socket failed (the call ends at its next tick). */
+  private sendFailure: string | undefined;
   private readonly onDatagram = (bytes: Uint8Array) => this.onBatchDatagram(bytes);
   private lastHeard = 0;
   private lastSent = 0;
@@ -470,7 +480,7 @@ export class SrtCall {
     if (!connection || this.finished) {
       return;
     }
-    const failed = this.drain?.drain(this.onDatagram);
+    const failed = this.sendFailure ?? this.drain?.drain(this.onDatagram);
     if (failed !== undefined) {
       this.end(
         'failed',
@@ -488,7 +498,7 @@ export class SrtCall {
    */
   private onBatchDatagram(bytes: Uint8Array): void {
     const clearData = ((bytes[0] as number) & 0x80) === 0 && (((bytes[4] as number) >>> 3) & 3) === 0;
-    this.onMessage(clearData ? bytes.slice() : bytes);
+    this.onMessage(clearData ? this.kept.copy(bytes) : bytes);
   }
 
   private tickSender(): void {
@@ -520,11 +530,21 @@ export class SrtCall {
   }
 
   private datagram(bytes: Uint8Array): void {
-    if (this.state !== 'over') {
-      // No callback: node then tries the send at once instead of queueing a request; a failure
-      // comes as the socket's 'error' (ECONNREFUSED once the peer is gone), which ends the call.
-      this.socket.send(bytes);
+    if (this.state === 'over') {
+      return;
     }
+    if (this.drain) {
+      // A batched call writes its ACKs, NAKs and keepalives straight to the connected socket; a
+      // lost one is repeated by the next tick, a refusal ends the call at the next tick.
+      const failed = this.drain.send(bytes);
+      if (failed !== undefined && failed !== 'EAGAIN' && failed !== 'EWOULDBLOCK' && failed !== 'ENOBUFS') {
+        this.sendFailure ??= failed;
+      }
+      return;
+    }
+    // No callback: node then tries the send at once instead of queueing a request; a failure
+    // comes as the socket's 'error' (ECONNREFUSED once the peer is gone), which ends the call.
+    this.socket.send(bytes);
   }
 
   private end(kind: SrtCallEnd['kind'], message: string): void {
