@@ -34,16 +34,22 @@ function withWrite(
   return async (uri, description, resolve) => {
     const output = await connectRtmpPush(uri, description, resolve);
     onConnect();
-    return {
-      ready: output.ready,
-      closed: output.closed,
-      get bytesSent() {
-        return output.bytesSent;
-      },
-      describe: (d) => output.describe(d),
-      write: (unit) => write(output, unit),
-      close: () => output.close(),
-    };
+    return relayed(output, (unit) => write(output, unit));
+  };
+}
+
+/** `output` with its media writes replaced: `write` for units and, when given, `writeBatch` for runs. */
+function relayed(output: PushOutput, write: PushOutput['write'], writeBatch?: PushOutput['writeBatch']): PushOutput {
+  return {
+    ready: output.ready,
+    closed: output.closed,
+    get bytesSent() {
+      return output.bytesSent;
+    },
+    describe: (d) => output.describe(d),
+    write,
+    ...(writeBatch ? { writeBatch } : {}),
+    close: () => output.close(),
   };
 }
 
@@ -68,6 +74,17 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
   });
   let port = 0;
   let n = 0;
+  /** A push to the receiver's `key` through `connect` that gives up a write not taken in 200 ms and retries fast. */
+  const sessionWithStallTimer = (stream: LiveStream, connect: PushConnector, key: string) =>
+    new PushSession({
+      stream,
+      uri: `rtmp://127.0.0.1:${port}/live/${key}`,
+      connect,
+      resolve: toAddress,
+      log: silentLogger,
+      writeStallMs: 200,
+      retry: { baseMs: 50, maxMs: 100 },
+    });
   /** Every unit each receiving stream got, from its first. */
   const arrivals = new Map<string, MediaUnit[]>();
   sink.addOutput((stream) => {
@@ -251,15 +268,7 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
       () => new Promise<void>(() => undefined),
       () => connects++,
     );
-    const session = new PushSession({
-      stream,
-      uri: `rtmp://127.0.0.1:${port}/live/kstall`,
-      connect: stalled,
-      resolve: toAddress,
-      log: silentLogger,
-      writeStallMs: 200,
-      retry: { baseMs: 50, maxMs: 100 },
-    });
+    const session = sessionWithStallTimer(stream, stalled, 'kstall');
     write(h264.units.slice(0, 30));
     await until(() => session.state.lastError?.includes('took no data') === true, 'the stall ends the connection');
     assert.notEqual(session.state.status, 'pushing');
@@ -274,27 +283,13 @@ describe('push session to a real RTMP receiver', { skip: ffmpegSkip() }, () => {
     // Runs go out until `stall`; then every run waits for a drain that never comes.
     const stalling: PushConnector = async (uri, description, resolve, shared) => {
       const output = await connectRtmpPush(uri, description, resolve, {}, shared);
-      return {
-        ready: output.ready,
-        closed: output.closed,
-        get bytesSent() {
-          return output.bytesSent;
-        },
-        describe: (d) => output.describe(d),
-        write: (unit) => output.write(unit),
-        writeBatch: (units) => (stall ? new Promise<void>(() => undefined) : output.writeBatch?.(units)),
-        close: () => output.close(),
-      };
+      return relayed(
+        output,
+        (unit) => output.write(unit),
+        (units) => (stall ? new Promise<void>(() => undefined) : output.writeBatch?.(units)),
+      );
     };
-    const session = new PushSession({
-      stream,
-      uri: `rtmp://127.0.0.1:${port}/live/kcaught`,
-      connect: stalling,
-      resolve: toAddress,
-      log: silentLogger,
-      writeStallMs: 200,
-      retry: { baseMs: 50, maxMs: 100 },
-    });
+    const session = sessionWithStallTimer(stream, stalling, 'kcaught');
     write(h264.units.slice(0, 30));
     await until(() => (arrivals.get('sink-kcaught')?.length ?? 0) > 0, 'the first run at the receiver');
     stall = true;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { H264Depacketizer } from './h264-depacketizer.js';
 import { packetizeH264 } from './h264-packetizer.js';
-import { ReorderBuffer } from './reorder-buffer.js';
+import { ReorderBuffer, type ReorderEvent } from './reorder-buffer.js';
 import { sequenceDelta, TimestampUnwrapper } from './rtp-clock.js';
 
 const nal = (type: number, size: number, fill = 7) => {
@@ -73,12 +73,7 @@ describe('RTP clocks and reordering', () => {
 
   it('puts swapped packets back in order, drops duplicates, declares a gap lost after the wait', () => {
     const buffer = new ReorderBuffer<number>(16, 50);
-    const delivered: (number | string)[] = [];
-    const take = (events: ReturnType<typeof buffer.push>) => {
-      for (const e of events) {
-        delivered.push(e.kind === 'packet' ? e.packet : `lost ${e.count}`);
-      }
-    };
+    const { delivered, take } = deliveryLog();
     take(buffer.push(65_534, 1, 0));
     take(buffer.push(0, 3, 1));
     take(buffer.push(65_535, 2, 2));
@@ -96,12 +91,7 @@ describe('RTP clocks and reordering', () => {
 
   it('gives up a gap only when polled, so a retransmission read after a stall still fills it', () => {
     const buffer = new ReorderBuffer<number>(16, 50);
-    const delivered: (number | string)[] = [];
-    const take = (events: ReturnType<typeof buffer.push>) => {
-      for (const e of events) {
-        delivered.push(e.kind === 'packet' ? e.packet : `lost ${e.count}`);
-      }
-    };
+    const { delivered, take } = deliveryLog();
     take(buffer.push(1, 1, 0));
     take(buffer.push(3, 3, 0));
     // The process stalled 500 ms; the packets queued meanwhile are read in arrival order.
@@ -114,3 +104,14 @@ describe('RTP clocks and reordering', () => {
     assert.deepEqual(delivered, [1, 2, 3, 4, 'lost 1', 6], 'a poll after the wait gives the gap up');
   });
 });
+
+/** What a reorder buffer delivered, in order: packets as themselves, gaps as `lost N`. */
+function deliveryLog() {
+  const delivered: (number | string)[] = [];
+  const take = (events: readonly ReorderEvent<number>[]) => {
+    for (const e of events) {
+      delivered.push(e.kind === 'packet' ? e.packet : `lost ${e.count}`);
+    }
+  };
+  return { delivered, take };
+}
