@@ -200,7 +200,8 @@ export class PushSession {
     await wait(output.describe(description));
     // The units queued when the reader wakes (a burst of ingest) go out as one run.
     const run: MediaUnit[] = [];
-    const batches = output.writeBatch !== undefined;
+    // What the reader holds now: a unit, null once it closed, undefined while it waits for more.
+    const queued = (): MediaUnit | null | undefined => reader.shift() ?? (reader.isClosed ? null : undefined);
     let unit: MediaUnit | null | undefined = first;
     while (unit !== null) {
       if (failure !== undefined) {
@@ -218,7 +219,7 @@ export class PushSession {
           await wait(pending);
           this.lastPushedMs = Date.now();
         }
-        unit = reader.shift() ?? (reader.isClosed ? null : undefined);
+        unit = queued();
         continue;
       }
       let pending: Promise<void> | undefined;
@@ -235,9 +236,7 @@ export class PushSession {
         await wait(pending);
       }
       this.lastPushedMs = Date.now();
-      unit = batches
-        ? (reader.shift() ?? (reader.isClosed ? null : undefined))
-        : (reader.shift() ?? (await reader.next()));
+      unit = output.writeBatch ? queued() : (reader.shift() ?? (await reader.next()));
     }
     if (failure !== undefined && !this.stopped && this.options.stream.endReason === undefined) {
       throw new Error(failure);
