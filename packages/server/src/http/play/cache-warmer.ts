@@ -20,7 +20,10 @@ const LOG_EVERY_MS = 60_000;
  * fetch), resolving when its body arrived, it failed (reported to `onError`, rate-limited) or
  * WARM_TIMEOUT_MS passed.
  */
-export function cacheWarmer(baseUrl: string, onError: (path: string, error: unknown) => void): (path: string) => Promise<void> {
+export function cacheWarmer(
+  baseUrl: string,
+  onError: (path: string, error: unknown) => void,
+): (path: string) => Promise<void> {
   const fetches = new Map<string, Promise<void>>();
   let loggedAt = Number.NEGATIVE_INFINITY;
   return (path) => {
