@@ -61,14 +61,18 @@ interface NginxRun {
 
 /**
  * nginx phases, `;` between them (BENCH_NGINX_RUNS, each space-separated `workers=N`,
- * `config=<path>`, `cold` — Airwave does not warm parts through it); else the shipped config, warmed.
+ * `config=<path>`, `cold` — Airwave does not warm parts through it); else the shipped config with
+ * one worker, warmed (the target's row) and then not warmed.
  */
 const NGINX_RUNS: readonly NginxRun[] = process.env.BENCH_NGINX_RUNS?.split(';').map((set) => {
   const words = set.split(' ').filter((word) => word !== '');
   const value = (name: string): string | undefined =>
     words.find((word) => word.startsWith(`${name}=`))?.slice(name.length + 1);
   return { workers: Number(value('workers') ?? 1), config: value('config'), warm: !words.includes('cold') };
-}) ?? [{ workers: 1, config: undefined, warm: true }];
+}) ?? [
+  { workers: 1, config: undefined, warm: true },
+  { workers: 1, config: undefined, warm: false },
+];
 
 function runs(key: string): boolean {
   return ONLY === undefined || ONLY.includes(key);
