@@ -33,7 +33,13 @@ export const clusterSettings = {
         ctx.addIssue({ code: 'custom', message: (error as Error).message });
       }
     }),
-  AIRWAVE_PLAYBACK_CACHE_URL: z.string().url().optional(),
+  AIRWAVE_PLAYBACK_CACHE_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/?#\s]+\/*$/,
+      'an http:// or https:// base URL (scheme, host, port), e.g. http://127.0.0.1:8081',
+    )
+    .optional(),
   AIRWAVE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   AIRWAVE_VIEWER_ANALYTICS: z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
