@@ -11,7 +11,6 @@ import { decodeAmf0 } from '../../formats/amf0/amf0-decode.js';
 import { type Amf0Object, type Amf0Value, amf0Object, amf0Properties } from '../../formats/amf0/amf0-value.js';
 import { type AudioTagInput, buildAudioTag, buildVideoTag, type VideoTagInput } from '../../formats/flv/flv-build.js';
 import { type FlvTag, FlvTagType } from '../../formats/flv/flv-tag.js';
-import { writeDirect } from '../../net/direct-write.js';
 import { ChunkReader } from './chunk-reader.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { commandMessage, parseCommand } from './command.js';
@@ -291,7 +290,7 @@ export class RtmpPublisher {
       return true;
     }
     this.bytesWritten += bytes.byteLength;
-    return writeDirect(socket, bytes);
+    return socket.write(bytes);
   }
 
   private onData(chunk: Buffer): void {
