@@ -82,7 +82,7 @@ class DirectFile implements DirectAppender {
     const start = this.length - this.tail.byteLength;
     const used = this.tail.byteLength + total;
     const size = Math.ceil(used / this.block) * this.block;
-    const stage = borrowAligned(size);
+    const stage = await borrowAligned(size);
     try {
       const staged = stage.bytes;
       staged.set(this.tail, 0);
