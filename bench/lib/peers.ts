@@ -89,8 +89,11 @@ export async function startNginxRtmp(): Promise<PeerStart> {
   });
 }
 
-/** Starts nginx-rtmp recording every stream (`record all`, FLV files under bench/.work/nginx-rec-<port>/rec). */
-export async function startNginxRtmpRecord(): Promise<PeerStart> {
+/**
+ * Starts nginx-rtmp recording every stream (`record all`, FLV files under bench/.work/nginx-rec-<port>/rec),
+ * or with the same config recording nothing (`record off`) when `record` is false.
+ */
+export async function startNginxRtmpRecord(record = true): Promise<PeerStart> {
   if (!existsSync(NGINX) || !existsSync(NGINX_RTMP_MODULE)) {
     return { ok: false, reason: `nginx-rtmp is not installed (${NGINX}, ${NGINX_RTMP_MODULE})` };
   }
@@ -101,13 +104,15 @@ export async function startNginxRtmpRecord(): Promise<PeerStart> {
   const child = spawnNginx(
     dir,
     'nginx-rtmp-record.conf',
-    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port) },
+    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port), RECORD: record ? 'all' : 'off' },
     'pipe',
   );
   const verify = async (): Promise<string | undefined> =>
-    readdirSync(`${dir}/rec`).length > 0 ? undefined : 'nginx-rtmp recorded no file';
+    readdirSync(`${dir}/rec`).length > 0 === record
+      ? undefined
+      : `nginx-rtmp record ${record ? 'all' : 'off'}: wrong files`;
   return started({
-    name: 'nginx-rtmp record all',
+    name: record ? 'nginx-rtmp record all' : 'nginx-rtmp not recorded',
     child,
     port,
     rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
