@@ -553,7 +553,13 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     pulls.start();
     closers.unshift(() => pulls.close());
     await recording.recover();
-    const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
+    const rtmp = new RtmpServer({
+      hub,
+      authorizer,
+      log,
+      mergedReadMs: config.rtmpMergedReadMs,
+      receiveLowWater: config.rtmpReceiveLowWater,
+    });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
     const rtmpPort = await rtmp.listen(config.rtmpPort, config.host);
