@@ -36,10 +36,6 @@ const schema = z.object({
   AIRWAVE_PACKAGING: z.enum(['on-demand', 'always']).default('on-demand'),
   AIRWAVE_PACKAGER_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   AIRWAVE_RTMP_MERGED_READ_MS: z.coerce.number().int().min(0).max(1000).default(100),
-  AIRWAVE_RTMP_RECEIVE_LOW_WATER: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .default('true')
-    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
   AIRWAVE_ALLOW_PRIVATE_WEBHOOKS: bool,
   AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES: bool,
   AIRWAVE_PULL_MAX_SOURCES: z.coerce.number().int().min(0).max(10_000).default(100),
@@ -125,8 +121,6 @@ export interface Config extends ClusterConfig, StorageConfig {
   readonly retentionSweepSeconds: number;
   /** An RTMP publisher nobody watches is read at most once per this many ms (0: as bytes arrive). */
   readonly rtmpMergedReadMs: number;
-  /** A publisher's socket wakes the reader only once the message in progress can complete (`SO_RCVLOWAT`, ADR 0080). */
-  readonly rtmpReceiveLowWater: boolean;
   readonly allowPrivateWebhooks: boolean;
   readonly allowPrivatePullSources: boolean;
   /** Most pull sources this node pulls at once. */
@@ -270,7 +264,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     packaging: c.AIRWAVE_PACKAGING,
     packagerIdleMs: c.AIRWAVE_PACKAGER_IDLE_SECONDS * 1000,
     rtmpMergedReadMs: c.AIRWAVE_RTMP_MERGED_READ_MS,
-    rtmpReceiveLowWater: c.AIRWAVE_RTMP_RECEIVE_LOW_WATER,
     allowPrivateWebhooks: c.AIRWAVE_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivatePullSources: c.AIRWAVE_ALLOW_PRIVATE_PULL_SOURCES,
     pullMaxSources: c.AIRWAVE_PULL_MAX_SOURCES,

@@ -553,13 +553,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     pulls.start();
     closers.unshift(() => pulls.close());
     await recording.recover();
-    const rtmp = new RtmpServer({
-      hub,
-      authorizer,
-      log,
-      mergedReadMs: config.rtmpMergedReadMs,
-      receiveLowWater: config.rtmpReceiveLowWater,
-    });
+    const rtmp = new RtmpServer({ hub, authorizer, log, mergedReadMs: config.rtmpMergedReadMs });
     closers.unshift(() => rtmp.close());
     collectStartupGarbage();
     const rtmpPort = await rtmp.listen(config.rtmpPort, config.host);

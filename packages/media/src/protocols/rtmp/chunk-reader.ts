@@ -63,8 +63,6 @@ export class ChunkReader {
   /** The chunk stream whose chunk data is being read, if any. */
   private current: ChunkStreamState | undefined;
   private currentCsid = 0;
-  /** The chunk stream of the last chunk header read (its message may be still in progress). */
-  private latest: ChunkStreamState | undefined;
   /** Data bytes the current chunk still has. */
   private remaining = 0;
   private readonly streams = new Map<number, ChunkStreamState>();
@@ -84,21 +82,6 @@ export class ChunkReader {
   /** The peer's current chunk size. */
   get chunkSize(): number {
     return this.size;
-  }
-
-  /**
-   * Bytes the peer must still send before the message in progress completes: its payload left
-   * plus at least one header byte per further chunk; 0 between messages or inside a chunk header.
-   * A lower bound for a sender that sends each message's chunks in a row (ffmpeg, OBS).
-   */
-  get bytesToCompleteMessage(): number {
-    const state = this.latest;
-    if (state === undefined || !state.receiving || this.pending.byteLength > 0) {
-      return 0;
-    }
-    const left = state.length - state.received;
-    const inChunk = this.current === state ? this.remaining : 0;
-    return left + Math.ceil((left - inChunk) / this.size);
   }
 
   /**
@@ -179,7 +162,6 @@ export class ChunkReader {
       const state = this.shortIds[csid];
       if (state?.receiving && !state.extended) {
         this.current = state;
-        this.latest = state;
         this.currentCsid = csid;
         this.remaining = Math.min(this.size, state.length - state.received);
         return p + 1;
@@ -276,7 +258,6 @@ export class ChunkReader {
     }
     current.extended = extended;
     this.current = current;
-    this.latest = current;
     this.currentCsid = csid;
     this.remaining = Math.min(this.size, current.length - current.received);
     return q;

@@ -10,7 +10,6 @@ import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import type { Hub } from '../../hub/hub.js';
 import type { LiveStream } from '../../hub/live-stream.js';
 import { adoptWithReusedReads, newReadBuffer, ReadPacer } from '../../net/paced-reads.js';
-import { ReceiveLowWater } from '../../net/receive-low-water.js';
 import type { Logger, PublishAuthorizer } from '../../ports.js';
 import { type RtmpServerStats, RtmpSession } from './session.js';
 
@@ -40,12 +39,6 @@ export interface RtmpServerOptions {
    * is read as bytes arrive). Plain RTMP only; RTMPS reads through TLS as bytes arrive.
    */
   readonly mergedReadMs?: number;
-  /**
-   * A publisher's socket wakes the reader only once the RTMP message in progress can complete
-   * (`SO_RCVLOWAT` from `RtmpSession.receiveLowWater`, ADR 0080; default true). Plain RTMP on
-   * Linux only; elsewhere every byte wakes the reader as before.
-   */
-  readonly receiveLowWater?: boolean;
 }
 
 /** An RTMP or RTMPS listener. */
@@ -136,14 +129,8 @@ export class RtmpServer {
     if (this.options.tls) {
       socket.on('data', (chunk: Buffer) => session?.receive(chunk));
     } else {
-      const lowWaterOn = this.options.receiveLowWater !== false;
-      let lowWater: ReceiveLowWater | undefined;
       const adopted = adoptWithReusedReads(socket, this.readBuffer, (bytes, reading, drained) => {
         session?.receive(bytes);
-        if (lowWaterOn && session !== undefined) {
-          lowWater ??= new ReceiveLowWater(reading);
-          lowWater.want(session.receiveLowWater);
-        }
         const stream = session?.publishedStream;
         if (!drained || !this.mergedReads.enabled || stream === undefined || stream.watched) {
           return true;

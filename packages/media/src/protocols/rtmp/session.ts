@@ -63,13 +63,6 @@ export interface RtmpSessionOptions {
 
 /** Chunk size this server announces for what it sends. */
 const OUT_CHUNK_SIZE = 4096;
-/**
- * Least bytes a publisher's read waits for (ADR 0080): more than the longest chunk header (18
- * bytes), fewer than any command a client waits on an answer to (an AMF command is 30 bytes or
- * more). A smaller message (an acknowledgement, a chunk size) waits for the publisher's next bytes.
- */
-export const PUBLISHING_LOW_WATER = 19;
-
 /** Window acknowledgement size and peer bandwidth announced to the client. */
 const WINDOW_SIZE = 2_500_000;
 /** Most message streams (createStream) per connection. */
@@ -131,18 +124,6 @@ export class RtmpSession {
   /** Resolves once the session has closed. */
   get closed(): Promise<void> {
     return this.done;
-  }
-
-  /**
-   * Bytes the socket should hold before the next read (`SO_RCVLOWAT`, ADR 0080): 1 until the
-   * session publishes; then what the message in progress still needs on the wire, and at least
-   * `PUBLISHING_LOW_WATER`, so a chunk header alone never wakes the reader.
-   */
-  get receiveLowWater(): number {
-    if (this.publisher === undefined || this.closing !== undefined) {
-      return 1;
-    }
-    return Math.max(PUBLISHING_LOW_WATER, this.reader.bytesToCompleteMessage);
   }
 
   /** The stream this session publishes, if any. */
