@@ -79,7 +79,7 @@ export async function startNginxRtmp(): Promise<PeerStart> {
     const missing = [`hls/s${index}.m3u8`, `dash/s${index}.mpd`].filter((file) => !existsSync(`${dir}/${file}`));
     return missing.length > 0 ? `nginx-rtmp wrote no ${missing.join(', ')}` : undefined;
   };
-  return started({
+  return startedPeer({
     name: 'nginx-rtmp',
     child,
     port,
@@ -106,7 +106,7 @@ export async function startNginxRtmpRecord(): Promise<PeerStart> {
   );
   const verify = async (): Promise<string | undefined> =>
     readdirSync(`${dir}/rec`).length > 0 ? undefined : 'nginx-rtmp recorded no file';
-  return started({
+  return startedPeer({
     name: 'nginx-rtmp record all',
     child,
     port,
@@ -198,7 +198,7 @@ export async function startNodeMediaServer(): Promise<PeerStart> {
       ? undefined
       : `${url} gave ${bytes.length} bytes, no FLV stream`;
   };
-  return started({
+  return startedPeer({
     name: `Node-Media-Server ${NMS_VERSION}`,
     child,
     port: rtmpPort,
@@ -233,7 +233,8 @@ export async function readForMs(url: string, ms: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-async function started(options: {
+/** Waits until a started server's port accepts connections: the running peer, or why it did not start (stderr's tail). */
+export async function startedPeer(options: {
   name: string;
   child: ChildProcess;
   port: number;
