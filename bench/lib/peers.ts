@@ -79,7 +79,7 @@ export async function startNginxRtmp(): Promise<PeerStart> {
     const missing = [`hls/s${index}.m3u8`, `dash/s${index}.mpd`].filter((file) => !existsSync(`${dir}/${file}`));
     return missing.length > 0 ? `nginx-rtmp wrote no ${missing.join(', ')}` : undefined;
   };
-  return started({
+  return startedPeer({
     name: 'nginx-rtmp',
     child,
     port,
@@ -89,8 +89,11 @@ export async function startNginxRtmp(): Promise<PeerStart> {
   });
 }
 
-/** Starts nginx-rtmp recording every stream (`record all`, FLV files under bench/.work/nginx-rec-<port>/rec). */
-export async function startNginxRtmpRecord(): Promise<PeerStart> {
+/**
+ * Starts nginx-rtmp recording every stream (`record all`, FLV files under bench/.work/nginx-rec-<port>/rec),
+ * or with the same config recording nothing (`record off`) when `record` is false.
+ */
+export async function startNginxRtmpRecord(record = true): Promise<PeerStart> {
   if (!existsSync(NGINX) || !existsSync(NGINX_RTMP_MODULE)) {
     return { ok: false, reason: `nginx-rtmp is not installed (${NGINX}, ${NGINX_RTMP_MODULE})` };
   }
@@ -101,13 +104,15 @@ export async function startNginxRtmpRecord(): Promise<PeerStart> {
   const child = spawnNginx(
     dir,
     'nginx-rtmp-record.conf',
-    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port) },
+    { MODULE: NGINX_RTMP_MODULE, DIR: dir, RTMP_PORT: String(port), RECORD: record ? 'all' : 'off' },
     'pipe',
   );
   const verify = async (): Promise<string | undefined> =>
-    readdirSync(`${dir}/rec`).length > 0 ? undefined : 'nginx-rtmp recorded no file';
-  return started({
-    name: 'nginx-rtmp record all',
+    readdirSync(`${dir}/rec`).length > 0 === record
+      ? undefined
+      : `nginx-rtmp record ${record ? 'all' : 'off'}: wrong files`;
+  return startedPeer({
+    name: record ? 'nginx-rtmp record all' : 'nginx-rtmp not recorded',
     child,
     port,
     rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
@@ -198,7 +203,7 @@ export async function startNodeMediaServer(): Promise<PeerStart> {
       ? undefined
       : `${url} gave ${bytes.length} bytes, no FLV stream`;
   };
-  return started({
+  return startedPeer({
     name: `Node-Media-Server ${NMS_VERSION}`,
     child,
     port: rtmpPort,
@@ -233,7 +238,8 @@ export async function readForMs(url: string, ms: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-async function started(options: {
+/** Waits until a started server's port accepts connections: the running peer, or why it did not start (stderr's tail). */
+export async function startedPeer(options: {
   name: string;
   child: ChildProcess;
   port: number;

@@ -7,26 +7,36 @@ import { close, fdatasync, mkdir, open, writev } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ObjectAppender } from './object-storage.js';
 
-function errorCode(error: unknown): string | undefined {
+/** The `code` of a Node system error, if any. */
+export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null | undefined)?.code;
 }
 
-function openFile(path: string, flags: string): Promise<number> {
+/** Opens `path` with `flags` (a string, or O_* constants) on the callback API. */
+export function openFile(path: string, flags: string | number): Promise<number> {
   return new Promise((resolve, reject) => open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
 }
 
-function closeFile(fd: number): Promise<void> {
+/** Closes a descriptor on the callback API. */
+export function closeFile(fd: number): Promise<void> {
   return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
 }
 
-/** Writes all of `pieces` in order at the file's position with gathered writes (a short one continues where it stopped). */
-function writevAll(fd: number, pieces: readonly Uint8Array[]): Promise<void> {
+/**
+ * Writes all of `pieces` in order with gathered writes, at `position` or (null) the file's position;
+ * a short write continues where it stopped.
+ */
+export function writevAll(fd: number, pieces: readonly Uint8Array[], position: number | null = null): Promise<void> {
   return new Promise((resolve, reject) => {
+    let at = position;
     const step = (rest: readonly Uint8Array[]): void => {
-      writev(fd, rest, null, (error, written) => {
+      writev(fd, rest, at, (error, written) => {
         if (error) {
           reject(error);
           return;
+        }
+        if (at !== null) {
+          at += written;
         }
         let left = written;
         let index = 0;
@@ -53,7 +63,7 @@ function makeParent(path: string): Promise<void> {
 }
 
 /** Opens `path` with `flags`, making its directory first when it is missing. */
-async function openMakingParent(path: string, flags: string): Promise<number> {
+export async function openMakingParent(path: string, flags: string | number): Promise<number> {
   try {
     return await openFile(path, flags);
   } catch (error) {

@@ -13,8 +13,10 @@ import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { contentTypeOfKey } from './content-types.js';
-import { openFileAppender, writeFileInPlace } from './local-file-writes.js';
+import { openDirectAppender } from './direct-appends.js';
+import { errorCode, openFileAppender, writeFileInPlace } from './local-file-writes.js';
 import {
+  type AppendOptions,
   assertStorageKey,
   type ByteRange,
   type ObjectAppender,
@@ -28,10 +30,6 @@ import {
 
 const TEMP_DIR = '.tmp';
 const META_DIR = '.meta';
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 function failed(operation: string, key: string, error: unknown): StorageFailedError {
   const code = errorCode(error);
@@ -130,9 +128,10 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
-  async openAppender(key: string): Promise<ObjectAppender> {
+  async openAppender(key: string, options?: AppendOptions): Promise<ObjectAppender> {
+    const path = this.path(key);
     try {
-      return await openFileAppender(this.path(key));
+      return (options?.direct ? await openDirectAppender(path) : undefined) ?? (await openFileAppender(path));
     } catch (error) {
       throw failed('append', key, error);
     }

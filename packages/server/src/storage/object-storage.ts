@@ -40,6 +40,15 @@ export interface ObjectAppender {
   close(): Promise<void>;
 }
 
+/** How an appender writes. */
+export interface AppendOptions {
+  /**
+   * Large appends rarely read back soon (recorded packs): written around the page cache where the
+   * store can (O_DIRECT on a new file, ADR 0081), buffered where it cannot. A hint.
+   */
+  readonly direct?: boolean;
+}
+
 /** What storage knows of one object. */
 export interface StoredObjectInfo {
   key: string;
@@ -83,7 +92,7 @@ export interface ObjectStorage {
   /** Moves a finished file of this machine into the store at the key (renamed when on the same filesystem, else copied); the file is gone afterwards. */
   moveIn?(key: string, file: string, options?: PutOptions): Promise<void>;
   /** Opens an object for appending, created empty when absent (backends keeping files; others rewrite whole objects). */
-  openAppender?(key: string): Promise<ObjectAppender>;
+  openAppender?(key: string, options?: AppendOptions): Promise<ObjectAppender>;
 }
 
 /** Stores a finished file of this machine: moved in when the backend keeps files (no copy), else streamed. */

@@ -1,7 +1,7 @@
 /**
  * The packs a recorder appends its segments to on a store that appends (ADR 0062): per track one
  * appender open at a time and a new pack every PACK_SEGMENTS segments, so a closed segment costs
- * one write instead of creating a file. A segment's place (pack, offset) is decided when it is
+ * one write instead of creating a file, written around the page cache where the store can (ADR 0081). A segment's place (pack, offset) is decided when it is
  * queued; its bytes are appended in that order, and the index names it only once they are.
  */
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
@@ -29,7 +29,9 @@ export class SegmentPacks {
   /** Packs on `storage` when it appends, else undefined (each segment is then an object of its own). */
   static of(storage: ObjectStorage, prefix: string, packSegments?: number): SegmentPacks | undefined {
     const open = storage.openAppender;
-    return open ? new SegmentPacks((key) => open.call(storage, key), prefix, packSegments) : undefined;
+    return open
+      ? new SegmentPacks((key) => open.call(storage, key, { direct: true }), prefix, packSegments)
+      : undefined;
   }
 
   /** Places the next segment of `track` (segment `msn`, `bytes` long); called in queue order. */
