@@ -2,10 +2,11 @@
  * Push targets (issue 19): CPU per pushed target with 1, 10 and 50 targets spread over 10 live
  * streams, for Airwave's push runner and for nginx-rtmp's own `push` directive relaying the same
  * streams (the same file, the same ffmpeg `-c copy` publishers) to the same receiver — an
- * nginx-rtmp sink — in one run, both servers live side by side. CPU from the threads' run times
- * in nanoseconds; 10 and 50 targets each in off/on pairs (ABBA; per target the pairs' differences
- * divided by the targets, their median); 1 target is one per stream, ten switched together and
- * divided by ten (one alone is below the noise of this machine). Then a stalled receiver
+ * nginx-rtmp sink — both servers running, switched and measured together in the same windows.
+ * CPU from the threads' run times in nanoseconds; 10 and 50 targets each in off/on pairs from
+ * mirrored blocks of windows (per target the pairs' differences divided by the targets; Airwave ÷
+ * nginx per pair, their median); 1 target is one per stream, ten switched together and divided by
+ * ten (one alone is below the noise of this machine). Then a stalled receiver
  * (SIGSTOP) with one LL-HLS viewer: Airwave's CPU and the viewer's part delivery with every target
  * disabled, with them pushing, and with the receiver stopped.
  */
@@ -26,12 +27,18 @@ export const title = 'Push targets: CPU per pushed target vs nginx-rtmp push, an
 
 const STREAMS = 10;
 const WARMUP_S = Number(process.env.BENCH_PUSH_WARMUP_S ?? 20);
-/** Off/on pairs of each step, their windows, and the settling time after each switch. */
-const PAIRS = Number(process.env.BENCH_PUSH_PAIRS ?? 4);
+/** Blocks of windows (each gives every step two off/on pairs), their windows, and the settling time after each switch. */
+const BLOCKS = Number(process.env.BENCH_PUSH_BLOCKS ?? 3);
 const PAIR_WINDOW_S = Number(process.env.BENCH_PUSH_PAIR_WINDOW_S ?? 15);
 const SETTLE_S = Number(process.env.BENCH_PUSH_SETTLE_S ?? 5);
 /** Targets per stream of the measured steps: 10 and 50 targets over the 10 streams. */
 const PER_STREAM_STEPS = [1, 5] as const;
+/**
+ * The targets per stream of a block's windows, mirrored (off, 1, 5, 5, 1, off): the first half
+ * pairs its off window with each step's first window, the second half its off window with each
+ * step's second, so a drift of the machine across the block weighs on both sides of every step alike.
+ */
+const BLOCK_ORDER = [0, ...PER_STREAM_STEPS, ...[...PER_STREAM_STEPS].reverse(), 0];
 const STALL_WINDOW_S = Number(process.env.BENCH_PUSH_STALL_WINDOW_S ?? 15);
 const NGINX = '/usr/sbin/nginx';
 const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
@@ -132,6 +139,12 @@ interface MeasuredStep extends StepWindows {
   readonly nginxPushed: number;
   /** Per-target CPU of each off/on pair: (on − off) ÷ targets. */
   readonly perTarget: { readonly airwave: readonly number[]; readonly nginx: readonly number[] };
+}
+
+/** A step's off/on pairs: per-target CPU of each server ((on − off) ÷ targets), in the order measured. */
+interface StepPairs {
+  readonly airwave: number[];
+  readonly nginx: number[];
 }
 
 function emptyStep(): StepWindows {
@@ -240,44 +253,61 @@ async function measure(database: Record<string, string>): Promise<string> {
       }
     };
 
-    // Each step: off/on pairs in ABBA order, off = no target on any stream, on = the step's
-    // targets; each pair's difference divided by the targets, so the machine's drift and the
-    // servers' warm-up cancel. Switching costs both servers (nginx: ten re-publishes; Airwave: API
-    // calls, connects), so every window starts SETTLE_S after its switch.
+    // Blocks of windows in mirrored order (BLOCK_ORDER), both servers switched together and
+    // measured in the same windows: each block gives every step two off/on pairs, each pair's
+    // difference divided by the targets, so the machine's drift and the servers' warm-up cancel and
+    // both servers see the same machine in every pair. Switching costs both servers (nginx: ten
+    // re-publishes; Airwave: API calls, connects), so every window starts SETTLE_S after its switch.
     await switchTo(0);
     await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
-    const off = emptyStep();
+    const windows = new Map(BLOCK_ORDER.map((perStream) => [perStream, emptyStep()]));
+    const pairs = new Map<number, StepPairs>(
+      PER_STREAM_STEPS.map((perStream) => [perStream, { airwave: [], nginx: [] }]),
+    );
+    const seen = new Map<number, { airwavePushing: number; nginxPushed: number }>();
+    const half = BLOCK_ORDER.length / 2;
+    for (let block = 0; block < BLOCKS; block++) {
+      const at: number[] = [];
+      for (const perStream of BLOCK_ORDER) {
+        const step = windows.get(perStream) ?? emptyStep();
+        const published = publishesLogged(receiver, 's');
+        await switchTo(perStream);
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+        await measureWindow(step, PAIR_WINDOW_S);
+        at.push(step.airwave.length - 1);
+        if (perStream > 0) {
+          const airwavePushing = (await targetStatuses(airwave, token)).filter((t) => t.status === 'pushing').length;
+          seen.set(perStream, { airwavePushing, nginxPushed: publishesLogged(receiver, 's') - published });
+        }
+      }
+      for (const [first, last] of [
+        [0, half],
+        [half, BLOCK_ORDER.length],
+      ] as const) {
+        const offAt = BLOCK_ORDER[first] === 0 ? first : last - 1;
+        const off = windows.get(0) ?? emptyStep();
+        for (let position = first; position < last; position++) {
+          const perStream = BLOCK_ORDER[position] ?? 0;
+          const on = windows.get(perStream) ?? emptyStep();
+          const step = pairs.get(perStream);
+          if (perStream === 0 || !step) {
+            continue;
+          }
+          const targets = perStream * STREAMS;
+          const onAt = at[position] ?? 0;
+          step.airwave.push(((on.airwave[onAt] ?? 0) - (off.airwave[at[offAt] ?? 0] ?? 0)) / targets);
+          step.nginx.push(((on.nginx[onAt] ?? 0) - (off.nginx[at[offAt] ?? 0] ?? 0)) / targets);
+        }
+      }
+    }
+    const off = windows.get(0) ?? emptyStep();
     const steps = new Map<number, MeasuredStep>();
     for (const perStream of PER_STREAM_STEPS) {
-      const targets = perStream * STREAMS;
-      const on = emptyStep();
-      const pairs: { airwave: number; nginx: number }[] = [];
-      let airwavePushing = 0;
-      let nginxPushed = 0;
-      for (let pair = 0; pair < PAIRS; pair++) {
-        const at = { off: 0, on: 0 };
-        for (const pushed of pair % 2 === 0 ? [false, true] : [true, false]) {
-          const published = publishesLogged(receiver, 's');
-          await switchTo(pushed ? perStream : 0);
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
-          const step = pushed ? on : off;
-          await measureWindow(step, PAIR_WINDOW_S);
-          at[pushed ? 'on' : 'off'] = step.airwave.length - 1;
-          if (pushed) {
-            airwavePushing = (await targetStatuses(airwave, token)).filter((t) => t.status === 'pushing').length;
-            nginxPushed = publishesLogged(receiver, 's') - published;
-          }
-        }
-        pairs.push({
-          airwave: ((on.airwave[at.on] ?? 0) - (off.airwave[at.off] ?? 0)) / targets,
-          nginx: ((on.nginx[at.on] ?? 0) - (off.nginx[at.off] ?? 0)) / targets,
-        });
-      }
-      steps.set(targets, {
-        ...on,
-        airwavePushing,
-        nginxPushed,
-        perTarget: { airwave: pairs.map((p) => p.airwave), nginx: pairs.map((p) => p.nginx) },
+      steps.set(perStream * STREAMS, {
+        ...(windows.get(perStream) ?? emptyStep()),
+        airwavePushing: seen.get(perStream)?.airwavePushing ?? 0,
+        nginxPushed: seen.get(perStream)?.nginxPushed ?? 0,
+        perTarget: pairs.get(perStream) ?? { airwave: [], nginx: [] },
       });
     }
     await nginxPublishers?.stop();
@@ -309,17 +339,20 @@ async function measure(database: Record<string, string>): Promise<string> {
   return out.join('\n');
 }
 
-/** The CPU-per-target table: medians of each step's on windows and of its pairs' per-target differences. */
+/** Each pair's Airwave ÷ nginx CPU per target (both measured in the same windows). */
+function pairRatios(per: MeasuredStep['perTarget']): number[] {
+  return per.airwave.map((value, i) => value / (per.nginx[i] ?? Number.NaN));
+}
+
+/** The CPU-per-target table: medians of each step's on windows, of its pairs' per-target differences and of their ratios. */
 function cpuTable(off: StepWindows, steps: ReadonlyMap<number, MeasuredStep>): string[] {
   const mib = (values: readonly number[]) => `${(median(values) / MIB).toFixed(0)} MiB`;
   const range = (values: readonly number[]) => ` (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
   const row = (label: string, step: StepWindows, pushing: string, pushed: string, per?: MeasuredStep['perTarget']) => {
-    const airwavePer = per ? median(per.airwave) : 0;
-    const nginxPer = per ? median(per.nginx) : 0;
-    const ratio = per && nginxPer > 0 ? `${(airwavePer / nginxPer).toFixed(2)}×` : 'n/a';
-    const cell = (value: number, values?: readonly number[]) =>
-      values ? `${value.toFixed(3)} %${range(values)}` : '—';
-    return `| ${label} | ${pushing} | ${median(step.airwave).toFixed(1)} % | ${cell(airwavePer, per?.airwave)} | ${mib(step.airwaveRss)} | ${pushed} | ${median(step.nginx).toFixed(1)} % | ${cell(nginxPer, per?.nginx)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
+    const cell = (values?: readonly number[]) => (values ? `${median(values).toFixed(3)} %${range(values)}` : '—');
+    const ratios = per ? pairRatios(per) : [];
+    const ratio = per ? `**${median(ratios).toFixed(2)}×** (${ratios.map((r) => r.toFixed(2)).join(', ')})` : 'n/a';
+    return `| ${label} | ${pushing} | ${median(step.airwave).toFixed(1)} % | ${cell(per?.airwave)} | ${mib(step.airwaveRss)} | ${pushed} | ${median(step.nginx).toFixed(1)} % | ${cell(per?.nginx)} | ${mib(step.nginxRss)} | ${ratio} | ${median(step.machine).toFixed(0)} % |`;
   };
   const rows = [row('0', off, '0', '0')];
   for (const [targets, step] of steps) {
@@ -330,10 +363,11 @@ function cpuTable(off: StepWindows, steps: ReadonlyMap<number, MeasuredStep>): s
     }
     rows.push(row(String(targets), step, pushing, pushed, step.perTarget));
   }
+  const pairs = BLOCKS * 2;
   return [
-    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, in the same run, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`). Every step is ${PAIRS} off/on pairs of ${PAIR_WINDOW_S} s windows in ABBA order, each window ${SETTLE_S} s after its switch: off = no target pushing (Airwave: every target disabled through the API; nginx: the ten publishers re-published to the application without \`push\`), on = the step's targets (Airwave: the first 1 or 5 targets of every stream enabled; nginx: the ten re-published to the application with 1 or 5 \`push\` lines). Per target is a pair's on − off difference divided by the targets; the table gives the pairs' median (in brackets the lowest and highest pair), so the machine's drift and the servers' warm-up cancel. One target alone costs about 0.05 % of a core, below what pairs of one target resolve on this shared machine (pairs spread ±0.27 % in the runs of 2026-11-26): the 1-target row is therefore one target on each of the ${STREAMS} streams switched together — ${STREAMS} times the cost of one stream pushing one target, divided by ${STREAMS} — the same pairs as the ${STREAMS}-target row. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines during the last on window's switch. The 0-target row shows the off windows (medians).`,
+    `${STREAMS} streams (bench/.work source-720p30, ~3 Mb/s, \`ffmpeg -re -stream_loop -1 -c copy\`) published to Airwave and, at the same time, to an nginx-rtmp relay whose applications carry 0, 1 or 5 \`push\` lines; both push to one nginx-rtmp sink (not measured). CPU is each server's process, percent of one core, summed over its threads' nanosecond run times (\`/proc/<pid>/task/<tid>/schedstat\`). Side by side: both servers are switched together and measured in the same ${PAIR_WINDOW_S} s windows, each ${SETTLE_S} s after its switch, in ${BLOCKS} blocks of windows in mirrored order (off, 10, 50, 50, 10, off targets), so every step has ${pairs} off/on pairs and both servers see the same machine in each. Off = no target pushing (Airwave: every target disabled through the API; nginx: the ten publishers re-published to the application without \`push\`), on = the step's targets (Airwave: the first 1 or 5 targets of every stream enabled; nginx: the ten re-published to the application with 1 or 5 \`push\` lines). Per target is a pair's on − off difference divided by the targets (median of the pairs, in brackets the lowest and highest); **Airwave/nginx is the median of the pairs' own ratios** (each pair's Airwave difference ÷ nginx's in the same windows; every pair's ratio in brackets). One target alone costs about 0.05 % of a core, below what pairs of one target resolve on this shared machine: the 1-target row is one target on each of the ${STREAMS} streams switched together, divided by ${STREAMS} — the same pairs as the ${STREAMS}-target row. Airwave "pushing" is what \`stream.pushTargets.status\` reports; nginx "pushed" counts the receiver's new \`publish:\` log lines from the switch to the end of the step's last on window. The 0-target row shows the off windows (medians).`,
     '',
-    '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target | machine busy |',
+    '| targets | Airwave pushing | Airwave CPU | Airwave CPU per target | Airwave RSS | nginx pushed | nginx CPU | nginx CPU per target | nginx RSS | Airwave/nginx per target (median of pairs; each pair) | machine busy |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ];
