@@ -79,7 +79,7 @@ export async function startNginxRtmp(): Promise<PeerStart> {
     const missing = [`hls/s${index}.m3u8`, `dash/s${index}.mpd`].filter((file) => !existsSync(`${dir}/${file}`));
     return missing.length > 0 ? `nginx-rtmp wrote no ${missing.join(', ')}` : undefined;
   };
-  return started({
+  return startedPeer({
     name: 'nginx-rtmp',
     child,
     port,
@@ -111,7 +111,7 @@ export async function startNginxRtmpRecord(record = true): Promise<PeerStart> {
     readdirSync(`${dir}/rec`).length > 0 === record
       ? undefined
       : `nginx-rtmp record ${record ? 'all' : 'off'}: wrong files`;
-  return started({
+  return startedPeer({
     name: record ? 'nginx-rtmp record all' : 'nginx-rtmp not recorded',
     child,
     port,
@@ -203,7 +203,7 @@ export async function startNodeMediaServer(): Promise<PeerStart> {
       ? undefined
       : `${url} gave ${bytes.length} bytes, no FLV stream`;
   };
-  return started({
+  return startedPeer({
     name: `Node-Media-Server ${NMS_VERSION}`,
     child,
     port: rtmpPort,
@@ -238,7 +238,8 @@ export async function readForMs(url: string, ms: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-async function started(options: {
+/** Waits until a started server's port accepts connections: the running peer, or why it did not start (stderr's tail). */
+export async function startedPeer(options: {
   name: string;
   child: ChildProcess;
   port: number;

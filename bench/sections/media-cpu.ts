@@ -12,6 +12,7 @@ import { startAirwaveMedia } from '../lib/airwave-server.js';
 import { benchMedia, startPublishers } from '../lib/media-file.js';
 import { type MediaServerProcess, type PeerStart, startNginxRtmp, startNodeMediaServer } from '../lib/peers.js';
 import { type CpuWindow, mainThread, processTree, pssBytes, sampleWindow, treeMemory } from '../lib/proc-stats.js';
+import { startRtmpFloor } from '../lib/rtmp-floor.js';
 
 /** Section title. */
 export const title = 'Media: CPU and memory per passthrough stream (Airwave vs nginx-rtmp vs Node-Media-Server)';
@@ -32,8 +33,12 @@ const WINDOW_S = Number(process.env.BENCH_MEDIA_WINDOW_S ?? 30);
  * ticks of /proc CPU time, so one tick of rounding at either end moved the figure by 5–10 %.
  */
 const FIRST_WINDOW_S = Number(process.env.BENCH_MEDIA_FIRST_WINDOW_S ?? 90);
-/** Short names of the servers in run order; `BENCH_MEDIA_SERVERS=always,nginx` measures only those (while iterating). */
-const SERVER_KEYS = ['on-demand', 'always', 'watched', 'nginx', 'nms'] as const;
+/**
+ * Short names of the servers in run order; `BENCH_MEDIA_SERVERS=always,nginx` measures only those (while iterating).
+ * `floor` (our RTMP reader alone, ADR 0080) runs only when named.
+ */
+const SERVER_KEYS = ['on-demand', 'always', 'watched', 'nginx', 'nms', 'floor'] as const;
+const OPT_IN_KEYS: readonly string[] = ['floor'];
 const ONLY = process.env.BENCH_MEDIA_SERVERS?.split(',');
 
 /** One measured step of one server. */
@@ -255,17 +260,18 @@ export async function run(): Promise<string> {
     airwave(ALWAYS_UNMERGED, { AIRWAVE_PACKAGING: 'always', AIRWAVE_RTMP_MERGED_READ_MS: '0' }),
     { name: 'nginx-rtmp', start: startNginxRtmp, threads: false },
     { name: 'Node-Media-Server', start: startNodeMediaServer, threads: true },
+    { name: 'Airwave RTMP reader alone (floor)', start: startRtmpFloor, threads: true },
   ];
   const results: ServerResult[] = [];
   for (const [index, contender] of contenders.entries()) {
     const key = SERVER_KEYS[index] as string;
     results.push(
-      ONLY === undefined || ONLY.includes(key)
+      (ONLY === undefined && !OPT_IN_KEYS.includes(key)) || ONLY?.includes(key)
         ? await measureServer(contender, mp4)
         : { name: contender.name, idleRss: 0, idleCpu: 0, steps: [], skipped: `left out (BENCH_MEDIA_SERVERS)` },
     );
   }
-  const [onDemand, always, alwaysUnmerged, nginx, nms] = results;
+  const [onDemand, always, alwaysUnmerged, nginx, nms, floor] = results;
   const rows: string[] = [];
   for (const result of results) {
     if (result.skipped) {
@@ -294,18 +300,23 @@ export async function run(): Promise<string> {
   }
   const ratioRows = STEPS.map((streams) => {
     const at = (result: ServerResult | undefined) => perStream(result?.steps.find((step) => step.streams === streams));
-    const ratio = (ours: ServerResult | undefined, peer: ServerResult | undefined, target: number): string => {
+    /** `ours` / `peer` per stream, against `target` (none: a reference, e.g. the floor). */
+    const ratio = (ours: ServerResult | undefined, peer: ServerResult | undefined, target?: number): string => {
       const mine = at(ours);
       const theirs = at(peer);
       if (mine === undefined || theirs === undefined || theirs === 0) {
         return `— (${peer?.skipped ? 'peer not measured' : 'no data'})`;
       }
       const value = mine / theirs;
+      if (target === undefined) {
+        return `**${fmt(value, 2)}×**`;
+      }
       return `**${fmt(value, 2)}×** ${value <= target ? '(target met)' : `(target ≤ ${target}× missed)`}`;
     };
     return (
       `| ${streams} | ${ratio(onDemand, nginx, 1)} | ${ratio(onDemand, nms, 0.5)} | ` +
-      `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} | ${ratio(alwaysUnmerged, nginx, 1)} |`
+      `${ratio(always, nginx, 1)} | ${ratio(always, nms, 0.5)} | ${ratio(alwaysUnmerged, nginx, 1)} | ` +
+      `${ratio(floor, nginx)} |`
     );
   });
   const memoryTables = memoryReport(results);
@@ -328,7 +339,10 @@ export async function run(): Promise<string> {
       `files (2 s fragments) whether or not anyone watches. In both, no viewer watches, so each publisher is read ` +
       `once per 100 ms (merged reads, \`AIRWAVE_RTMP_MERGED_READ_MS\`, ADR 0007; a stream with a viewer is read as ` +
       `bytes arrive). **${ALWAYS_UNMERGED}** shows what every packager costs when reads are not merged, as for a ` +
-      `watched stream. After each window one stream's outputs are checked: nginx ` +
+      `watched stream. With \`BENCH_MEDIA_SERVERS=floor,…\` also **our RTMP reader alone** (ADR 0080: RTMP server ` +
+      `and hub in a process of their own, no packager, database or HTTP server, reads not merged): the floor of ` +
+      `Node ingest, so the watched configuration's excess over it is the service's own work. ` +
+      `After each window one stream's outputs are checked: nginx ` +
       `files, NMS HTTP-FLV, Airwave (always) playlists; Airwave (on-demand) only that the streams are live ` +
       `(networkStatus), since a playlist request would start its packagers — its playlists are fetched once after ` +
       `its last window.`,
@@ -341,8 +355,8 @@ export async function run(): Promise<string> {
       'Like for like: on-demand (no viewer, ingest only) vs Node-Media-Server (relay only); always (all packagers) ' +
       'vs nginx-rtmp (HLS + DASH files):',
     '',
-    '| streams | on-demand / nginx-rtmp | on-demand / Node-Media-Server | always / nginx-rtmp | always / Node-Media-Server | always, reads unmerged / nginx-rtmp |',
-    '|---:|---:|---:|---:|---:|---:|',
+    '| streams | on-demand / nginx-rtmp | on-demand / Node-Media-Server | always / nginx-rtmp | always / Node-Media-Server | always, reads unmerged / nginx-rtmp | reader alone (floor) / nginx-rtmp |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
     ...ratioRows,
     '',
     `"main thread / other threads" splits a Node server's CPU (Airwave, Node-Media-Server) into its event loop ` +

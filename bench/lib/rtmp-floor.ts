@@ -1,0 +1,37 @@
+/**
+ * Starts the RTMP ingest floor (`rtmp-floor-main.ts`: our RTMP server and hub alone, ADR 0080) as
+ * a media server under test, on the benchmark's own loader (tsx, source conditions).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './child-process.js';
+import { type PeerStart, startedPeer } from './peers.js';
+
+const MAIN = fileURLToPath(new URL('./rtmp-floor-main.ts', import.meta.url));
+
+/** The floor process on a free port; `verify` checks that the stream went live in its hub. */
+export async function startRtmpFloor(): Promise<PeerStart> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...process.execArgv, MAIN, String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const live = new Set<string>();
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith('live ')) {
+        live.add(line.slice('live '.length));
+      }
+    }
+  });
+  return startedPeer({
+    name: 'Airwave RTMP reader alone (floor: RTMP server + hub, no packager, database or HTTP)',
+    child,
+    port,
+    rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
+    verify: async (index) => (live.has(`s${index}`) ? undefined : `stream s${index} never went live`),
+    cleanup: () => undefined,
+  });
+}
