@@ -92,7 +92,11 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
     ]) {
       const answer = await tokenRequest();
       await answer.arrayBuffer();
-      assert.equal(answer.headers.get('x-cache-status'), 'BYPASS', 'a request with a token goes to Airwave, never from the cache');
+      assert.equal(
+        answer.headers.get('x-cache-status'),
+        'BYPASS',
+        'a request with a token goes to Airwave, never from the cache',
+      );
     }
     const parts = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}${part}`)));
     assert.deepEqual(
