@@ -1,12 +1,15 @@
 /**
  * deploy/nginx-playback-cache.conf in front of Airwave: hls.js in Chromium plays LL-HLS through
  * it, and once Airwave answered a blocking-reload playlist or a part, nginx answers every other
- * viewer of that URL from its cache (ADR 0044: why waiting requests are not held on the lock).
+ * viewer of that URL from its cache (ADR 0044: why waiting requests are not held on the lock);
+ * with AIRWAVE_PLAYBACK_CACHE_URL, a part is cached before the playlist listing it is answered
+ * (ADR 0083), and a bearer token gets entries of its own.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
+import { freePort } from '../bench/lib/child-process.js';
 import { type NginxCache, nginxMissing, startNginxCache } from '../bench/lib/nginx-cache.js';
 import { createStream, registerAccount } from './support/accounts.js';
 import { chromiumMissing, launchChromium, playFor, startPlayerPages } from './support/browser.js';
@@ -21,7 +24,8 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
   let playbackId = '';
 
   before(async () => {
-    server = await startTestServer();
+    const cachePort = await freePort();
+    server = await startTestServer(undefined, { AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${cachePort}` });
     const owner = (await registerAccount(server, 'cache')).token;
     const stream = await createStream(server, owner, 'cached');
     playbackId = stream.playbackId;
@@ -29,7 +33,7 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
       seconds: 90,
       bframes: false,
     });
-    nginx = await startNginxCache(server.running.ports.http);
+    nginx = await startNginxCache(server.running.ports.http, { port: cachePort });
     await waitFor('the stream live', () => server.running.hub.getByPlaybackId(playbackId)?.description, 30_000);
     browser = await launchChromium();
   });
@@ -80,6 +84,10 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
     const first = await fetch(`${base}${part}`);
     const bytes = (await first.arrayBuffer()).byteLength;
     assert.equal(first.status, 200);
+    assert.equal(first.headers.get('x-cache-status'), 'HIT', 'Airwave put the part in the cache before answering');
+    const bearer = await fetch(`${base}${part}`, { headers: { authorization: 'Bearer someone' } });
+    assert.equal((await bearer.arrayBuffer()).byteLength, bytes);
+    assert.equal(bearer.headers.get('x-cache-status'), 'MISS', 'a bearer token has cache entries of its own');
     const parts = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}${part}`)));
     assert.deepEqual(
       parts.map((response) => response.headers.get('x-cache-status')),

@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { type AirwaveProcess, createStreams, startAirwave } from '../lib/airwave-server.js';
-import { stopChild } from '../lib/child-process.js';
+import { freePort, stopChild } from '../lib/child-process.js';
 import { waitForLlHls } from '../lib/llhls-viewer.js';
 import { benchMedia } from '../lib/media-file.js';
 import { nginxMissing, startNginxCache } from '../lib/nginx-cache.js';
@@ -52,6 +52,28 @@ const VARNISH_HINT_RUN: readonly string[] =
   VARNISH_RUNS[0] ??
   VARNISH_PARAMS;
 
+/** One nginx phase: its worker processes, config (a path; deploy/'s unless given) and whether Airwave warms parts through it. */
+interface NginxRun {
+  readonly workers: number;
+  readonly config: string | undefined;
+  readonly warm: boolean;
+}
+
+/**
+ * nginx phases, `;` between them (BENCH_NGINX_RUNS, each space-separated `workers=N`,
+ * `config=<path>`, `cold` — Airwave does not warm parts through it); else the shipped config with
+ * one worker, warmed (the target's row) and then not warmed.
+ */
+const NGINX_RUNS: readonly NginxRun[] = process.env.BENCH_NGINX_RUNS?.split(';').map((set) => {
+  const words = set.split(' ').filter((word) => word !== '');
+  const value = (name: string): string | undefined =>
+    words.find((word) => word.startsWith(`${name}=`))?.slice(name.length + 1);
+  return { workers: Number(value('workers') ?? 1), config: value('config'), warm: !words.includes('cold') };
+}) ?? [
+  { workers: 1, config: undefined, warm: true },
+  { workers: 1, config: undefined, warm: false },
+];
+
 function runs(key: string): boolean {
   return ONLY === undefined || ONLY.includes(key);
 }
@@ -87,7 +109,14 @@ export async function run(): Promise<string> {
     let loaders: ChildProcess[] = [];
     let opened: Opened | undefined;
     try {
-      const origin = await startAirwave({ ...common, AIRWAVE_NODE_ID: 'origin' });
+      // The origin fetches each new part through the nginx cache once before answering the
+      // blocking reloads that list it (ADR 0083); in the other phases nothing listens there.
+      const nginxPort = await freePort();
+      const origin = await startAirwave({
+        ...common,
+        AIRWAVE_NODE_ID: 'origin',
+        ...(runs('nginx') ? { AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${nginxPort}` } : {}),
+      });
       servers.push(origin);
       const edges = runs('edges')
         ? [
@@ -145,19 +174,26 @@ export async function run(): Promise<string> {
         if (runs('nginx') && nginxMissing) {
           skipped.push(nginxMissing);
         } else {
-          all.push({
-            key: 'nginx',
-            name: `${VIEWERS} viewers through nginx (deploy/nginx-playback-cache.conf, 1 worker) in front of the origin`,
-            open: async () => {
-              const nginx = await startNginxCache(origin.httpPort, 1);
-              await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
-              return {
-                playlistUrls: [`${nginx.baseUrl}${path}`],
-                groups: { origin: () => [origin.pid], nginx: () => processTree(nginx.pid) },
-                close: () => nginx.stop(),
-              };
-            },
-          });
+          for (const each of NGINX_RUNS) {
+            const config = each.config ?? 'deploy/nginx-playback-cache.conf';
+            all.push({
+              key: 'nginx',
+              name: `${VIEWERS} viewers through nginx (${config}, ${each.workers} worker${each.workers > 1 ? 's' : ''}${each.warm ? ', parts warmed by Airwave' : ', not warmed'}) in front of the origin`,
+              open: async () => {
+                const nginx = await startNginxCache(origin.httpPort, {
+                  workers: each.workers,
+                  ...(each.warm ? { port: nginxPort } : {}),
+                  ...(each.config ? { config: each.config } : {}),
+                });
+                await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
+                return {
+                  playlistUrls: [`${nginx.baseUrl}${path}`],
+                  groups: { origin: () => [origin.pid], nginx: () => processTree(nginx.pid) },
+                  close: () => nginx.stop(),
+                };
+              },
+            });
+          }
         }
         if ((runs('varnish') || runs('varnish-hint')) && varnishMissing) {
           skipped.push(varnishMissing);

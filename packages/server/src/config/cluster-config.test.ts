@@ -10,6 +10,7 @@ test('cluster settings: defaults, --role media, a position, trusted proxies', ()
   assert.equal(defaults.heartbeatMs, 5000);
   assert.equal(defaults.viewerAnalytics, true);
   assert.equal(defaults.analyticsFlushMs, 2000);
+  assert.equal(defaults.playbackCacheUrl, undefined);
   const media = loadConfig(
     {
       AIRWAVE_NODE_ID: 'edge-1',
@@ -18,8 +19,9 @@ test('cluster settings: defaults, --role media, a position, trusted proxies', ()
       AIRWAVE_TRUSTED_PROXIES: '10.0.0.0/8, ::1',
       AIRWAVE_VIEWER_ANALYTICS: 'false',
     },
-    ['--role', 'media', '--node-mode', 'draining'],
+    ['--role', 'media', '--node-mode', 'draining', '--playback-cache-url', 'http://127.0.0.1:8081/'],
   );
+  assert.equal(media.playbackCacheUrl, 'http://127.0.0.1:8081', 'no trailing slash: paths start with one');
   assert.equal(media.role, 'media');
   assert.equal(media.nodeMode, 'draining');
   assert.deepEqual(media.nodeLocation, { latitude: 50.11, longitude: 8.68 });
@@ -42,4 +44,5 @@ test('cluster settings refuse what cannot work, naming the setting', () => {
   assert.match(message({ AIRWAVE_TRUSTED_PROXIES: '10.0.0.0/40' }), /AIRWAVE_TRUSTED_PROXIES.*10\.0\.0\.0\/40/s);
   assert.match(message({ AIRWAVE_NODE_ID: 'has space' }), /AIRWAVE_NODE_ID/);
   assert.match(message({ AIRWAVE_METRICS_TOKEN: 'short' }), /AIRWAVE_METRICS_TOKEN/);
+  assert.match(message({ AIRWAVE_PLAYBACK_CACHE_URL: 'nginx:8081' }), /AIRWAVE_PLAYBACK_CACHE_URL/);
 });

@@ -33,6 +33,13 @@ export const clusterSettings = {
         ctx.addIssue({ code: 'custom', message: (error as Error).message });
       }
     }),
+  AIRWAVE_PLAYBACK_CACHE_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/?#\s]+\/*$/,
+      'an http:// or https:// base URL (scheme, host, port), e.g. http://127.0.0.1:8081',
+    )
+    .optional(),
   AIRWAVE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   AIRWAVE_VIEWER_ANALYTICS: z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -58,6 +65,11 @@ export interface ClusterConfig {
   readonly heartbeatMs: number;
   /** Peers whose X-Forwarded-For / Forwarded headers are believed (CIDRs). */
   readonly trustedProxies: string;
+  /**
+   * Base URL of the cache in front of this node's playback (deploy/nginx-playback-cache.conf):
+   * each new LL-HLS part is fetched through it once before blocking reloads are answered (ADR 0083).
+   */
+  readonly playbackCacheUrl: string | undefined;
   /** Bearer token `/metrics` requires; unset: open. */
   readonly metricsToken: string | undefined;
   /** Whether playback sessions are recorded for analytics. */
@@ -85,6 +97,7 @@ export function clusterConfigOf(c: Parsed): ClusterConfig {
     nodeMode: c.AIRWAVE_NODE_MODE,
     heartbeatMs: Math.round(c.AIRWAVE_HEARTBEAT_SECONDS * 1000),
     trustedProxies: c.AIRWAVE_TRUSTED_PROXIES ?? '',
+    playbackCacheUrl: c.AIRWAVE_PLAYBACK_CACHE_URL?.replace(/\/+$/, ''),
     metricsToken: c.AIRWAVE_METRICS_TOKEN,
     viewerAnalytics: c.AIRWAVE_VIEWER_ANALYTICS,
     analyticsFlushMs: Math.round(c.AIRWAVE_ANALYTICS_FLUSH_SECONDS * 1000),

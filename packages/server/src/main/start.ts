@@ -79,6 +79,7 @@ import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
 import { graphqlWsRoute } from '../http/graphql-ws/graphql-ws-route.js';
 import { graphqlTiming, metricsRoutes } from '../http/metrics/metrics-route.js';
 import { streamBringer } from '../http/play/bring-here.js';
+import { cacheWarmer } from '../http/play/cache-warmer.js';
 import { registerPlayRoutes } from '../http/play/play-routes.js';
 import { playgroundRoutes } from '../http/playground/playground.js';
 import { relayRoutes } from '../http/relay/relay-route.js';
@@ -263,7 +264,17 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     // CMAF segments older than the newest two (every part LL-HLS lists) go to files too (ADR 0017).
     const cmafSpool = new SegmentSpool(join(config.dataDir, 'spool', 'cmaf'));
     const cmafOptions = { log, onFailure: () => metrics.packagerFailed('cmaf'), spool: cmafSpool };
-    const llHls = new LlHlsService(hub, { ...packaging, packager: cmafOptions });
+    const llHls = new LlHlsService(hub, {
+      ...packaging,
+      packager: cmafOptions,
+      ...(config.playbackCacheUrl
+        ? {
+            warmThroughCache: cacheWarmer(config.playbackCacheUrl, (path, err) =>
+              log.warn({ err, path }, 'the playback cache did not answer a part fetched through it'),
+            ),
+          }
+        : {}),
+    });
     const dash = new DashService(hub, { ...packaging, packager: cmafOptions });
     const mp4 = new ProgressiveMp4Service(hub);
     closers.unshift(() => tsHls.close());

@@ -108,6 +108,32 @@ describe('LlHlsService', () => {
     assert.match(body, /URI="video-part-9\.m4s"\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI="video-part-10\.m4s"/);
   });
 
+  it('answers a public playlist only once its newest part went through the cache (ADR 0083)', async () => {
+    const warmed: string[] = [];
+    let finishWarm = (): void => undefined;
+    const { service, publisher } = setup({
+      warmThroughCache: (path) => {
+        warmed.push(path);
+        return new Promise((resolve) => {
+          finishWarm = resolve;
+        });
+      },
+    });
+    writeUnits(publisher, span(0, 4.6));
+    let answered = false;
+    const pending = service.handle(request('video.m3u8', { _HLS_msn: '2', _HLS_part: '1' })).then((response) => {
+      answered = true;
+      return text(response);
+    });
+    const tokened = service.handle(request('video.m3u8', { _HLS_msn: '2', _HLS_part: '1' }, { uriQuery: 'jwt=abc' }));
+    writeUnits(publisher, span(4.6, 5.1));
+    assert.match(text(await tokened), /URI="video-part-9\.m4s\?jwt=abc"/, 'a tokened answer does not wait');
+    assert.equal(answered, false, 'the public answer waits for its part to be cached');
+    finishWarm();
+    assert.match(await pending, /URI="video-part-9\.m4s"\n#EXT-X-PRELOAD-HINT/);
+    assert.deepEqual(warmed, ['/play/p1/cmaf/video-part-9.m4s']);
+  });
+
   it('holds a request for the next segment and a preload-hinted part until they are complete', async () => {
     const { service, publisher } = setup();
     writeUnits(publisher, span(0, 4.6));

@@ -4,6 +4,7 @@
  * delta updates) and the CMAF files they list.
  */
 import type { Hub } from '../../../hub/hub.js';
+import { partName } from '../../shared/cmaf/cmaf-names.js';
 import { firstSegmentWaitMs } from '../../shared/cmaf/cmaf-options.js';
 import type { CmafPackager } from '../../shared/cmaf/cmaf-packager.js';
 import { CmafRegistry, type CmafRegistryOptions } from '../../shared/cmaf/cmaf-registry.js';
@@ -21,6 +22,13 @@ import { PlaylistCache } from './playlist-cache.js';
 export interface LlHlsOptions extends CmafRegistryOptions {
   /** How long a playlist request waits for a new stream's first segment (default: max segment length). */
   readonly firstSegmentWaitMs?: number;
+  /**
+   * Fetches a path under `/play/` through the cache in front of this node and resolves once it
+   * is done (or given up). With it, a public playlist that lists a new part is answered only after
+   * that part went through the cache once, so the viewers released together find it cached
+   * (ADR 0083).
+   */
+  readonly warmThroughCache?: (path: string) => Promise<void>;
 }
 
 /** Content-Type of HLS playlists (RFC 8216bis §4). */
@@ -34,10 +42,12 @@ export class LlHlsService {
   readonly registry: CmafRegistry;
   private readonly firstSegmentWaitMs: number | undefined;
   private readonly cache = new PlaylistCache();
+  private readonly warmThroughCache: ((path: string) => Promise<void>) | undefined;
 
   constructor(hub: Hub, options: LlHlsOptions = {}) {
     this.registry = CmafRegistry.forHub(hub, options);
     this.firstSegmentWaitMs = options.firstSegmentWaitMs;
+    this.warmThroughCache = options.warmThroughCache;
   }
 
   /** Answers one request under `/play/<id>/cmaf/` (everything but the DASH manifest). */
@@ -102,6 +112,10 @@ export class LlHlsService {
         return errorResponse(400, 'too_far_ahead', ahead);
       }
       await packager.waitFor(() => satisfies(writer, directives), blockingTimeoutMs(packager), req.signal);
+      // Only URIs without a query are shared by every viewer (a token or session gives its own).
+      if (this.warmThroughCache && !req.uriQuery && writer.nextPart > 0) {
+        await this.warmThroughCache(`/play/${req.playbackId}/cmaf/${partName(name, writer.nextPart - 1)}`);
+      }
     }
     const other: CmafTrackName = name === 'video' ? 'audio' : 'video';
     const otherWriter = packager.track(other);
