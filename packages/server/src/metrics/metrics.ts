@@ -6,6 +6,7 @@
  */
 import type { Hub, PlaybackProtocol } from '@airwave/media';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { eventLoopGauges } from './event-loop-metrics.js';
 import type { MediaTotals } from './media-totals.js';
 import { MEMORY_PURPOSES, type MemorySources, memoryBreakdown } from './memory-breakdown.js';
 
@@ -31,8 +32,16 @@ export interface MetricsSources {
   readonly memory?: Omit<MemorySources, 'hub'>;
 }
 
-/** Interval of the event-loop delay samples behind `nodejs_eventloop_lag_*`, ms. */
-const EVENT_LOOP_SAMPLE_MS = 100;
+/**
+ * Resolution handed to prom-client's event-loop delay histogram, ms: never reached, so its libuv
+ * timer never wakes the process; the histogram's gauges are removed (see the constructor).
+ */
+const EVENT_LOOP_HISTOGRAM_OFF_MS = 2 ** 31 - 1;
+
+/** prom-client's event-loop gauges, replaced by ./event-loop-metrics.ts (its histogram's never sample). */
+const PROM_CLIENT_EVENT_LOOP_METRICS = ['', '_min', '_max', '_mean', '_stddev', '_p50', '_p90', '_p99'].map(
+  (stat) => `nodejs_eventloop_lag${stat}_seconds`,
+);
 
 /** The node's metrics and the hooks that count events. */
 export class NodeMetrics {
@@ -44,10 +53,14 @@ export class NodeMetrics {
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
-    // The event-loop delay histogram samples with a libuv timer: at prom-client's default 10 ms it
-    // woke the idle service 100 times a second (~0.4 % of a core, more than one watched stream's
-    // ingest costs on top of it); 100 ms still catches every stall that matters (issue 13 §4).
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    // The event-loop delay histogram samples with a libuv timer: even at 100 ms it was ten of the idle
+    // service's ~13 wake-ups a second (ADR 0084). Lag is measured when scraped instead
+    // (`nodejs_eventloop_lag_seconds`, a setImmediate), with the loop's utilization since the last scrape.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_HISTOGRAM_OFF_MS });
+    for (const name of PROM_CLIENT_EVENT_LOOP_METRICS) {
+      this.registry.removeSingleMetric(name);
+    }
+    eventLoopGauges(registers);
     new Gauge({
       name: 'airwave_streams_live',
       help: 'Live streams held by this node, by source (ingest: published here; relay: pulled from the ingesting node).',

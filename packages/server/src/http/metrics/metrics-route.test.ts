@@ -43,9 +43,14 @@ describe('/metrics', () => {
       'airwave_viewer_sessions_open',
       'airwave_memory_bytes',
       'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_utilization',
     ]) {
       assert.ok(first.has(name), `${name} is exposed`);
     }
+    const lag = sampleValue(first, 'nodejs_eventloop_lag_seconds') ?? -1;
+    assert.ok(lag > 0, 'the event-loop lag is measured by the scrape itself, the first one included');
+    const utilization = sampleValue(first, 'nodejs_eventloop_utilization') ?? -1;
+    assert.ok(utilization > 0 && utilization <= 1, 'the event-loop utilization is a busy share');
     assert.equal(first.get('airwave_ingest_bytes_total')?.type, 'COUNTER');
     assert.equal(first.get('airwave_graphql_request_duration_seconds')?.type, 'HISTOGRAM');
     const publisher = server.running.hub.publish(
