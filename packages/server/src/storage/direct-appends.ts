@@ -5,9 +5,9 @@
  * that follow it); the file is cut to its true length on sync and close. Where the filesystem
  * refuses O_DIRECT (tmpfs: EINVAL) it is not opened, and a refused write goes on buffered.
  */
-import { constants, fdatasync, fstat, ftruncate } from 'node:fs';
+import { constants, fstat, ftruncate } from 'node:fs';
 import { borrowAligned } from './aligned-buffers.js';
-import { closeFile, errorCode, openFile, openMakingParent, writevAll } from './local-file-writes.js';
+import { closeFile, errorCode, openFile, openMakingParent, syncFile, writevAll } from './local-file-writes.js';
 import type { ObjectAppender } from './object-storage.js';
 
 /** Alignment of direct writes' offsets and lengths: a page, a multiple of 512- and 4096-byte logical blocks. */
@@ -62,7 +62,7 @@ class DirectFile implements DirectAppender {
 
   async sync(): Promise<void> {
     await this.trim();
-    await new Promise<void>((resolve, reject) => fdatasync(this.fd, (error) => (error ? reject(error) : resolve())));
+    await syncFile(this.fd);
   }
 
   async close(): Promise<void> {

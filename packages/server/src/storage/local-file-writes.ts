@@ -17,6 +17,11 @@ export function openFile(path: string, flags: string | number): Promise<number> 
   return new Promise((resolve, reject) => open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
 }
 
+/** Flushes a descriptor's data to the device (fdatasync) on the callback API. */
+export function syncFile(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
 /** Closes a descriptor on the callback API. */
 export function closeFile(fd: number): Promise<void> {
   return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
@@ -91,7 +96,7 @@ export async function openFileAppender(path: string): Promise<ObjectAppender> {
   let closed = false;
   return {
     append: (bytes) => writevAll(fd, bytes instanceof Uint8Array ? [bytes] : bytes),
-    sync: () => new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))),
+    sync: () => syncFile(fd),
     close: async () => {
       if (!closed) {
         closed = true;

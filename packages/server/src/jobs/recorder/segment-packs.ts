@@ -1,8 +1,9 @@
 /**
  * The packs a recorder appends its segments to on a store that appends (ADR 0062): per track one
  * appender open at a time and a new pack every PACK_SEGMENTS segments, so a closed segment costs
- * one write instead of creating a file, written around the page cache where the store can (ADR 0081). A segment's place (pack, offset) is decided when it is
- * queued; its bytes are appended in that order, and the index names it only once they are.
+ * one write instead of creating a file, written around the page cache where the store can (ADR 0081).
+ * A segment's place (pack, offset) is decided when it is queued; its bytes are appended in that
+ * order, and the index names it only once they are.
  */
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 import { PACK_SEGMENTS, packKey } from '../../domain/recordings/recording-keys.js';
