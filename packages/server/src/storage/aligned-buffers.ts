@@ -62,34 +62,3 @@ export async function borrowAligned(size: number): Promise<AlignedBuffer> {
     },
   };
 }
-
-/**
- * Page-aligned memory owned by one user (a recorded track's staging, ADR 0086), grown on demand:
- * `bytes` is replaced by a view of the grown memory, contents kept. Never grow it while a write
- * holds a view of it.
- */
-export class GrowableAligned {
-  private readonly memory: WasmMemory;
-  private view: Uint8Array;
-
-  constructor(size: number) {
-    this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(size / WASM_PAGE)) });
-    this.view = new Uint8Array(this.memory.buffer);
-  }
-
-  /** The whole memory, page-aligned at index 0. */
-  get bytes(): Uint8Array {
-    return this.view;
-  }
-
-  /** Grows the memory to at least `size` bytes (by a quarter at least); returns the current view. */
-  ensure(size: number): Uint8Array {
-    const have = this.memory.buffer.byteLength;
-    if (have < size) {
-      const wanted = Math.max(size, have + have / 4);
-      this.memory.grow(Math.ceil(wanted / WASM_PAGE) - have / WASM_PAGE);
-      this.view = new Uint8Array(this.memory.buffer);
-    }
-    return this.view;
-  }
-}

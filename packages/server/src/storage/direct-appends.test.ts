@@ -1,8 +1,7 @@
 /**
  * Direct appends (ADR 0081): the file holds exactly the bytes appended, in order, after every
  * append (its padded last block cut on sync and close); a write the filesystem refuses goes on
- * buffered; the local backend appends directly only to a new file; bytes staged in aligned memory by
- * the caller (ADR 0086) are written from there.
+ * buffered; the local backend appends directly only to a new file.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +9,6 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { GrowableAligned } from './aligned-buffers.js';
 import { openDirectAppender } from './direct-appends.js';
 import { LocalStorage } from './local-storage.js';
 
@@ -90,36 +88,5 @@ test('the local backend appends recorded packs directly on a new file, buffered 
     assert.deepEqual(readFileSync(join(root, 'old.m4s')), Buffer.concat([Buffer.from('old '), ...APPENDS.flat()]));
   } finally {
     await rm(root, { recursive: true, force: true });
-  }
-});
-
-test('bytes staged in aligned memory go in without a copy; a staging that does not line up goes the copying way', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'airwave-direct-'));
-  try {
-    const path = join(dir, 'video-pack-0.m4s');
-    const appender = await openDirectAppender(path);
-    assert.ok(appender);
-    const memory = new GrowableAligned(64 * 1024);
-    let expected = Buffer.alloc(0);
-    for (const [length, seed, lineUp] of [
-      [5000, 1, true],
-      [4096, 2, true],
-      [33, 3, true],
-      [9000, 4, false],
-      [70_000, 5, true],
-    ] as const) {
-      const tail = lineUp ? expected.length % 4096 : (expected.length + 1) % 4096;
-      const block = memory.ensure(tail + length + 4096);
-      block.fill(0xee, 0, tail);
-      block.set(bytes(length, seed), tail);
-      await appender.appendAligned(block, tail, length);
-      expected = Buffer.concat([expected, bytes(length, seed)]);
-      assert.deepEqual(readFileSync(path).subarray(0, expected.length), expected);
-    }
-    assert.equal(appender.direct, true);
-    await appender.close();
-    assert.deepEqual(readFileSync(path), expected);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 });

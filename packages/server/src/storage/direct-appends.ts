@@ -16,7 +16,6 @@ export const DIRECT_BLOCK = 4096;
 /** An appender that writes around the page cache; `direct` turns false if the filesystem refused a write and it went on buffered. */
 export interface DirectAppender extends ObjectAppender {
   readonly direct: boolean;
-  appendAligned(block: Uint8Array, tailLength: number, length: number): Promise<void>;
 }
 
 function fileSize(fd: number): Promise<number> {
@@ -61,33 +60,6 @@ class DirectFile implements DirectAppender {
     this.end = Math.max(this.end, this.length);
   }
 
-  async appendAligned(block: Uint8Array, tailLength: number, length: number): Promise<void> {
-    const used = tailLength + length;
-    const size = Math.ceil(used / this.block) * this.block;
-    if (
-      !this.direct ||
-      length === 0 ||
-      tailLength !== this.tail.byteLength ||
-      block.byteOffset % this.block !== 0 ||
-      block.buffer.byteLength - block.byteOffset < size
-    ) {
-      await this.append(block.subarray(tailLength, used));
-      return;
-    }
-    const staged = new Uint8Array(block.buffer, block.byteOffset, size);
-    staged.set(this.tail, 0);
-    staged.fill(0, used, size);
-    try {
-      await this.writeStaged(staged, used, length);
-    } catch (error) {
-      if (errorCode(error) !== 'EINVAL') {
-        throw error;
-      }
-      await this.goBuffered();
-      await this.append(block.subarray(tailLength, used));
-    }
-  }
-
   async sync(): Promise<void> {
     await this.trim();
     await syncFile(this.fd);
@@ -107,6 +79,7 @@ class DirectFile implements DirectAppender {
 
   /** Writes the carried tail and `pieces` from the tail's block on, padded to whole blocks. */
   private async writeDirect(pieces: readonly Uint8Array[], total: number): Promise<void> {
+    const start = this.length - this.tail.byteLength;
     const used = this.tail.byteLength + total;
     const size = Math.ceil(used / this.block) * this.block;
     const stage = await borrowAligned(size);
@@ -119,19 +92,13 @@ class DirectFile implements DirectAppender {
         at += piece.byteLength;
       }
       staged.fill(0, used, size);
-      await this.writeStaged(staged, used, total);
+      await writevAll(this.fd, [staged], start);
+      this.tail = Buffer.from(staged.subarray(used - (used % this.block), used));
+      this.length += total;
+      this.end = Math.max(this.end, start + size);
     } finally {
       stage.release();
     }
-  }
-
-  /** Writes whole blocks `staged` (the carried tail, `total` new bytes ending at `used`, zero padding) from the tail's block on. */
-  private async writeStaged(staged: Uint8Array, used: number, total: number): Promise<void> {
-    const start = this.length - this.tail.byteLength;
-    await writevAll(this.fd, [staged], start);
-    this.tail = Buffer.from(staged.subarray(used - (used % this.block), used));
-    this.length += total;
-    this.end = Math.max(this.end, start + staged.byteLength);
   }
 
   /** Reopens the file without O_DIRECT (the filesystem refused a direct write). */

@@ -34,13 +34,6 @@ export interface ObjectAppender {
    * PutOptions): a process kill keeps every completed append.
    */
   append(bytes: Uint8Array | readonly Uint8Array[]): Promise<void>;
-  /**
-   * Appends `length` bytes staged at `block[tailLength…]` by a caller that copied them into
-   * page-aligned memory itself (ADR 0086): the appender may write its carried partial block into
-   * `block[0…tailLength)` and zero padding after the bytes (the memory must have room up to the next
-   * DIRECT_BLOCK), and writes around the page cache without another copy. Only where the store offers it.
-   */
-  appendAligned?(block: Uint8Array, tailLength: number, length: number): Promise<void>;
   /** Brings what was appended to stable storage. */
   sync(): Promise<void>;
   /** Releases the object (no more appends). */

@@ -18,8 +18,7 @@ import type { StreamDescription } from '@airwave/media/stream/track';
 import { initKey, segmentKey } from '../../domain/recordings/recording-keys.js';
 import { type IndexedSegment, type RecordedTrack, SegmentIndexWriter } from '../../domain/recordings/segment-index.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
-import { type PackPlace, SegmentPacks } from './segment-packs.js';
-import { SegmentStaging, type StagedSegment } from './segment-staging.js';
+import { SegmentPacks } from './segment-packs.js';
 
 /** Bytes of closed segments waiting for storage before the recording gives up. */
 export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
@@ -47,8 +46,6 @@ interface Pending {
   readonly leader: boolean;
   /** The segment's bytes in order (boxes, then samples' bytes: not copied). */
   readonly pieces: readonly Uint8Array[];
-  /** The segment laid out in its track's staging memory (written from there), if it was. */
-  readonly staged: StagedSegment | undefined;
   readonly init: Uint8Array | undefined;
   readonly entry: IndexedSegment;
   readonly described: RecordedTrack;
@@ -70,8 +67,6 @@ export class LiveRecorder implements StreamSink {
   private readonly packager: CmafPackager;
   private readonly index: SegmentIndexWriter;
   private readonly packs: SegmentPacks | undefined;
-  /** Units copied into aligned memory while hot, where segments go to packs (ADR 0086). */
-  private readonly staging: SegmentStaging | undefined;
   private readonly lastWritten = new Map<CmafTrackName, number>();
   private readonly initsWritten = new Set<string>();
   private readonly offsets = new Map<CmafTrackName, number>();
@@ -91,7 +86,6 @@ export class LiveRecorder implements StreamSink {
     this.packager = new CmafPackager({ ...RECORDING_PACKAGER, log });
     this.index = new SegmentIndexWriter(storage, prefix);
     this.packs = SegmentPacks.of(storage, prefix);
-    this.staging = this.packs ? new SegmentStaging() : undefined;
   }
 
   /** Why the recorder stopped writing, if it failed. */
@@ -119,12 +113,6 @@ export class LiveRecorder implements StreamSink {
     }
     this.packager.onUnit(unit);
     this.collect();
-    if (this.staging) {
-      const writer = this.packager.writerFor(unit.trackId);
-      if (writer) {
-        this.staging.stage(writer.name, unit.data);
-      }
-    }
   }
 
   onInterrupted(): void {
@@ -188,8 +176,7 @@ export class LiveRecorder implements StreamSink {
 
   /** What writing one closed segment takes: its bytes, its index entry and its track's description. */
   private pending(writer: CmafTrackWriter, segment: CmafSegment): Pending {
-    const staged = this.staging?.take(writer.name, segment);
-    const bytes = staged ? staged.length : segment.bytes;
+    const bytes = segment.bytes;
     const track = writer.trackOf(segment.initVersion);
     const offsetMs = this.offsets.get(writer.name) ?? 0;
     this.offsets.set(writer.name, offsetMs + (segment.duration * 1000) / track.timescale);
@@ -199,7 +186,6 @@ export class LiveRecorder implements StreamSink {
       writer: writer.name,
       leader: writer === this.packager.leader,
       pieces: segment.pieces ?? [],
-      staged,
       init: writer.init(segment.initVersion),
       entry: {
         track: writer.name,
@@ -213,7 +199,7 @@ export class LiveRecorder implements StreamSink {
         offsetMs: Math.round(offsetMs),
         discontinuity: segment.discontinuity,
         bytes,
-        ...this.place(writer.name, segment.msn, bytes),
+        ...this.packs?.place(writer.name, segment.msn, bytes),
       },
       described: {
         track: writer.name,
@@ -289,29 +275,9 @@ export class LiveRecorder implements StreamSink {
     });
   }
 
-  /** Places a segment in its track's pack (and tells the staging where the next one starts). */
-  private place(track: CmafTrackName, msn: number, bytes: number): PackPlace | undefined {
-    const packs = this.packs;
-    if (!packs) {
-      return undefined;
-    }
-    const place = packs.place(track, msn, bytes);
-    this.staging?.placed(track, packs.nextOffset(track));
-    return place;
-  }
-
   /** Appends a segment to its pack, or writes it as an object of its own (`written` durability, ADR 0023). */
-  private async writeSegment(item: Pending): Promise<void> {
+  private writeSegment(item: Pending): Promise<void> {
     const pack = item.entry.pack;
-    const staged = item.staged;
-    if (this.packs && pack !== undefined && staged) {
-      try {
-        await this.packs.writeStaged(item.writer, pack, staged);
-      } finally {
-        this.staging?.release(item.writer);
-      }
-      return;
-    }
     if (this.packs && pack !== undefined) {
       return this.packs.write(item.writer, pack, item.pieces);
     }

@@ -8,7 +8,6 @@
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 import { PACK_SEGMENTS, packKey } from '../../domain/recordings/recording-keys.js';
 import type { ObjectAppender, ObjectStorage } from '../../storage/object-storage.js';
-import type { StagedSegment } from './segment-staging.js';
 
 /** Where a packed segment lies. */
 export interface PackPlace {
@@ -49,30 +48,8 @@ export class SegmentPacks {
     return { pack: place.pack, offset };
   }
 
-  /** Where the next segment of `track` will start in its pack (0 when it starts a new pack). */
-  nextOffset(track: CmafTrackName): number {
-    const place = this.places.get(track);
-    return !place || place.count >= this.packSegments ? 0 : place.size;
-  }
-
   /** Appends a placed segment's bytes; per track in placement order, one call at a time. */
   async write(track: CmafTrackName, pack: number, pieces: readonly Uint8Array[]): Promise<void> {
-    await (await this.appender(track, pack)).append(pieces);
-  }
-
-  /** Appends a placed segment staged in aligned memory (SegmentStaging), without a copy where the appender can. */
-  async writeStaged(track: CmafTrackName, pack: number, staged: StagedSegment): Promise<void> {
-    const appender = await this.appender(track, pack);
-    const { block, tailLength, length } = staged;
-    if (appender.appendAligned) {
-      await appender.appendAligned(block, tailLength, length);
-    } else {
-      await appender.append(block.subarray(tailLength, tailLength + length));
-    }
-  }
-
-  /** The open appender of `track`'s pack `pack`, closing the track's previous pack. */
-  private async appender(track: CmafTrackName, pack: number): Promise<ObjectAppender> {
     let open = this.open.get(track);
     if (open?.pack !== pack) {
       const previous = open;
@@ -82,7 +59,7 @@ export class SegmentPacks {
         await (await previous.appender).close();
       }
     }
-    return open.appender;
+    await (await open.appender).append(pieces);
   }
 
   /** Brings the open packs to stable storage and closes them (the recording is over). */

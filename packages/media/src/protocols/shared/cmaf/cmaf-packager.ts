@@ -62,11 +62,6 @@ export class CmafPackager implements StreamSink {
     return (['video', 'audio'] as const).flatMap((name) => this.writers.get(name) ?? []);
   }
 
-  /** The writer the units of track `trackId` go to, if one is declared for it. */
-  writerFor(trackId: number): CmafTrackWriter | undefined {
-    return this.byTrackId.get(trackId);
-  }
-
   /** The track whose keyframes decide the cuts: video when present, else audio. */
   get leader(): CmafTrackWriter | undefined {
     return this.leaderWriter;
