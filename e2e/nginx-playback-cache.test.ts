@@ -3,9 +3,13 @@
  * it, and once Airwave answered a blocking-reload playlist or a part, nginx answers every other
  * viewer of that URL from its cache (ADR 0044: why waiting requests are not held on the lock);
  * with AIRWAVE_PLAYBACK_CACHE_URL, a part is cached before the playlist listing it is answered
- * (ADR 0083), and a request that carries a token is never answered from the cache.
+ * (ADR 0083), and a request that carries a token is never answered from the cache. nginx reaches
+ * Airwave on its Unix socket (AIRWAVE_HTTP_SOCKET, `server unix:…`, ADR 0088), as on one host.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import type { Browser } from 'playwright-core';
@@ -22,10 +26,15 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
   let publisher: Tracked;
   let browser: Browser;
   let playbackId = '';
+  const socketDir = mkdtempSync(join(tmpdir(), 'airwave-e2e-socket-'));
+  const socket = join(socketDir, 'http.sock');
 
   before(async () => {
     const cachePort = await freePort();
-    server = await startTestServer(undefined, { AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${cachePort}` });
+    server = await startTestServer(undefined, {
+      AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${cachePort}`,
+      AIRWAVE_HTTP_SOCKET: socket,
+    });
     const owner = (await registerAccount(server, 'cache')).token;
     const stream = await createStream(server, owner, 'cached');
     playbackId = stream.playbackId;
@@ -33,7 +42,7 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
       seconds: 90,
       bframes: false,
     });
-    nginx = await startNginxCache(server.running.ports.http, { port: cachePort });
+    nginx = await startNginxCache(server.running.ports.http, { port: cachePort, socket });
     await waitFor('the stream live', () => server.running.hub.getByPlaybackId(playbackId)?.description, 30_000);
     browser = await launchChromium();
   });
@@ -42,6 +51,7 @@ describe('the shipped nginx playback cache', { skip: nginxMissing || ffmpegMissi
     await publisher?.stop();
     await nginx?.stop();
     await server?.close();
+    rmSync(socketDir, { recursive: true, force: true });
   });
 
   it('plays LL-HLS with hls.js through nginx', async () => {

@@ -36,6 +36,8 @@ export interface NginxCacheOptions {
   readonly port?: number;
   /** Path of another config to run instead of deploy/nginx-playback-cache.conf (to compare one). */
   readonly config?: string;
+  /** Reach Airwave on this Unix socket path (its AIRWAVE_HTTP_SOCKET) instead of its TCP port. */
+  readonly socket?: string;
 }
 
 /** Starts nginx with the shipped cache config (or `options.config`) in front of `airwavePort`. */
@@ -45,7 +47,10 @@ export async function startNginxCache(airwavePort: number, options: NginxCacheOp
   mkdirSync(join(dir, 'cache'));
   const port = options.port ?? (await freePort());
   const snippet = readFileSync(options.config ?? SNIPPET, 'utf8')
-    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${airwavePort};`)
+    .replace(
+      'server 127.0.0.1:8080;',
+      options.socket ? `server unix:${options.socket};` : `server 127.0.0.1:${airwavePort};`,
+    )
     .replace('listen 8081 ', `listen 127.0.0.1:${port} `)
     .replace('/var/cache/nginx/airwave', join(dir, 'cache'));
   writeFileSync(join(dir, 'playback-cache.conf'), snippet);

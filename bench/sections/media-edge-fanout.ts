@@ -8,7 +8,9 @@
  * and delay measure as the fan-out section (media-fanout.ts).
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AirwaveProcess, createStreams, startAirwave } from '../lib/airwave-server.js';
 import { freePort, stopChild } from '../lib/child-process.js';
 import { waitForLlHls } from '../lib/llhls-viewer.js';
@@ -52,26 +54,36 @@ const VARNISH_HINT_RUN: readonly string[] =
   VARNISH_RUNS[0] ??
   VARNISH_PARAMS;
 
-/** One nginx phase: its worker processes, config (a path; deploy/'s unless given) and whether Airwave warms parts through it. */
+/**
+ * One nginx phase: its worker processes, config (a path; deploy/'s unless given), whether Airwave
+ * warms parts through it and whether nginx reaches Airwave on its Unix socket (AIRWAVE_HTTP_SOCKET).
+ */
 interface NginxRun {
   readonly workers: number;
   readonly config: string | undefined;
   readonly warm: boolean;
+  readonly unix: boolean;
 }
 
 /**
  * nginx phases, `;` between them (BENCH_NGINX_RUNS, each space-separated `workers=N`,
- * `config=<path>`, `cold` — Airwave does not warm parts through it); else the shipped config with
- * one worker, warmed (the target's row) and then not warmed.
+ * `config=<path>`, `cold` — Airwave does not warm parts through it, `unix` — nginx's upstream is
+ * Airwave's Unix socket); else the shipped config with one worker, warmed (the target's row) and
+ * then not warmed.
  */
 const NGINX_RUNS: readonly NginxRun[] = process.env.BENCH_NGINX_RUNS?.split(';').map((set) => {
   const words = set.split(' ').filter((word) => word !== '');
   const value = (name: string): string | undefined =>
     words.find((word) => word.startsWith(`${name}=`))?.slice(name.length + 1);
-  return { workers: Number(value('workers') ?? 1), config: value('config'), warm: !words.includes('cold') };
+  return {
+    workers: Number(value('workers') ?? 1),
+    config: value('config'),
+    warm: !words.includes('cold'),
+    unix: words.includes('unix'),
+  };
 }) ?? [
-  { workers: 1, config: undefined, warm: true },
-  { workers: 1, config: undefined, warm: false },
+  { workers: 1, config: undefined, warm: true, unix: false },
+  { workers: 1, config: undefined, warm: false, unix: false },
 ];
 
 function runs(key: string): boolean {
@@ -108,6 +120,9 @@ export async function run(): Promise<string> {
     const servers: AirwaveProcess[] = [];
     let loaders: ChildProcess[] = [];
     let opened: Opened | undefined;
+    // nginx phases marked `unix` reach the origin on this socket (ADR 0088).
+    const socketDir = mkdtempSync(join(tmpdir(), 'airwave-bench-socket-'));
+    const socket = join(socketDir, 'http.sock');
     try {
       // The origin fetches each new part through the nginx cache once before answering the
       // blocking reloads that list it (ADR 0083); in the other phases nothing listens there.
@@ -115,7 +130,9 @@ export async function run(): Promise<string> {
       const origin = await startAirwave({
         ...common,
         AIRWAVE_NODE_ID: 'origin',
-        ...(runs('nginx') ? { AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${nginxPort}` } : {}),
+        ...(runs('nginx')
+          ? { AIRWAVE_PLAYBACK_CACHE_URL: `http://127.0.0.1:${nginxPort}`, AIRWAVE_HTTP_SOCKET: socket }
+          : {}),
       });
       servers.push(origin);
       const edges = runs('edges')
@@ -178,12 +195,13 @@ export async function run(): Promise<string> {
             const config = each.config ?? 'deploy/nginx-playback-cache.conf';
             all.push({
               key: 'nginx',
-              name: `${VIEWERS} viewers through nginx (${config}, ${each.workers} worker${each.workers > 1 ? 's' : ''}${each.warm ? ', parts warmed by Airwave' : ', not warmed'}) in front of the origin`,
+              name: `${VIEWERS} viewers through nginx (${config}, ${each.workers} worker${each.workers > 1 ? 's' : ''}${each.warm ? ', parts warmed by Airwave' : ', not warmed'}${each.unix ? ', upstream on a Unix socket' : ''}) in front of the origin`,
               open: async () => {
                 const nginx = await startNginxCache(origin.httpPort, {
                   workers: each.workers,
                   ...(each.warm ? { port: nginxPort } : {}),
                   ...(each.config ? { config: each.config } : {}),
+                  ...(each.unix ? { socket } : {}),
                 });
                 await waitForLlHls(`${nginx.baseUrl}${path}`, Date.now() + 30_000);
                 return {
@@ -327,6 +345,7 @@ export async function run(): Promise<string> {
       for (const server of servers.reverse()) {
         await server.stop();
       }
+      rmSync(socketDir, { recursive: true, force: true });
     }
   });
 }

@@ -46,6 +46,12 @@ test('flags override environment variables, in both --name value and --name=valu
   assert.equal(loadConfig({ AIRWAVE_HTTP_PORT: '' }, []).httpPort, 8080, 'an empty variable means unset');
 });
 
+test('the HTTP API listens on a Unix socket only when AIRWAVE_HTTP_SOCKET or --http-socket names one (absolute path)', () => {
+  assert.equal(loadConfig({}, []).httpSocket, undefined);
+  assert.equal(loadConfig({ AIRWAVE_HTTP_SOCKET: 'run/http.sock' }, []).httpSocket, resolve('run/http.sock'));
+  assert.equal(loadConfig({}, ['--http-socket', '/run/airwave/http.sock']).httpSocket, '/run/airwave/http.sock');
+});
+
 test('a bad port names the variable and the rule', () => {
   assert.match(
     errorOf(() => loadConfig({ AIRWAVE_HTTP_PORT: '70000' }, [])),

@@ -17,6 +17,7 @@ const bool = z
 const schema = z.object({
   AIRWAVE_HOST: z.string().min(1).default('0.0.0.0'),
   AIRWAVE_HTTP_PORT: port(8080),
+  AIRWAVE_HTTP_SOCKET: z.string().min(1).max(100).optional(),
   AIRWAVE_RTMP_PORT: port(1935),
   AIRWAVE_RTMPS_PORT: port(1936),
   AIRWAVE_SRT_PORT: port(8889),
@@ -87,6 +88,8 @@ const schema = z.object({
 export interface Config extends ClusterConfig, StorageConfig {
   readonly host: string;
   readonly httpPort: number;
+  /** A Unix socket path the HTTP API listens on as well (for a cache on the same host), or undefined. */
+  readonly httpSocket: string | undefined;
   readonly rtmpPort: number;
   /** RTMPS listens only when both tlsCert and tlsKey are set. */
   readonly rtmpsPort: number;
@@ -248,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   return {
     host: c.AIRWAVE_HOST,
     httpPort: c.AIRWAVE_HTTP_PORT,
+    httpSocket: c.AIRWAVE_HTTP_SOCKET === undefined ? undefined : resolve(c.AIRWAVE_HTTP_SOCKET),
     rtmpPort: c.AIRWAVE_RTMP_PORT,
     rtmpsPort: c.AIRWAVE_RTMPS_PORT,
     srtPort: c.AIRWAVE_SRT_PORT,

@@ -9,6 +9,7 @@ import type { NodeProfile } from '../domain/node-status/media-nodes.store.js';
 import { servicesOf } from '../domain/node-status/node-services.js';
 import { parseCidrList } from '../net/cidr.js';
 import { clientAddress } from '../net/client-address.js';
+import { peerAddress } from './http-socket.js';
 
 /** Playback outputs every node serves (WHEP adds `webrtc` where it is served). */
 export const NODE_OUTPUTS = ['hls', 'llhls', 'dash', 'mp4'] as const;
@@ -31,17 +32,17 @@ export function nodeProfile(config: Config, node: NodeInfo, outputs: readonly st
 export function clientIpReader(config: Config): (req: IncomingMessage) => string | undefined {
   const trusted = parseCidrList(config.trustedProxies);
   if (trusted.size === 0) {
-    return (req) => req.socket.remoteAddress;
+    return (req) => peerAddress(req.socket);
   }
   return (req) => {
     const address = clientAddress(
       {
-        peer: req.socket.remoteAddress,
+        peer: peerAddress(req.socket),
         forwarded: req.headers.forwarded,
         xForwardedFor: req.headers['x-forwarded-for'],
       },
       trusted,
     );
-    return address.ok ? address.ip : req.socket.remoteAddress;
+    return address.ok ? address.ip : peerAddress(req.socket);
   };
 }

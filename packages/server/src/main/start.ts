@@ -100,6 +100,7 @@ import { pushConnector, pushDestinationResolver } from '../push/push-connector.j
 import { PushRunner } from '../push/push-runner.js';
 import { relayPushTargetChanges } from '../push/push-targets-relay.js';
 import { allowDashboardUploads, openObjectStorage } from '../storage/open-storage.js';
+import { listenOnSocketPath } from './http-socket.js';
 import { clientIpReader, NODE_OUTPUTS, nodeProfile } from './node-plane.js';
 import { startRecordingPlane } from './recording-plane.js';
 import { startRetentionPlane } from './retention-plane.js';
@@ -553,6 +554,10 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
     });
     closers.unshift(() => app.close());
     await app.listen({ port: config.httpPort, host: config.host });
+    if (config.httpSocket) {
+      const socketListener = await listenOnSocketPath(app.server, config.httpSocket);
+      closers.unshift(() => socketListener.close());
+    }
     const address = app.server.address();
     const httpPort = typeof address === 'object' && address ? address.port : config.httpPort;
     const base = config.publicUrl ?? `http://${displayHost}:${httpPort}`;
