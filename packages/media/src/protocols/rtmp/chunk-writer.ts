@@ -21,6 +21,13 @@ export interface MessageParts {
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * Heads up to this long are copied byte by byte: an FLV tag head (2–9 bytes) is a small array kept
+ * inside V8's heap, and `subarray` of it first moves it to a malloc'ed buffer of its own (one per
+ * unit a push sends, measured in ADR 0087).
+ */
+const SMALL_HEAD = 16;
+
 /** Splits messages into chunks of the current outgoing chunk size. */
 export class ChunkWriter {
   private size = 128;
@@ -145,8 +152,15 @@ function writeBody(
     const end = Math.min(offset + size, length);
     if (offset < head.byteLength) {
       const headEnd = Math.min(end, head.byteLength);
-      out.set(head.subarray(offset, headEnd), p);
-      p += headEnd - offset;
+      if (headEnd - offset <= SMALL_HEAD) {
+        // A tag head of a few bytes: a view of it would make V8 give the array its own buffer.
+        for (let i = offset; i < headEnd; i++) {
+          out[p++] = head[i] as number;
+        }
+      } else {
+        out.set(head.subarray(offset, headEnd), p);
+        p += headEnd - offset;
+      }
     }
     if (end > head.byteLength) {
       const from = Math.max(0, offset - head.byteLength);

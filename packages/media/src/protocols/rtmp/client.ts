@@ -89,6 +89,8 @@ export class RtmpPublisher {
   private readonly writer = new ChunkWriter();
   private readonly handshake = new ClientHandshake(true);
   private handshakeDone = false;
+  /** rtmps:// (TLS). */
+  private secure = false;
   private queued: Uint8Array[] = [];
   private transactionId = 1;
   private readonly pendingResults = new Map<
@@ -136,6 +138,7 @@ export class RtmpPublisher {
       s.once('error', onError);
     });
     this.socket = socket;
+    this.secure = target.secure;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.finish(`socket error: ${error.message}`));
@@ -230,6 +233,16 @@ export class RtmpPublisher {
    */
   sendChunks(bytes: Uint8Array): boolean {
     return this.writeNow(bytes);
+  }
+
+  /**
+   * Whether the connection still holds bytes given to it: not all were handed to the kernel in the
+   * write (a full socket buffer, an earlier write still queued), or it encrypts them (TLS, which may
+   * keep the cleartext). A caller that reuses the memory it sent must not, while this is true.
+   */
+  get holdsWrites(): boolean {
+    const socket = this.socket;
+    return socket !== undefined && (this.secure || !this.handshakeDone || socket.writableLength > 0);
   }
 
   /** Resolves once the connection's buffer has room again (never, once it closed: watch `closed`). */

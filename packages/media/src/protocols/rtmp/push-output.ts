@@ -6,7 +6,7 @@
  * stream). A run of units read in one turn is cut into chunked messages once and the same bytes
  * go to every push of the stream that sends that run, in one write each (ADR 0038).
  */
-import { ByteSlab } from '../../bits/byte-slab.js';
+import { ByteRing } from '../../bits/byte-ring.js';
 import { UnsupportedError } from '../../errors.js';
 import { audioTagHead, videoTagHead } from '../../formats/flv/flv-build.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
@@ -43,15 +43,15 @@ interface Timeline {
   baseMs: number | undefined;
   /** The most recent runs, newest last (at most `RECENT_RUNS`). */
   readonly runs: SharedRun[];
-  /** Where the stream's runs are cut into. */
-  readonly slab: ByteSlab;
+  /** Where the stream's runs are cut into: reused while every socket takes its runs at once. */
+  readonly ring: ByteRing;
 }
 
 /**
- * Slab the runs of a stream are cut into: a run is ~40 KB (100 ms of a 3 Mb/s stream read in one
- * merged read), so one allocation serves a dozen runs instead of one each.
+ * The ring a stream's runs are cut into: a run is 40–80 KB (one or two of ingest's 100 ms reads
+ * of a 3 Mb/s stream), so it holds about ten; one buffer per pushing stream, reused (ADR 0087).
  */
-const RUN_SLAB_BYTES = 512 * 1024;
+const RUN_RING_BYTES = 512 * 1024;
 
 /**
  * Runs a stream keeps for its pushes to share. Every push that keeps up drains the same run in
@@ -78,16 +78,32 @@ interface SharedRun {
   readonly lastMs: number;
 }
 
-/** The bytes of one unit's FLV tag body before its data. */
+/** Most tag heads kept per track (a stream uses a few: keyframe or not, a few composition offsets). */
+const MAX_HEADS_PER_TRACK = 64;
+
+/** Tag heads built so far, by track: a unit's head depends only on its track, keyness and composition offset. */
+const headsByTrack = new WeakMap<Track, Map<number, Uint8Array>>();
+
+/** The bytes of one unit's FLV tag body before its data (built once per distinct head, not per unit). */
 function tagHeadOf(track: Track, unit: MediaUnit): Uint8Array {
-  return track.kind === 'video'
-    ? videoTagHead({
-        codec: track.codec,
-        packetType: 'frame',
-        key: unit.key,
-        compositionOffsetMs: toMs(track, unit.pts - unit.dts),
-      })
-    : audioTagHead({ codec: track.codec, packetType: 'frame' });
+  const video = track.kind === 'video';
+  const cts = video ? Math.round(toMs(track, unit.pts - unit.dts)) : 0;
+  const shape = cts * 2 + (video && unit.key ? 1 : 0);
+  let heads = headsByTrack.get(track);
+  if (!heads) {
+    heads = new Map();
+    headsByTrack.set(track, heads);
+  }
+  let head = heads.get(shape);
+  if (!head) {
+    head = video
+      ? videoTagHead({ codec: track.codec, packetType: 'frame', key: unit.key, compositionOffsetMs: cts })
+      : audioTagHead({ codec: track.codec, packetType: 'frame' });
+    if (heads.size < MAX_HEADS_PER_TRACK) {
+      heads.set(shape, head);
+    }
+  }
+  return head;
 }
 
 class RtmpPushOutput implements PushOutput {
@@ -167,6 +183,7 @@ class RtmpPushOutput implements PushOutput {
       run.baseMs !== baseMs
     ) {
       run = this.cut(units, description, baseMs);
+      this.forgetOverwritten(run.bytes);
       if (runs.push(run) > RECENT_RUNS) {
         runs.shift();
       }
@@ -175,7 +192,23 @@ class RtmpPushOutput implements PushOutput {
       return undefined;
     }
     this.lastMs = run.lastMs;
-    return this.publisher.sendChunks(run.bytes) ? undefined : this.publisher.drained();
+    const taken = this.publisher.sendChunks(run.bytes);
+    if (this.publisher.holdsWrites) {
+      // The socket still reads these bytes: the ring must not come round to them.
+      this.timeline.ring.keep(run.bytes);
+    }
+    return taken ? undefined : this.publisher.drained();
+  }
+
+  /** Drops the recent runs whose bytes the ring has just reused for `bytes`. */
+  private forgetOverwritten(bytes: Uint8Array): void {
+    const { runs, ring } = this.timeline;
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const each = runs[i] as SharedRun;
+      if (each.bytes !== bytes && ring.overwrites(bytes, each.bytes)) {
+        runs.splice(i, 1);
+      }
+    }
   }
 
   private cut(units: readonly MediaUnit[], description: StreamDescription, baseMs: number): SharedRun {
@@ -200,7 +233,7 @@ class RtmpPushOutput implements PushOutput {
     }
     const first = units[0] as MediaUnit;
     const last = units.at(-1) as MediaUnit;
-    const bytes = chunkMessages(messages, chunkSize, (size) => this.timeline.slab.take(size));
+    const bytes = chunkMessages(messages, chunkSize, (size) => this.timeline.ring.take(size));
     return { first, last, count: units.length, description, chunkSize, streamId, baseMs, bytes, lastMs };
   }
 
@@ -241,7 +274,7 @@ export async function connectRtmpPush(
   }
   let timeline = timelines.get(shared);
   if (!timeline) {
-    timeline = { baseMs: undefined, runs: [], slab: new ByteSlab(RUN_SLAB_BYTES) };
+    timeline = { baseMs: undefined, runs: [], ring: new ByteRing(RUN_RING_BYTES) };
     timelines.set(shared, timeline);
   }
   return new RtmpPushOutput(publisher, timeline);
