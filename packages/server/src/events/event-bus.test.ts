@@ -47,6 +47,23 @@ describe('EventBus', () => {
     assert.equal(bus.subscriberCount, 0);
   });
 
+  it('tells a demand watcher when the first subscription or tap receiving an event name opens and the last closes', () => {
+    const bus = new EventBus();
+    const stopAll = bus.subscribe({ tenantId: TENANT }, () => undefined);
+    const seen: boolean[] = [];
+    bus.watchDemand('viewer.metrics', (wanted) => seen.push(wanted));
+    assert.deepEqual(seen, [true], 'a tenant-wide subscription receives every name');
+    stopAll();
+    const other = bus.subscribe({ tenantId: TENANT, names: ['stream.live'] }, () => undefined);
+    const metrics = bus.subscribe({ tenantId: TENANT, streamId: 's-1', names: ['viewer.metrics'] }, () => undefined);
+    const untap = bus.tap(['viewer.metrics'], () => undefined);
+    metrics();
+    metrics();
+    untap();
+    other();
+    assert.deepEqual(seen, [true, false, true, false]);
+  });
+
   it('delivers received (remote) events once, ignoring duplicates', () => {
     const a = new EventBus();
     const b = new EventBus();

@@ -55,6 +55,8 @@ export class EventBus implements EventPublisher {
   private readonly seen = new RecentIds(10_000);
   private readonly log: Logger;
   private transport: EventTransport | undefined;
+  /** Names whose local demand a transport watches: how many subscriptions and taps receive them, and the watchers. */
+  private readonly demand = new Map<EventName, { count: number; readonly watchers: Set<(wanted: boolean) => void> }>();
   private closed = false;
 
   constructor(options: EventBusOptions = {}) {
@@ -106,10 +108,14 @@ export class EventBus implements EventPublisher {
       index.set(key, set);
     }
     set.add(subscription);
+    this.countDemand(subscription.names, 1);
     return () => {
       const current = index.get(key);
-      if (current?.delete(subscription) && current.size === 0) {
-        index.delete(key);
+      if (current?.delete(subscription)) {
+        this.countDemand(subscription.names, -1);
+        if (current.size === 0) {
+          index.delete(key);
+        }
       }
     };
   }
@@ -118,7 +124,37 @@ export class EventBus implements EventPublisher {
   tap(names: readonly EventName[], listener: EventListener): () => void {
     const tap = { names: new Set(names), listener };
     this.taps.add(tap);
-    return () => this.taps.delete(tap);
+    this.countDemand(tap.names, 1);
+    return () => {
+      if (this.taps.delete(tap)) {
+        this.countDemand(tap.names, -1);
+      }
+    };
+  }
+
+  /**
+   * Calls `watcher` with whether any subscription or tap of this process receives `name` events —
+   * now, then whenever that changes — until the returned function is called (ADR 0085: a transport
+   * tells other processes which periodic events this one wants).
+   */
+  watchDemand(name: EventName, watcher: (wanted: boolean) => void): () => void {
+    let entry = this.demand.get(name);
+    if (!entry) {
+      let count = 0;
+      for (const subscription of [...this.byStream.values(), ...this.byTenant.values()].flatMap((set) => [...set])) {
+        count += subscription.names === undefined || subscription.names.has(name) ? 1 : 0;
+      }
+      for (const tap of this.taps) {
+        count += tap.names.has(name) ? 1 : 0;
+      }
+      entry = { count, watchers: new Set() };
+      this.demand.set(name, entry);
+    }
+    entry.watchers.add(watcher);
+    watcher(entry.count > 0);
+    return () => {
+      entry.watchers.delete(watcher);
+    };
   }
 
   /** Number of active subscriptions (metrics, tests). */
@@ -150,6 +186,20 @@ export class EventBus implements EventPublisher {
     for (const tap of this.taps) {
       if (tap.names.has(event.name)) {
         this.call(tap.listener, event);
+      }
+    }
+  }
+
+  private countDemand(names: ReadonlySet<EventName> | undefined, delta: 1 | -1): void {
+    for (const [name, entry] of this.demand) {
+      if (names !== undefined && !names.has(name)) {
+        continue;
+      }
+      entry.count += delta;
+      if (entry.count === (delta > 0 ? 1 : 0)) {
+        for (const watcher of entry.watchers) {
+          watcher(delta > 0);
+        }
       }
     }
   }

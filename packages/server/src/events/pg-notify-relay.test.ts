@@ -17,17 +17,24 @@ interface Node {
   seen: AnyBusEvent[];
 }
 
-async function startNode(url: string): Promise<Node> {
+async function startNode(url: string, lease?: { renewMs: number; leaseMs: number; channel: string }): Promise<Node> {
   const pool = new pg.Pool({ connectionString: url, max: 3 });
   // As the service's pool does (db/database.ts): an idle client ended by pg_terminate_backend in
   // the reconnect test emits 'error' on the pool, which must not end the test process.
   pool.on('error', () => undefined);
   const bus = new EventBus();
-  const relay = new PgNotifyRelay({ pool, bus, log: silentLogger, minBackoffMs: 20, maxBackoffMs: 200 });
+  const relay = new PgNotifyRelay({
+    pool,
+    bus,
+    log: silentLogger,
+    minBackoffMs: 20,
+    maxBackoffMs: 200,
+    ...(lease ? { interestRenewMs: lease.renewMs, interestLeaseMs: lease.leaseMs, channel: lease.channel } : {}),
+  });
   bus.useTransport(relay);
   await relay.start();
   const seen: AnyBusEvent[] = [];
-  bus.subscribe({ tenantId: 't-1' }, (event) => seen.push(event));
+  bus.subscribe({ tenantId: 't-1', names: lease ? ['stream.live'] : undefined }, (event) => seen.push(event));
   return { bus, relay, pool, seen };
 }
 
@@ -135,5 +142,52 @@ describe('PgNotifyRelay (PostgreSQL LISTEN/NOTIFY)', { skip }, () => {
     const event = a.bus.publish('stream.live', { tenantId: 't-1', streamId: 's-3' });
     await until(() => b.seen.length > count, 'an event after the reconnect');
     assert.equal(b.seen.at(-1)?.id, event.id);
+  });
+
+  it('sends viewer.metrics to other processes only while one of them has a subscriber for it', async () => {
+    // A channel of their own: A and B above want every event, and would be heard on the shared one.
+    const lease = { renewMs: 100, leaseMs: 300, channel: 'airwave_events_lease_test' };
+    const c = await startNode(scratch.url, lease);
+    const d = await startNode(scratch.url, lease);
+    try {
+      const metrics = (viewers: number) =>
+        c.bus.publish('viewer.metrics', {
+          tenantId: 't-1',
+          streamId: 's-metrics',
+          nodeId: 'n-c',
+          currentViewers: viewers,
+          egressBytesPerSecond: null,
+          bytesIn: viewers,
+        });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const sent = c.relay.stats.sent;
+      metrics(1);
+      await c.relay.flushed();
+      assert.equal(c.relay.stats.sent, sent, 'nobody elsewhere wants viewer.metrics: not sent');
+      assert.equal(c.relay.stats.unwanted, 1);
+      const onD: AnyBusEvent[] = [];
+      const stop = d.bus.subscribe({ tenantId: 't-1', streamId: 's-metrics', names: ['viewer.metrics'] }, (event) =>
+        onD.push(event),
+      );
+      await until(() => {
+        metrics(2);
+        return onD.length > 0;
+      }, 'viewer.metrics reach the process that subscribed');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const before = onD.length;
+      metrics(3);
+      await until(() => onD.length > before, 'still sent while the subscriber stays (leases renewed)');
+      const unwanted = c.relay.stats.unwanted;
+      stop();
+      await until(() => {
+        metrics(4);
+        return c.relay.stats.unwanted > unwanted;
+      }, 'not sent once the lease of the gone subscriber ran out');
+    } finally {
+      for (const node of [c, d]) {
+        await node.bus.close();
+        await node.pool.end();
+      }
+    }
   });
 });

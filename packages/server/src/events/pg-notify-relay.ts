@@ -6,7 +6,8 @@
  * so events leave in publish order, every event queued by then in the same query (one NOTIFY each,
  * in order: the hub's `viewer.metrics` of all streams come at once every 2 s, and a round trip per
  * event woke the database and this process once per stream, ADR 0075). Each process skips its own
- * echo and de-duplicates by event id.
+ * echo and de-duplicates by event id. `viewer.metrics` leaves only while some other process has a
+ * subscriber for it (leases announced on `<channel>_interest`, event-interest.ts, ADR 0085).
  * Delivery is at most once: events sent while a listener is reconnecting are not replayed.
  *
  * PGlite is one process per data directory, so it needs no relay: its bus stays in-process.
@@ -14,7 +15,15 @@
 import type { Logger } from '@airwave/media';
 import type pg from 'pg';
 import type { EventBus, EventTransport } from './event-bus.js';
-import type { AnyBusEvent } from './event-map.js';
+import {
+  decodeInterest,
+  encodeInterest,
+  INTEREST_LEASE_MS,
+  INTEREST_RENEW_MS,
+  ON_DEMAND_EVENTS,
+  RemoteInterest,
+} from './event-interest.js';
+import type { AnyBusEvent, EventName } from './event-map.js';
 import { decodeWireEvent, encodeWireEvent } from './wire-event.js';
 
 /** Channel every Airwave process listens on. */
@@ -35,6 +44,9 @@ export interface PgNotifyRelayOptions {
   /** First reconnect delay; doubles up to `maxBackoffMs` (defaults 200 ms and 10 s). */
   readonly minBackoffMs?: number;
   readonly maxBackoffMs?: number;
+  /** How often this process renews its interest announcement, and how long one holds (tests shorten them). */
+  readonly interestRenewMs?: number;
+  readonly interestLeaseMs?: number;
 }
 
 /** Relay counters (metrics, tests). */
@@ -44,12 +56,20 @@ export interface RelayStats {
   dropped: number;
   invalid: number;
   reconnects: number;
+  /** On-demand events not sent because no other process wanted them. */
+  unwanted: number;
 }
 
 /** The LISTEN/NOTIFY transport of the bus. */
 export class PgNotifyRelay implements EventTransport {
-  readonly stats: RelayStats = { sent: 0, received: 0, dropped: 0, invalid: 0, reconnects: 0 };
+  readonly stats: RelayStats = { sent: 0, received: 0, dropped: 0, invalid: 0, reconnects: 0, unwanted: 0 };
   private readonly channel: string;
+  private readonly interestChannel: string;
+  private readonly remote: RemoteInterest;
+  /** On-demand events some subscription of this process receives. */
+  private readonly wanted = new Set<EventName>();
+  private readonly unwatch: (() => void)[] = [];
+  private announceTimer: NodeJS.Timeout | undefined;
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
   private client: pg.PoolClient | undefined;
@@ -69,11 +89,16 @@ export class PgNotifyRelay implements EventTransport {
     this.minBackoffMs = options.minBackoffMs ?? 200;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.backoffMs = this.minBackoffMs;
+    this.interestChannel = `${this.channel}_interest`;
+    this.remote = new RemoteInterest(options.interestLeaseMs ?? INTEREST_LEASE_MS);
   }
 
   /** Starts listening; rejects when the first connection fails (the database is unreachable). */
   async start(): Promise<void> {
     await this.listen();
+    for (const name of ON_DEMAND_EVENTS) {
+      this.unwatch.push(this.options.bus.watchDemand(name, (wanted) => this.demandChanged(name, wanted)));
+    }
   }
 
   /** True while the listening connection is up. */
@@ -84,6 +109,10 @@ export class PgNotifyRelay implements EventTransport {
   /** Queues one event for the other processes. */
   send(event: AnyBusEvent): void {
     if (this.closed) {
+      return;
+    }
+    if (ON_DEMAND_EVENTS.includes(event.name) && !this.remote.wanted(event.name)) {
+      this.stats.unwanted++;
       return;
     }
     const payload = encodeWireEvent(event, MAX_NOTIFY_BYTES);
@@ -123,11 +152,15 @@ export class PgNotifyRelay implements EventTransport {
     }
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.announceTimer);
+    for (const unwatch of this.unwatch.splice(0)) {
+      unwatch();
+    }
     const client = this.client;
     const detach = this.detach;
     if (client && detach) {
       try {
-        await client.query(`UNLISTEN ${this.channel}`);
+        await client.query(`UNLISTEN ${this.channel}; UNLISTEN ${this.interestChannel}`);
         detach();
       } catch (error) {
         detach(error);
@@ -166,6 +199,8 @@ export class PgNotifyRelay implements EventTransport {
     const onNotification = (message: pg.Notification) => {
       if (message.channel === this.channel) {
         this.onPayload(message.payload ?? '');
+      } else if (message.channel === this.interestChannel) {
+        this.onInterest(message.payload ?? '');
       }
     };
     const detach = (error?: unknown) => {
@@ -180,6 +215,7 @@ export class PgNotifyRelay implements EventTransport {
       if (this.client === client) {
         this.client = undefined;
         this.detach = undefined;
+        this.remote.deaf();
       }
       client.release(error === undefined ? undefined : error instanceof Error ? error : true);
       return true;
@@ -198,7 +234,7 @@ export class PgNotifyRelay implements EventTransport {
     client.on('error', onLost);
     client.on('end', onEnd);
     try {
-      await client.query(`LISTEN ${this.channel}`);
+      await client.query(`LISTEN ${this.channel}; LISTEN ${this.interestChannel}`);
     } catch (error) {
       detach(error);
       throw error;
@@ -209,6 +245,50 @@ export class PgNotifyRelay implements EventTransport {
     this.client = client;
     this.detach = detach;
     this.backoffMs = this.minBackoffMs;
+    this.remote.listening();
+    if (this.wanted.size > 0) {
+      this.announce();
+    }
+  }
+
+  /** A subscription of this process started or stopped receiving `name` events. */
+  private demandChanged(name: EventName, wanted: boolean): void {
+    if (wanted) {
+      this.wanted.add(name);
+    } else {
+      this.wanted.delete(name);
+    }
+    if (this.wanted.size === 0 || this.closed) {
+      clearInterval(this.announceTimer);
+      this.announceTimer = undefined;
+      return;
+    }
+    if (wanted) {
+      this.announce();
+    }
+    if (!this.announceTimer) {
+      this.announceTimer = setInterval(() => this.announce(), this.options.interestRenewMs ?? INTEREST_RENEW_MS);
+      this.announceTimer.unref();
+    }
+  }
+
+  /** Tells the other processes which on-demand events this one wants (a lease they hold for a while). */
+  private announce(): void {
+    const payload = encodeInterest({
+      origin: this.options.bus.instanceId,
+      names: [...this.wanted],
+      leaseMs: this.options.interestLeaseMs ?? INTEREST_LEASE_MS,
+    });
+    this.options.pool
+      .query('SELECT pg_notify($1, $2)', [this.interestChannel, payload])
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'could not announce event interest'));
+  }
+
+  private onInterest(payload: string): void {
+    const interest = decodeInterest(payload);
+    if (interest && interest.origin !== this.options.bus.instanceId) {
+      this.remote.heard(interest);
+    }
   }
 
   private scheduleReconnect(): void {

@@ -3,7 +3,9 @@
  * per enabled target while its stream lives (a publisher reconnecting inside the window keeps it),
  * re-read when the API changes a stream's targets, on this node or (through the bus) another one,
  * and every `resyncMs` as a safety net for a missed event. Status changes are written at once; bytes, bitrate and drops of every push
- * together, in one statement, every `flushMs`.
+ * together, in one statement, every `flushMs`. The timers run only while there is work for them (the
+ * bitrate tick and the flush while a push runs, the re-read while a stream is live), so a node
+ * without pushes takes no wake-up for them (ADR 0085).
  * Streams relayed from another node are pushed by their origin, not here.
  */
 import type { Hub, LiveStream, Logger } from '@airwave/media';
@@ -51,30 +53,23 @@ export class PushRunner {
   private readonly syncs = new Map<string, Promise<void>>();
   /** The last pending write of each target (writes of one target stay in order). */
   private readonly writes = new Map<string, Promise<void>>();
-  private timers: NodeJS.Timeout[] = [];
+  /** The bitrate tick and the counters' flush, while a push runs. */
+  private counterTimers: NodeJS.Timeout[] = [];
+  /** The periodic re-read, while a stream is live. */
+  private resyncTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly options: PushRunnerOptions) {}
 
-  /** Attaches to the hub (every stream opened from now on) and starts the timers. */
+  /** Attaches to the hub (every stream opened from now on); the timers start with the first stream and push. */
   async start(): Promise<void> {
     await this.options.targets.resetNode(this.options.nodeId);
     this.options.hub.addOutput((stream) => {
       this.streams.set(stream.streamId, stream);
+      this.startResync();
       this.changed(stream.streamId);
       return { close: () => this.ended(stream) };
     });
-    const tick = setInterval(() => this.measure(), BITRATE_TICK_MS);
-    const flush = setInterval(() => this.flush(), this.options.flushMs ?? 5000);
-    const resync = setInterval(() => {
-      for (const streamId of this.streams.keys()) {
-        this.changed(streamId);
-      }
-    }, this.options.resyncMs ?? 10_000);
-    this.timers = [tick, flush, resync];
-    for (const timer of this.timers) {
-      timer.unref();
-    }
   }
 
   /** A stream's targets changed (created, updated, deleted): re-read them when it is live here. */
@@ -110,9 +105,9 @@ export class PushRunner {
   /** Stops every push and the timers. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) {
-      clearInterval(timer);
-    }
+    this.stopCounters();
+    clearInterval(this.resyncTimer);
+    this.resyncTimer = undefined;
     await Promise.all([...this.running.keys()].map((id) => this.stopTarget(id)));
     await Promise.all([...this.writes.values()]);
   }
@@ -158,6 +153,7 @@ export class PushRunner {
       },
     });
     this.running.set(id, { streamId: stream.streamId, uri, session, lastBytes: 0, lastAt: Date.now(), bitrateBps: 0 });
+    this.startCounters();
   }
 
   private async stopTarget(id: string): Promise<void> {
@@ -166,6 +162,9 @@ export class PushRunner {
       return;
     }
     this.running.delete(id);
+    if (this.running.size === 0) {
+      this.stopCounters();
+    }
     await running.session.stop();
     this.write(id, this.reportOf(running.session.state, 0));
   }
@@ -175,11 +174,50 @@ export class PushRunner {
       return;
     }
     this.streams.delete(stream.streamId);
+    if (this.streams.size === 0) {
+      clearInterval(this.resyncTimer);
+      this.resyncTimer = undefined;
+    }
     for (const [id, running] of this.running) {
       if (running.streamId === stream.streamId) {
         void this.stopTarget(id);
       }
     }
+  }
+
+  /** Starts the re-read of live streams' targets unless it runs. */
+  private startResync(): void {
+    if (this.resyncTimer || this.closed) {
+      return;
+    }
+    this.resyncTimer = setInterval(() => {
+      for (const streamId of this.streams.keys()) {
+        this.changed(streamId);
+      }
+    }, this.options.resyncMs ?? 10_000);
+    this.resyncTimer.unref();
+  }
+
+  /** Starts the bitrate tick and the counters' flush unless they run. */
+  private startCounters(): void {
+    if (this.counterTimers.length > 0 || this.closed) {
+      return;
+    }
+    this.counterTimers = [
+      setInterval(() => this.measure(), BITRATE_TICK_MS),
+      setInterval(() => this.flush(), this.options.flushMs ?? 5000),
+    ];
+    for (const timer of this.counterTimers) {
+      timer.unref();
+    }
+  }
+
+  /** Stops the bitrate tick and the flush (the last push's stop writes its final counters). */
+  private stopCounters(): void {
+    for (const timer of this.counterTimers) {
+      clearInterval(timer);
+    }
+    this.counterTimers = [];
   }
 
   private measure(): void {

@@ -3,10 +3,11 @@
  * loop) from the recorded CMAF segments: a poster JPEG from the middle segment, and a 10 × 10
  * sprite sheet with its WebVTT cues spread evenly over the duration. Long content decodes only
  * the keyframes of 100 segments spread over it (`-skip_frame nokey`), so an hour costs about 100
- * decoded frames. A live recording gets a poster of its first segment and, when its poster is
- * asked for, one of its newest segment if the last is older than LIVE_POSTER_MAX_AGE_MS (an
- * ffmpeg per stream every few seconds cost about 1 % of a core per recorded stream, most of the
- * recording's cost, for posters nobody looked at; see ADR 0022).
+ * decoded frames. A live recording gets a poster of its newest segment when its poster is asked
+ * for and the last is missing or older than LIVE_POSTER_MAX_AGE_MS (an ffmpeg per stream every
+ * few seconds cost about 1 % of a core per recorded stream, most of the recording's cost, for
+ * posters nobody looked at, ADR 0022; one at every recording's start, a burst of ffmpeg jobs when
+ * many streams start at once, ADR 0086).
  * Stored beside the content: `<prefix>poster.jpg`, `sprite.jpg`, `sprite.vtt`, `live-poster.jpg`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -80,7 +81,7 @@ export class ThumbnailJobs {
     this.queue.push({ kind: 'recording', recording });
   }
 
-  /** Follows a live recording's newest video segment; the first one makes its first poster. */
+  /** Follows a live recording's newest video segment (its poster is made when first asked for: ADR 0086). */
   liveSegment(recording: RecordingRecord, segment: IndexedSegment): void {
     const known = this.live.get(recording.id);
     if (known) {
@@ -88,7 +89,6 @@ export class ThumbnailJobs {
       return;
     }
     this.live.set(recording.id, { recording, newest: segment, madeAt: 0 });
-    void this.livePoster(recording.id);
   }
 
   /** The recording ended: its live poster is no longer refreshed. */
