@@ -38,6 +38,11 @@ interface Subscription {
   readonly listener: EventListener;
 }
 
+/** Whether a subscription or tap with this name filter (undefined: every name) receives `name` events. */
+function receives(names: ReadonlySet<EventName> | undefined, name: EventName): boolean {
+  return names === undefined || names.has(name);
+}
+
 /** Options of a bus. */
 export interface EventBusOptions {
   readonly log?: Logger;
@@ -142,10 +147,10 @@ export class EventBus implements EventPublisher {
     if (!entry) {
       let count = 0;
       for (const subscription of [...this.byStream.values(), ...this.byTenant.values()].flatMap((set) => [...set])) {
-        count += subscription.names === undefined || subscription.names.has(name) ? 1 : 0;
+        count += receives(subscription.names, name) ? 1 : 0;
       }
       for (const tap of this.taps) {
-        count += tap.names.has(name) ? 1 : 0;
+        count += receives(tap.names, name) ? 1 : 0;
       }
       entry = { count, watchers: new Set() };
       this.demand.set(name, entry);
@@ -184,7 +189,7 @@ export class EventBus implements EventPublisher {
     }
     this.deliverTo(this.byTenant.get(event.data.tenantId), event);
     for (const tap of this.taps) {
-      if (tap.names.has(event.name)) {
+      if (receives(tap.names, event.name)) {
         this.call(tap.listener, event);
       }
     }
@@ -192,7 +197,7 @@ export class EventBus implements EventPublisher {
 
   private countDemand(names: ReadonlySet<EventName> | undefined, delta: 1 | -1): void {
     for (const [name, entry] of this.demand) {
-      if (names !== undefined && !names.has(name)) {
+      if (!receives(names, name)) {
         continue;
       }
       entry.count += delta;
@@ -220,7 +225,7 @@ export class EventBus implements EventPublisher {
       if (subscription.filter.tenantId !== event.data.tenantId) {
         continue;
       }
-      if (subscription.names && !subscription.names.has(event.name)) {
+      if (!receives(subscription.names, event.name)) {
         continue;
       }
       this.call(subscription.listener, event);
