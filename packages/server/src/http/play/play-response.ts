@@ -8,6 +8,7 @@ import { finished, type Readable } from 'node:stream';
 import type { LiveStream } from '@airwave/media';
 import { errorResponse, type PlayResponse } from '@airwave/media/protocols/shared/http-types';
 import { PLAY_CORS_HEADERS } from './cors.js';
+import { writeDirect } from './direct-answer.js';
 
 /** The response side of one playback request. */
 export interface PlayExchange {
@@ -24,6 +25,13 @@ const CORS_FLAT = flat(PLAY_CORS_HEADERS);
 export function send(request: PlayExchange, response: PlayResponse): number {
   const body = response.body as string | Uint8Array;
   const bytes = typeof body === 'string' ? encodedOnce(body) : body;
+  if (
+    !request.head &&
+    response.status === 200 &&
+    writeDirect(request.res, response.headers, CORS_FLAT, request.id, bytes)
+  ) {
+    return bytes.byteLength;
+  }
   const head: string[] = [];
   for (const name in response.headers) {
     if (name !== 'content-length') {
