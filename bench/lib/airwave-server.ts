@@ -64,14 +64,18 @@ export interface BenchStream {
 /**
  * Builds, then starts `dist/main/cli.js start` with AIRWAVE_* overrides and resolves once it printed
  * AIRWAVE_READY; `nodeArgs` go to node before the script (e.g. `--cpu-prof` to see where the time goes).
+ * `cli` runs another build instead (e.g. main's, for a side-by-side comparison; not built here).
  */
 export async function startAirwave(
   env: Record<string, string> = {},
   nodeArgs: readonly string[] = [],
+  cli: string = CLI,
 ): Promise<AirwaveProcess> {
-  buildOnce();
+  if (cli === CLI) {
+    buildOnce();
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-bench-media-'));
-  const child = spawn(process.execPath, [...nodeArgs, ...EXTRA_NODE_ARGS, CLI, 'start'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...EXTRA_NODE_ARGS, cli, 'start'], {
     env: {
       ...process.env,
       AIRWAVE_HOST: '127.0.0.1',
@@ -192,6 +196,8 @@ export interface AirwaveMediaOptions {
   readonly name?: string;
   /** Node/V8 arguments before the script (e.g. a V8 flag to compare). */
   readonly nodeArgs?: readonly string[];
+  /** Path of another build's `dist/main/cli.js` to run (default: this tree's, built first). */
+  readonly cli?: string;
 }
 
 /**
@@ -202,7 +208,7 @@ export interface AirwaveMediaOptions {
  */
 export async function startAirwaveMedia(count: number, options: AirwaveMediaOptions = {}): Promise<MediaServerProcess> {
   const env = options.env ?? {};
-  const server = await startAirwave(env, options.nodeArgs);
+  const server = await startAirwave(env, options.nodeArgs, options.cli);
   try {
     const streams = await createStreams(server, count);
     const streamAt = (index: number): BenchStream => {

@@ -1,7 +1,8 @@
 /**
  * Storage keys of recordings and artifacts. A recording's segments keep the CMAF resource names
  * the live packager serves (`<track>-init-<v>.mp4`, `<track>-<msn>.m4s`), or on stores that append
- * lie back to back in packs (`<track>-pack-<msn>.m4s`, ADR 0062); its index is a series of JSON
+ * lie back to back in packs (`pack-<n>.m4s` for every track, ADR 0089; before it `<track>-pack-<msn>.m4s`,
+ * ADR 0062); its index is a series of JSON
  * chunks or a journal; an artifact's own renditions (MP4, MPEG-TS HLS) and images sit under its id.
  */
 
@@ -26,12 +27,17 @@ export function segmentKey(prefix: string, track: CmafTrackName, msn: number): s
   return `${prefix}${segmentName(track, msn)}`;
 }
 
-/** Segments of one track a pack holds before the next pack starts (an hour of 2 s segments; ADR 0062). */
+/** Segments a pack holds before the next pack starts (ADR 0062, 0089). */
 export const PACK_SEGMENTS = 1800;
 
 /** Key of a pack: segments of one track back to back, from segment `pack` (its first msn) on. */
 export function packKey(prefix: string, track: CmafTrackName, pack: number): string {
   return `${prefix}${track}-pack-${pack}.m4s`;
+}
+
+/** Key of a pack of every track's segments back to back (ADR 0089), from the recording's segment `pack` (in placement order) on. */
+export function sharedPackKey(prefix: string, pack: number): string {
+  return `${prefix}pack-${pack}.m4s`;
 }
 
 /** Key of an index chunk. */

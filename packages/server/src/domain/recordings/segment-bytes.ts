@@ -1,9 +1,9 @@
 /**
- * Where a recorded segment's bytes lie: a byte range of its track's pack when the recorder packed
- * it (stores that append; ADR 0062), else an object of its own (S3, recordings made before).
+ * Where a recorded segment's bytes lie: a byte range of the recording's pack (ADR 0089) or, in
+ * recordings made before, of its track's pack when the recorder packed it (stores that append; ADR 0062), else an object of its own (S3, recordings made before).
  */
 import type { ByteRange, ObjectStorage, StoredObjectRead } from '../../storage/object-storage.js';
-import { packKey, segmentKey } from './recording-keys.js';
+import { packKey, segmentKey, sharedPackKey } from './recording-keys.js';
 import type { IndexedSegment } from './segment-index.js';
 
 /** The storage key holding a segment and, when packed, its byte range there. */
@@ -15,7 +15,7 @@ export function segmentLocation(
     return { key: segmentKey(prefix, segment.track, segment.msn) };
   }
   return {
-    key: packKey(prefix, segment.track, segment.pack),
+    key: segment.shared ? sharedPackKey(prefix, segment.pack) : packKey(prefix, segment.track, segment.pack),
     range: { start: segment.offset, end: segment.offset + segment.bytes - 1 },
   };
 }

@@ -15,7 +15,7 @@ import { verifiedSegments } from '../../jobs/recorder/recovery.js';
 import { SegmentPacks } from '../../jobs/recorder/segment-packs.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
-import { indexJournalKey, packKey, segmentKey } from './recording-keys.js';
+import { indexJournalKey, packKey, segmentKey, sharedPackKey } from './recording-keys.js';
 import { readSegment } from './segment-bytes.js';
 import { type IndexedSegment, readRecordingIndex, rewriteRecordingIndex, SegmentIndexWriter } from './segment-index.js';
 
@@ -131,19 +131,21 @@ describe('segment index', () => {
     assert.ok(packs);
     const written: { segment: IndexedSegment; bytes: Buffer }[] = [];
     for (let msn = 0; msn < 5; msn++) {
-      for (const track of ['video', 'audio'] as const) {
+      const batch = (['video', 'audio'] as const).map((track) => {
         const pieces = [Buffer.from(`${track}-${msn}:`), Buffer.alloc(1000 + msn * 7, msn), Buffer.from('end')];
-        const bytes = Buffer.concat(pieces);
-        const place = packs.place(track, msn, bytes.byteLength);
-        await packs.write(track, place.pack, pieces);
-        written.push({ segment: { ...entry(msn, bytes.byteLength), track, ...place }, bytes });
-      }
+        return { track, pieces, bytes: Buffer.concat(pieces) };
+      });
+      const places = packs.place(batch.map(({ bytes }) => bytes.byteLength));
+      await packs.write(
+        places[0]?.pack ?? -1,
+        batch.flatMap(({ pieces }) => pieces),
+      );
+      batch.forEach(({ track, bytes }, i) => {
+        written.push({ segment: { ...entry(msn, bytes.byteLength), track, ...places[i] }, bytes });
+      });
     }
     await packs.close();
-    assert.deepEqual(
-      [...new Set(written.map(({ segment }) => `${segment.track}-${segment.pack}`))],
-      ['video-0', 'audio-0', 'video-3', 'audio-3'],
-    );
+    assert.deepEqual([...new Set(written.map(({ segment }) => segment.pack))], [0, 4, 8]);
     for (const { segment, bytes } of written) {
       const read = await readSegment(storage, prefix, segment);
       assert.deepEqual(Buffer.concat(await read.body.toArray()), bytes, `${segment.track} ${segment.msn}`);
@@ -151,10 +153,20 @@ describe('segment index', () => {
     const video = written.filter(({ segment }) => segment.track === 'video').map(({ segment }) => segment);
     assert.equal((await verifiedSegments(storage, prefix, video)).length, 5);
     const second = video[1] as IndexedSegment;
-    truncateSync(storage.localFile(packKey(prefix, 'video', 0)), (second.offset ?? 0) + second.bytes - 1);
+    truncateSync(storage.localFile(sharedPackKey(prefix, 0)), (second.offset ?? 0) + second.bytes - 1);
     assert.deepEqual(
       (await verifiedSegments(storage, prefix, video)).map((segment) => segment.msn),
       [0],
     );
+  });
+
+  it('segments of a track pack (recordings made before ADR 0089) read back from their range', async () => {
+    const prefix = 'recordings/t/';
+    const bytes = Buffer.alloc(300, 7);
+    const appender = await storage.openAppender(packKey(prefix, 'audio', 0));
+    await appender.append([Buffer.alloc(100), bytes]);
+    await appender.close();
+    const read = await readSegment(storage, prefix, { ...entry(1, 300), track: 'audio', pack: 0, offset: 100 });
+    assert.deepEqual(Buffer.concat(await read.body.toArray()), bytes);
   });
 });

@@ -34,6 +34,8 @@ export interface IndexedSegment {
   readonly pack?: number;
   /** A packed segment's first byte in its pack. */
   readonly offset?: number;
+  /** The pack holds every track's segments (sharedPackKey, ADR 0089); absent: its track's own (packKey). */
+  readonly shared?: boolean;
 }
 
 /** A track of a recording as one init version describes it. */

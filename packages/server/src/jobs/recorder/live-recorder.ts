@@ -1,9 +1,11 @@
 /**
  * Records one live stream: a synchronous hub reader feeding its own CmafPackager (the same fMP4
  * the live CMAF outputs serve; no re-encode; one fragment per segment) and writing every segment
- * to storage as it closes — appended to its track's pack where the store appends (ADR 0062), else
- * an object each — init segments first, then the index entries once the segments are written
- * (not fsynced: ADR 0023). Writes run one batch at a time off the event loop's media
+ * to storage as it closes — appended to the recording's pack where the store appends (ADR 0062,
+ * 0089), else an object each — init segments first, then the index entries once the segments are
+ * written (not fsynced: ADR 0023). The segments one cut closes go out as one batch, one write for
+ * every track (ADR 0089): a leader's segment waits for the followers' of the same cut, at most
+ * HOLD_LEADER_UNITS of the leader's units. Writes run one batch at a time off the event loop's media
  * path; a failed write (full disk, store down) or a backlog past MAX_BACKLOG_BYTES stops the
  * recording with the reason, and the stream goes on.
  */
@@ -22,6 +24,9 @@ import { SegmentPacks } from './segment-packs.js';
 
 /** Bytes of closed segments waiting for storage before the recording gives up. */
 export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
+
+/** Leader units a closed segment waits for the other tracks' segments of its cut before it is written alone (~0.1 s of 30 fps video). */
+export const HOLD_LEADER_UNITS = 3;
 
 /** Totals of a recording so far (leading track for durations and counts). */
 export interface RecordingTotals {
@@ -47,7 +52,8 @@ interface Pending {
   /** The segment's bytes in order (boxes, then samples' bytes: not copied). */
   readonly pieces: readonly Uint8Array[];
   readonly init: Uint8Array | undefined;
-  readonly entry: IndexedSegment;
+  /** Its index entry (its place in the pack added when its batch is queued). */
+  entry: IndexedSegment;
   readonly described: RecordedTrack;
 }
 
@@ -71,6 +77,10 @@ export class LiveRecorder implements StreamSink {
   private readonly initsWritten = new Set<string>();
   private readonly offsets = new Map<CmafTrackName, number>();
   private queue: Promise<void> = Promise.resolve();
+  /** Closed segments of the current cut not yet queued (waiting for the other tracks'). */
+  private held: Pending[] = [];
+  /** Leader units seen since a segment was held. */
+  private heldUnits = 0;
   private backlog = 0;
   /** The packager's version at the last look for closed segments. */
   private seenVersion = -1;
@@ -113,20 +123,30 @@ export class LiveRecorder implements StreamSink {
     }
     this.packager.onUnit(unit);
     this.collect();
+    if (
+      this.held.length > 0 &&
+      unit.trackId === this.packager.leader?.track.id &&
+      ++this.heldUnits > HOLD_LEADER_UNITS
+    ) {
+      this.queueHeld();
+    }
   }
 
   onInterrupted(): void {
     this.packager.onInterrupted();
     this.collect();
+    this.queueHeld();
   }
 
   onEnd(reason: string): void {
     this.packager.onEnd(reason);
     this.collect();
+    this.queueHeld();
   }
 
   /** Resolves once every closed segment is written and indexed (or the recorder failed). */
   async drain(): Promise<void> {
+    this.queueHeld();
     let seen: Promise<void>;
     do {
       seen = this.queue;
@@ -153,7 +173,6 @@ export class LiveRecorder implements StreamSink {
       return;
     }
     this.seenVersion = version;
-    const batch: Pending[] = [];
     for (const writer of this.packager.tracks) {
       const last = this.lastWritten.get(writer.name) ?? -1;
       const segments = writer.segments;
@@ -165,11 +184,31 @@ export class LiveRecorder implements StreamSink {
         const segment = segments[i] as CmafSegment;
         if (segment.data !== undefined) {
           this.lastWritten.set(writer.name, segment.msn);
-          batch.push(this.pending(writer, segment));
+          this.hold(this.pending(writer, segment));
         }
       }
     }
+  }
+
+  /** Holds a closed segment until its cut's segments of every track are closed, then queues them together. */
+  private hold(item: Pending): void {
+    if (this.held.some((held) => held.writer === item.writer)) {
+      this.queueHeld();
+    }
+    if (this.held.length === 0) {
+      this.heldUnits = 0;
+    }
+    this.held.push(item);
+    if (this.held.length >= this.packager.tracks.length) {
+      this.queueHeld();
+    }
+  }
+
+  /** Queues what is held as one batch. */
+  private queueHeld(): void {
+    const batch = this.held;
     if (batch.length > 0) {
+      this.held = [];
       this.enqueue(batch);
     }
   }
@@ -199,7 +238,6 @@ export class LiveRecorder implements StreamSink {
         offsetMs: Math.round(offsetMs),
         discontinuity: segment.discontinuity,
         bytes,
-        ...this.packs?.place(writer.name, segment.msn, bytes),
       },
       described: {
         track: writer.name,
@@ -215,8 +253,8 @@ export class LiveRecorder implements StreamSink {
 
   /**
    * Queues one batch (the segments of every track one cut closed): new init segments stored
-   * stably first, then the segments written, the tracks side by side and each track's in order
-   * (its pack's offsets), then their index lines in one append.
+   * stably first, then the segments written — one append of them all to the pack, back to back
+   * in batch order — then their index lines in one append.
    */
   private enqueue(batch: readonly Pending[]): void {
     const bytes = batch.reduce((sum, item) => sum + item.entry.bytes, 0);
@@ -225,6 +263,11 @@ export class LiveRecorder implements StreamSink {
       this.fail(`storage too slow: ${this.backlog} bytes of segments waiting`);
       return;
     }
+    const places = this.packs?.place(batch.map((item) => item.entry.bytes));
+    places?.forEach((place, i) => {
+      const item = batch[i] as Pending;
+      item.entry = { ...item.entry, ...place };
+    });
     this.queue = this.queue.then(async () => {
       if (this.failure !== undefined) {
         return;
@@ -238,15 +281,7 @@ export class LiveRecorder implements StreamSink {
             this.initsWritten.add(initId);
           }
         }
-        await Promise.all(
-          (['video', 'audio'] as const).map(async (name) => {
-            for (const item of batch) {
-              if (item.writer === name) {
-                await this.writeSegment(item);
-              }
-            }
-          }),
-        );
+        await this.writeBatch(batch);
         this.backlog -= bytes;
         for (const item of batch) {
           item.track.release(item.segment);
@@ -275,15 +310,23 @@ export class LiveRecorder implements StreamSink {
     });
   }
 
-  /** Appends a segment to its pack, or writes it as an object of its own (`written` durability, ADR 0023). */
-  private writeSegment(item: Pending): Promise<void> {
-    const pack = item.entry.pack;
+  /** Appends a batch's segments to the pack in one write, or writes each as an object of its own (`written` durability, ADR 0023). */
+  private async writeBatch(batch: readonly Pending[]): Promise<void> {
+    const pack = batch[0]?.entry.pack;
     if (this.packs && pack !== undefined) {
-      return this.packs.write(item.writer, pack, item.pieces);
+      await this.packs.write(
+        pack,
+        batch.flatMap((item) => item.pieces),
+      );
+      return;
     }
-    return this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), Buffer.concat(item.pieces), {
-      durability: 'written',
-    });
+    await Promise.all(
+      batch.map((item) =>
+        this.storage.put(segmentKey(this.prefix, item.writer, item.entry.msn), Buffer.concat(item.pieces), {
+          durability: 'written',
+        }),
+      ),
+    );
   }
 
   private fail(reason: string): void {

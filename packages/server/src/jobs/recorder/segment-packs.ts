@@ -1,24 +1,26 @@
 /**
- * The packs a recorder appends its segments to on a store that appends (ADR 0062): per track one
- * appender open at a time and a new pack every PACK_SEGMENTS segments, so a closed segment costs
- * one write instead of creating a file, written around the page cache where the store can (ADR 0081).
- * A segment's place (pack, offset) is decided when it is queued; its bytes are appended in that
- * order, and the index names it only once they are.
+ * The packs a recorder appends its segments to on a store that appends (ADR 0062, 0089): one pack
+ * per recording for every track, one appender open at a time and a new pack every PACK_SEGMENTS
+ * segments, so the segments one cut closes (video and audio) cost one write, written around the
+ * page cache where the store can (ADR 0081). A batch's places (pack, offset) are decided when it
+ * is queued; its bytes are appended in that order, and the index names them only once they are.
  */
-import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
-import { PACK_SEGMENTS, packKey } from '../../domain/recordings/recording-keys.js';
+import { PACK_SEGMENTS, sharedPackKey } from '../../domain/recordings/recording-keys.js';
 import type { ObjectAppender, ObjectStorage } from '../../storage/object-storage.js';
 
-/** Where a packed segment lies. */
+/** Where a packed segment lies: `shared` marks a pack holding every track's segments (ADR 0089). */
 export interface PackPlace {
   readonly pack: number;
   readonly offset: number;
+  readonly shared: true;
 }
 
 /** The packs of one recording. */
 export class SegmentPacks {
-  private readonly places = new Map<CmafTrackName, { pack: number; count: number; size: number }>();
-  private readonly open = new Map<CmafTrackName, { pack: number; appender: Promise<ObjectAppender> }>();
+  /** Segments placed so far: a pack is numbered by its first segment's place in the recording. */
+  private placed = 0;
+  private current: { pack: number; count: number; size: number } | undefined;
+  private open: { pack: number; appender: Promise<ObjectAppender> } | undefined;
 
   constructor(
     private readonly openAppender: (key: string) => Promise<ObjectAppender>,
@@ -35,26 +37,30 @@ export class SegmentPacks {
       : undefined;
   }
 
-  /** Places the next segment of `track` (segment `msn`, `bytes` long); called in queue order. */
-  place(track: CmafTrackName, msn: number, bytes: number): PackPlace {
-    let place = this.places.get(track);
-    if (!place || place.count >= this.packSegments) {
-      place = { pack: msn, count: 0, size: 0 };
-      this.places.set(track, place);
+  /** Places a batch of segments (`sizes` in bytes, in write order) back to back in one pack; called in queue order. */
+  place(sizes: readonly number[]): PackPlace[] {
+    let current = this.current;
+    if (!current || current.count >= this.packSegments) {
+      current = { pack: this.placed, count: 0, size: 0 };
+      this.current = current;
     }
-    const offset = place.size;
-    place.size += bytes;
-    place.count++;
-    return { pack: place.pack, offset };
+    const places: PackPlace[] = [];
+    for (const size of sizes) {
+      places.push({ pack: current.pack, offset: current.size, shared: true });
+      current.size += size;
+    }
+    current.count += sizes.length;
+    this.placed += sizes.length;
+    return places;
   }
 
-  /** Appends a placed segment's bytes; per track in placement order, one call at a time. */
-  async write(track: CmafTrackName, pack: number, pieces: readonly Uint8Array[]): Promise<void> {
-    let open = this.open.get(track);
+  /** Appends a placed batch's bytes (every segment's pieces in placement order); one call at a time. */
+  async write(pack: number, pieces: readonly Uint8Array[]): Promise<void> {
+    let open = this.open;
     if (open?.pack !== pack) {
       const previous = open;
-      open = { pack, appender: this.openAppender(packKey(this.prefix, track, pack)) };
-      this.open.set(track, open);
+      open = { pack, appender: this.openAppender(sharedPackKey(this.prefix, pack)) };
+      this.open = open;
       if (previous) {
         await (await previous.appender).close();
       }
@@ -62,19 +68,18 @@ export class SegmentPacks {
     await (await open.appender).append(pieces);
   }
 
-  /** Brings the open packs to stable storage and closes them (the recording is over). */
+  /** Brings the open pack to stable storage and closes it (the recording is over). */
   async close(): Promise<void> {
-    const open = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(
-      open.map(async ({ appender }) => {
-        const opened = await appender;
-        try {
-          await opened.sync();
-        } finally {
-          await opened.close();
-        }
-      }),
-    );
+    const open = this.open;
+    this.open = undefined;
+    if (!open) {
+      return;
+    }
+    const opened = await open.appender;
+    try {
+      await opened.sync();
+    } finally {
+      await opened.close();
+    }
   }
 }
