@@ -32,11 +32,9 @@ interface BuiltHead {
   readonly date: string;
   readonly keepAliveMs: number;
   /** The head up to the request id's value; undefined when a field value is not fit to send. */
-  readonly prefix: Buffer | undefined;
+  readonly prefix: string | undefined;
 }
 
-/** Bodies up to this size are copied behind the head into one buffer; larger ones go in a second write. */
-const COPY_BODY_MAX = 64 * 1024;
 const ID_FIELD = 'x-request-id: ';
 const HEAD_END = '\r\n\r\n';
 
@@ -58,7 +56,8 @@ function httpDate(): string {
  * Writes a complete 200 answer (`headers` in order but Content-Length, then `common` — a flat
  * [name, value, …] list the same for every answer — Content-Length, Date, keep-alive and
  * `x-request-id: id`, then `body`) straight to the connection and ends `res`; false (nothing
- * written) when the answer must go through `ServerResponse`.
+ * written) when the answer must go through `ServerResponse`. `text`, when given, is the body as
+ * text (`body` is its UTF-8 encoding): head and text then go out as one string write.
  */
 export function writeDirect(
   res: ServerResponse,
@@ -66,6 +65,7 @@ export function writeDirect(
   common: readonly string[],
   id: string,
   body: Uint8Array,
+  text?: string,
 ): boolean {
   const node = res as unknown as NodeResponse;
   const socket = res.socket as (Socket & NodeSocket) | null;
@@ -87,26 +87,19 @@ export function writeDirect(
   if (!prefix) {
     return false;
   }
-  const tail = `${id}${HEAD_END}`;
-  const headBytes = prefix.byteLength + tail.length;
-  if (body.byteLength <= COPY_BODY_MAX) {
-    const out = Buffer.allocUnsafe(headBytes + body.byteLength);
-    prefix.copy(out, 0);
-    out.write(tail, prefix.byteLength, 'latin1');
-    out.set(body, headBytes);
-    socket.write(out);
+  const head = `${prefix}${id}${HEAD_END}`;
+  if (text !== undefined) {
+    // One string write: node encodes it straight into the write request, no Buffer per answer.
+    socket.write(`${head}${text}`, 'utf8');
   } else {
-    const head = Buffer.allocUnsafe(headBytes);
-    prefix.copy(head, 0);
-    head.write(tail, prefix.byteLength, 'latin1');
     socket.cork();
-    socket.write(head);
+    socket.write(head, 'latin1');
     socket.write(body);
     socket.uncork();
   }
   // Ends the response without bytes: node then runs its keep-alive bookkeeping for this answer.
   res.statusCode = 200;
-  node._header = `${prefix.toString('latin1')}${tail}`;
+  node._header = head;
   node._headerSent = true;
   res.end();
   return true;
@@ -121,7 +114,7 @@ function headFor(
   common: readonly string[],
   body: Uint8Array,
   keepAliveMs: number,
-): Buffer | undefined {
+): string | undefined {
   const date = httpDate();
   const known = heads.get(body);
   if (known && known.date === date && known.keepAliveMs === keepAliveMs && sameHeaders(known.headers, headers)) {
@@ -146,15 +139,15 @@ function headFor(
     fit &&= TOKEN.test(name) && FIELD_VALUE.test(value);
     text += `${name}: ${value}\r\n`;
   }
-  const prefix = fit ? Buffer.from(`${text}${ID_FIELD}`, 'latin1') : undefined;
+  const prefix = fit ? `${text}${ID_FIELD}` : undefined;
   heads.set(body, { headers, date, keepAliveMs, prefix });
   return prefix;
 }
 
 /** A field name (RFC 9110 §5.1 token). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A field value node would send (RFC 9110 §5.5: no CR, LF or NUL; latin1 only). */
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A field value sent as is (RFC 9110 §5.5; ASCII only, so its UTF-8 and latin1 bytes are the same). */
+const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 
 function sameHeaders(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   if (a === b) {

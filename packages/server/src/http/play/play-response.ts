@@ -28,7 +28,14 @@ export function send(request: PlayExchange, response: PlayResponse): number {
   if (
     !request.head &&
     response.status === 200 &&
-    writeDirect(request.res, response.headers, CORS_FLAT, request.id, bytes)
+    writeDirect(
+      request.res,
+      response.headers,
+      CORS_FLAT,
+      request.id,
+      bytes,
+      typeof body === 'string' ? body : undefined,
+    )
   ) {
     return bytes.byteLength;
   }
