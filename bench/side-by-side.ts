@@ -13,7 +13,7 @@
  *   STREAMS=1 WARM=60 WINDOW=30 WINDOWS=6 node --conditions=source --import tsx bench/side-by-side.ts
  * An entry `name=floor` runs our RTMP reader alone (bench/lib/rtmp-floor.ts). Airwave runs as the
  * bench's "watched" configuration (always packaged, reads unmerged) unless SBS_ENV (JSON) overrides;
- * SBS_ARGS_<name> gives node/V8 arguments to one server.
+ * SBS_ARGS_<name> gives node/V8 arguments to one server; SBS_TEE_ORDER=reverse pushes to the last server first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -86,7 +86,8 @@ try {
   }
   const { flv } = benchMedia();
   for (let index = 1; index <= STREAMS; index++) {
-    const tee = servers.map((server) => `[f=flv:onfail=ignore]${server.rtmpUrl(index)}`).join('|');
+    const outputs = servers.map((server) => `[f=flv:onfail=ignore]${server.rtmpUrl(index)}`);
+    const tee = (process.env.SBS_TEE_ORDER === 'reverse' ? outputs.reverse() : outputs).join('|');
     const args = ['-nostdin', '-v', 'error', '-re', '-stream_loop', '-1', '-i', flv, '-c', 'copy', '-map', '0'];
     const child = spawn('ffmpeg', [...args, '-f', 'tee', tee], { stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('exit', () => {
