@@ -106,6 +106,25 @@ export function writeDirect(
 }
 
 /**
+ * A complete answer's fields as a flat [name, value, …] list: `headers` in order but their own
+ * Content-Length, then `common`, then the Content-Length of a `length`-byte body.
+ */
+export function answerFields(
+  headers: Readonly<Record<string, string>>,
+  common: readonly string[],
+  length: number,
+): string[] {
+  const fields: string[] = [];
+  for (const name in headers) {
+    if (name !== 'content-length') {
+      fields.push(name, headers[name] as string);
+    }
+  }
+  fields.push(...common, 'content-length', String(length));
+  return fields;
+}
+
+/**
  * The head of `body`'s answer up to the request id's value, built once per body, second and
  * headers; undefined when a field value holds a character RFC 9110 §5.5 does not allow.
  */
@@ -120,13 +139,8 @@ function headFor(
   if (known && known.date === date && known.keepAliveMs === keepAliveMs && sameHeaders(known.headers, headers)) {
     return known.prefix;
   }
-  const fields: string[] = [];
-  for (const name in headers) {
-    if (name !== 'content-length') {
-      fields.push(name, headers[name] as string);
-    }
-  }
-  fields.push(...common, 'content-length', String(body.byteLength), 'Date', date, 'Connection', 'keep-alive');
+  const fields = answerFields(headers, common, body.byteLength);
+  fields.push('Date', date, 'Connection', 'keep-alive');
   const seconds = Math.floor(keepAliveMs / 1000);
   if (seconds > 0) {
     fields.push('Keep-Alive', `timeout=${seconds}`);

@@ -8,7 +8,7 @@ import { finished, type Readable } from 'node:stream';
 import type { LiveStream } from '@airwave/media';
 import { errorResponse, type PlayResponse } from '@airwave/media/protocols/shared/http-types';
 import { PLAY_CORS_HEADERS } from './cors.js';
-import { writeDirect } from './direct-answer.js';
+import { answerFields, writeDirect } from './direct-answer.js';
 
 /** The response side of one playback request. */
 export interface PlayExchange {
@@ -39,13 +39,8 @@ export function send(request: PlayExchange, response: PlayResponse): number {
   ) {
     return bytes.byteLength;
   }
-  const head: string[] = [];
-  for (const name in response.headers) {
-    if (name !== 'content-length') {
-      head.push(name, response.headers[name] as string);
-    }
-  }
-  head.push(...CORS_FLAT, 'content-length', String(bytes.byteLength), 'x-request-id', request.id);
+  const head = answerFields(response.headers, CORS_FLAT, bytes.byteLength);
+  head.push('x-request-id', request.id);
   request.res.writeHead(response.status, head);
   if (request.head) {
     request.res.end();
