@@ -4,7 +4,9 @@
  * helpers' tests) first, then the
  * e2e tests (real ffmpeg, Chromium, servers on ephemeral ports). `--unit` runs only the first.
  * Extra arguments are file filters (substring match). The database tests run on PGlite and, when
- * one is found (scripts/test-database.mjs), on PostgreSQL too.
+ * one is found (scripts/test-database.mjs), on PostgreSQL too. After each group it prints the time
+ * of every file and the slowest tests (scripts/test-times.mjs). AIRWAVE_TEST_CACHE_DIR names a
+ * directory the run's test files share (the migrated PGlite template), removed at the end.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
