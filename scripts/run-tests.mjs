@@ -4,10 +4,13 @@
  * helpers' tests) first, then the
  * e2e tests (real ffmpeg, Chromium, servers on ephemeral ports). `--unit` runs only the first.
  * Extra arguments are file filters (substring match). The database tests run on PGlite and, when
- * one is found (scripts/test-database.mjs), on PostgreSQL too.
+ * one is found (scripts/test-database.mjs), on PostgreSQL too. After each group it prints the time
+ * of every file and the slowest tests (scripts/test-times.mjs). AIRWAVE_TEST_CACHE_DIR names a
+ * directory the run's test files share (the migrated PGlite template), removed at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { findTestDatabase } from './test-database.mjs';
 
@@ -39,7 +42,9 @@ if (!unitOnly) {
 }
 
 const postgres = await findTestDatabase();
-const env = { ...process.env, NODE_ENV: 'test' };
+// Made once per run and shared by the test files (packages/server/src/testing/pglite-template.ts).
+const cacheDir = mkdtempSync(join(tmpdir(), 'airwave-test-cache-'));
+const env = { ...process.env, NODE_ENV: 'test', AIRWAVE_TEST_CACHE_DIR: cacheDir };
 if (postgres.url) {
   env.TEST_DATABASE_URL = postgres.url;
   console.log(`# PostgreSQL (${postgres.reason}): database tests run on PGlite and PostgreSQL`);
@@ -50,6 +55,7 @@ if (postgres.url) {
 
 let failed = false;
 for (const group of groups) {
+  const started = Date.now();
   if (group.files.length === 0) {
     continue;
   }
@@ -63,12 +69,18 @@ for (const group of groups) {
       '--test',
       `--test-concurrency=${group.concurrency}`,
       '--test-timeout=300000',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/test-times.mjs')}`,
+      '--test-reporter-destination=stdout',
       ...group.files,
     ],
     { cwd: root, stdio: 'inherit', env },
   );
+  console.log(`# ${group.name}: ${((Date.now() - started) / 1000).toFixed(1)} s wall`);
   if (result.status !== 0) {
     failed = true;
   }
 }
+rmSync(cacheDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

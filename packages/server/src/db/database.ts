@@ -70,7 +70,7 @@ export interface DatabaseOptions {
 }
 
 /** Subdirectory of the data directory holding PGlite's database. */
-const PGLITE_DIR = 'pgdata';
+export const PGLITE_DIR = 'pgdata';
 /** Subdirectory of the data directory holding the embedded PostgreSQL cluster. */
 const POSTGRES_DIR = 'postgres';
 

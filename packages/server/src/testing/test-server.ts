@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { type RunningAirwave, startAirwave } from '../main/start.js';
 import { createScratchDatabase, type ScratchDatabase, type TestBackend } from './databases.js';
+import { seedPglite } from './pglite-template.js';
 
 /** A GraphQL response as tests see it. */
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -53,6 +54,9 @@ export async function startTestServer(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'airwave-test-'));
   const scratch: ScratchDatabase | undefined =
     backend.name === 'postgres' && !env.DATABASE_URL ? await createScratchDatabase() : undefined;
+  if (!options.dataDir && !scratch && !env.DATABASE_URL && (env.AIRWAVE_EMBEDDED_DATABASE ?? 'pglite') === 'pglite') {
+    await seedPglite(dataDir);
+  }
   const config = loadConfig({
     ...localServerEnv(dataDir),
     AIRWAVE_LOG_LEVEL: process.env.AIRWAVE_TEST_LOG_LEVEL ?? 'silent',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Database, openDatabase } from '../../db/database.js';
 import { createScratchDatabase, type ScratchDatabase, testBackends } from '../../testing/databases.js';
+import { seedPglite } from '../../testing/pglite-template.js';
 import { RateLimitedError } from '../errors.js';
 import { AccountsStore } from './accounts.store.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -24,6 +25,9 @@ for (const backend of testBackends()) {
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'airwave-limiter-'));
       scratch = backend.name === 'postgres' ? await createScratchDatabase() : undefined;
+      if (!scratch) {
+        await seedPglite(dataDir);
+      }
       database = await openDatabase({ dataDir, databaseUrl: scratch?.url });
       limiter = new LoginLimiter(
         new AccountsStore(database.db),

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Principal } from '../../auth/principal.js';
 import { type Database, openDatabase } from '../../db/database.js';
+import { seedPglite } from '../../testing/pglite-template.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../signing-keys/signing-keys.store.js';
@@ -36,6 +37,7 @@ describe('PlaybackPoliciesService on PGlite', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'playback-policies-'));
+    await seedPglite(dir);
     database = await openDatabase({ dataDir: dir });
     await database.execRaw(
       `INSERT INTO tenants (id, name) VALUES ('${tenant}', 't'), ('${other}', 'o');
