@@ -9,10 +9,15 @@ import { type PeerStart, startedPeer } from './peers.js';
 
 const MAIN = fileURLToPath(new URL('./rtmp-floor-main.ts', import.meta.url));
 
-/** The floor process on a free port; `verify` checks that the stream went live in its hub. */
-export async function startRtmpFloor(): Promise<PeerStart> {
+/**
+ * The floor process on a free port; `verify` checks that the stream went live in its hub. `built`
+ * runs it on the packages' build (`dist`, as the service runs) with Node's own type stripping
+ * instead of the benchmark's loader: no tsx, so no esbuild helper thread in its figures (ADR 0092).
+ * `nodeArgs` go to node before the script (e.g. the service's V8 flags).
+ */
+export async function startRtmpFloor(built = false, nodeArgs: readonly string[] = []): Promise<PeerStart> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, String(port)], {
+  const child = spawn(process.execPath, [...nodeArgs, ...(built ? [] : process.execArgv), MAIN, String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const live = new Set<string>();
