@@ -8,7 +8,7 @@
  */
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, PGLITE_DIR } from '../db/database.js';
+import { type Database, openDatabase, PGLITE_DIR } from '../db/database.js';
 
 let template: Promise<string> | undefined;
 
@@ -23,6 +23,17 @@ export async function seedPglite(dataDir: string): Promise<void> {
   }
   template ??= makeTemplate(cache);
   cpSync(await template, join(dataDir, PGLITE_DIR), { recursive: true });
+}
+
+/**
+ * Opens a fresh test database: PostgreSQL at `databaseUrl` when given, else PGlite in the empty
+ * `dataDir`, seeded from the run's template.
+ */
+export async function openFreshDatabase(dataDir: string, databaseUrl?: string): Promise<Database> {
+  if (!databaseUrl) {
+    await seedPglite(dataDir);
+  }
+  return openDatabase({ dataDir, databaseUrl });
 }
 
 /** The run's template: made by the first test file that needs it; others running alongside reuse it. */

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Database, openDatabase } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import { createScratchDatabase, type ScratchDatabase, testBackends } from '../../testing/databases.js';
-import { seedPglite } from '../../testing/pglite-template.js';
+import { openFreshDatabase } from '../../testing/pglite-template.js';
 import { RateLimitedError } from '../errors.js';
 import { AccountsStore } from './accounts.store.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -25,10 +25,7 @@ for (const backend of testBackends()) {
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'airwave-limiter-'));
       scratch = backend.name === 'postgres' ? await createScratchDatabase() : undefined;
-      if (!scratch) {
-        await seedPglite(dataDir);
-      }
-      database = await openDatabase({ dataDir, databaseUrl: scratch?.url });
+      database = await openFreshDatabase(dataDir, scratch?.url);
       limiter = new LoginLimiter(
         new AccountsStore(database.db),
         { perEmail: 3, perIp: 5, windowSeconds: 60 },

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Principal } from '../../auth/principal.js';
-import { type Database, openDatabase } from '../../db/database.js';
-import { seedPglite } from '../../testing/pglite-template.js';
+import type { Database } from '../../db/database.js';
+import { openFreshDatabase } from '../../testing/pglite-template.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { SigningKeysService } from '../signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../signing-keys/signing-keys.store.js';
@@ -37,8 +37,7 @@ describe('PlaybackPoliciesService on PGlite', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'playback-policies-'));
-    await seedPglite(dir);
-    database = await openDatabase({ dataDir: dir });
+    database = await openFreshDatabase(dir);
     await database.execRaw(
       `INSERT INTO tenants (id, name) VALUES ('${tenant}', 't'), ('${other}', 'o');
        INSERT INTO streams (id, tenant_id, name, playback_id, ingest_mode, created_at, updated_at)

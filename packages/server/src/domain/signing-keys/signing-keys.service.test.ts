@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Principal } from '../../auth/principal.js';
-import { type Database, openDatabase } from '../../db/database.js';
-import { seedPglite } from '../../testing/pglite-template.js';
+import type { Database } from '../../db/database.js';
+import { openFreshDatabase } from '../../testing/pglite-template.js';
 import { ValidationError } from '../errors.js';
 import { type KeyRevocation, MAX_ACTIVE_KEYS_PER_TENANT, SigningKeysService } from './signing-keys.service.js';
 import { SigningKeysStore } from './signing-keys.store.js';
@@ -37,8 +37,7 @@ describe('SigningKeysService on PGlite', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'signing-keys-'));
-    await seedPglite(dir);
-    database = await openDatabase({ dataDir: dir });
+    database = await openFreshDatabase(dir);
     await database.execRaw(`INSERT INTO tenants (id, name) VALUES ('${tenantA}', 'a'), ('${tenantB}', 'b')`);
     store = new CountingStore(database.db);
     service = new SigningKeysService(store);

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Database, openDatabase } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import { createScratchDatabase, type TestBackend } from '../../testing/databases.js';
-import { seedPglite } from '../../testing/pglite-template.js';
+import { openFreshDatabase } from '../../testing/pglite-template.js';
 import { StreamKeysService } from './stream-keys.service.js';
 import { StreamKeysStore } from './stream-keys.store.js';
 import { StreamsService, type StreamsServiceDeps } from './streams.service.js';
@@ -32,10 +32,7 @@ export async function openStreamTestDatabase(
 ): Promise<StreamTestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airwave-streams-'));
   const scratch = backend.name === 'postgres' ? await createScratchDatabase() : undefined;
-  if (!scratch) {
-    await seedPglite(dataDir);
-  }
-  const database = await openDatabase({ dataDir, databaseUrl: scratch?.url });
+  const database = await openFreshDatabase(dataDir, scratch?.url);
   const streamsStore = new StreamsStore(database.db);
   const keysStore = new StreamKeysStore(database.db);
   return {
