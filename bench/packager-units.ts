@@ -56,10 +56,16 @@ function measure(name: string, count: number, pass: (loop: number) => void): voi
 }
 
 const { units, tracks } = readUnits();
-const first = units[0]?.dts ?? 0;
-const last = units.at(-1)?.dts ?? 0;
-/** One pass's length per track, in that track's timescale, so every pass continues the timeline. */
-const passTicks = new Map(tracks.map((track) => [track.id, Math.ceil(((last - first) / 90000 + 1) * track.timescale)]));
+/**
+ * One pass's length per track, in that track's own timescale (the demuxer gives audio its sample
+ * rate), plus a second, so every pass continues each track's timeline.
+ */
+const passTicks = new Map(
+  tracks.map((track) => {
+    const times = units.filter((unit) => unit.trackId === track.id).map((unit) => unit.dts);
+    return [track.id, Math.max(...times) - Math.min(...times) + track.timescale];
+  }),
+);
 const shifted = (unit: MediaUnit, loop: number): MediaUnit => {
   const offset = loop * (passTicks.get(unit.trackId) ?? 0);
   return { ...unit, dts: unit.dts + offset, pts: unit.pts + offset };
