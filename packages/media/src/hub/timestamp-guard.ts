@@ -53,8 +53,12 @@ export class TimestampGuard {
     const dts = unit.dts + this.offset;
     const last = this.lastDts;
     if (last === undefined) {
+      if (this.pendingResume && this.resumeOffset !== undefined) {
+        // A track the returning publisher adds: it joins the shared timeline like the others.
+        this.offset = this.resumeOffset;
+      }
       this.pendingResume = false;
-      return this.pass(unit, dts);
+      return this.pass(unit, unit.dts + this.offset);
     }
     if (this.pendingResume) {
       this.pendingResume = false;
