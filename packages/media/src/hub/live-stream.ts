@@ -105,6 +105,7 @@ export class LiveStream {
     this.currentDescription = description;
     this.videoTrackId = description.tracks.find((t) => t.kind === 'video')?.id;
     for (const track of description.tracks) {
+      this.guards.get(track.id)?.retime(track.timescale, typicalStep(track));
       if (!this.guards.has(track.id)) {
         const guard = new TimestampGuard(track.timescale, typicalStep(track));
         if (this.resumeOffsetSeconds !== undefined) {
