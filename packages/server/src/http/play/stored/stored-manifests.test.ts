@@ -116,6 +116,10 @@ describe('stored multivariant playlist', () => {
     ];
     assert.match(storedMultivariant(tracks, undefined), /CODECS="avc1\.64001f,hvc1\.1\.6\.L60\.90,mp4a\.40\.2"/);
     const before = tracks.map((track) => ({ ...track, segments: track.segments.slice(0, 3) }));
-    assert.match(storedMultivariant(before, undefined), /CODECS="avc1\.64001f,mp4a\.40\.2"/, 'only what the segments use');
+    assert.match(
+      storedMultivariant(before, undefined),
+      /CODECS="avc1\.64001f,mp4a\.40\.2"/,
+      'only what the segments use',
+    );
   });
 });
