@@ -1,0 +1,110 @@
+/**
+ * The dashboard in Debian's Chromium, used as a new user would, for what the walkthrough in
+ * e2e/dashboard.test.ts does not look at: pages load without console errors (favicon included),
+ * the streams search box follows the URL on back/forward and the Streams link, button labels
+ * never break inside a word, and the recordings page follows the stream and its recording live
+ * (Start recording enables when the encoder publishes; recording, chapter and clip statuses
+ * change without Refresh).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
+import { chromiumMissing, launchChromium } from './support/browser.js';
+import { checkPage, ensureDashboardBuilt, SCREENSHOT_SIZES, signUp } from './support/dashboard.js';
+import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
+import { sleep, type Tracked } from './support/processes.js';
+
+describe('dashboard pages follow the URL and live events', { skip: chromiumMissing || ffmpegMissing }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let ffmpeg: Tracked | undefined;
+  let streamUrl = '';
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    ensureDashboardBuilt();
+    server = await startTestServer();
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: SCREENSHOT_SIZES.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    page.on('console', (message) => {
+      if (message.type() === 'error') {
+        consoleErrors.push(message.text());
+      }
+    });
+  });
+
+  after(async () => {
+    await ffmpeg?.stop();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs up and loads the streams page without console errors (no favicon 404)', async () => {
+    await signUp(page, server.baseUrl, 'walker@example.com');
+    await page.getByText('No streams yet').waitFor();
+    await page.reload();
+    await page.getByText('No streams yet').waitFor();
+    await sleep(500);
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  it('the search box follows the URL: back, forward and the Streams link', async () => {
+    const box = page.getByLabel('Search streams by name');
+    await box.fill('nothing-like-this');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No stream matches').waitFor();
+    await page.goBack();
+    await page.getByText('No streams yet').waitFor();
+    assert.equal(await box.inputValue(), '', 'back to the unfiltered list empties the box');
+    await page.goForward();
+    await page.getByText('No stream matches').waitFor();
+    assert.equal(await box.inputValue(), 'nothing-like-this');
+    await page.getByRole('link', { name: 'Streams', exact: true }).click();
+    await page.getByText('No streams yet').waitFor();
+    assert.equal(await box.inputValue(), '', 'the Streams link clears the search');
+  });
+
+  it('creates a stream whose buttons keep their words whole at desktop and phone width', async () => {
+    await page.goto(`${server.baseUrl}/streams/new`);
+    await page.getByLabel('Name').fill('Walkthrough');
+    await page.getByRole('button', { name: 'Create stream' }).click();
+    await page.waitForURL(/\/streams\/(?!new$)[^/]+$/);
+    streamUrl = page.url();
+    await page.getByLabel('New key name').fill('backup encoder with a long name');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: /^Delete key backup/ }).waitFor();
+    await checkPage(page, 'stream-keys');
+  });
+
+  it('the recordings page enables Start recording when the encoder publishes, and lists the recording, its chapter and a clip as they change', async () => {
+    await page.getByRole('button', { name: 'Copy RTMP URL' }).click();
+    const rtmpUrl = await page.evaluate<string>('navigator.clipboard.readText()');
+    await page.getByRole('link', { name: 'Recordings and clips' }).click();
+    await page.getByText('No recordings yet').waitFor();
+    const start = page.getByRole('button', { name: 'Start recording' });
+    assert.ok(await start.isDisabled(), 'nothing to record while offline');
+    ffmpeg = publishPattern(rtmpUrl, { width: 320, height: 180, fps: 30, gop: 30, bframes: false });
+    await page.waitForFunction("!document.querySelector('.page-head button')?.disabled", undefined, {
+      timeout: 30_000,
+    });
+    await start.click();
+    await page.getByTestId('artifact-dvr').waitFor();
+    await sleep(5000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByTestId('artifact-dvr').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('artifact-chapter').filter({ hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /^Play dvr / }).click();
+    await page.getByLabel('Clip title').fill('Moment');
+    await page.getByLabel('Length (s)').fill('2');
+    await page.getByRole('button', { name: /^Create clip from here/ }).click();
+    await page.getByTestId('artifact-clip').filter({ hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    assert.ok(page.url().startsWith(streamUrl), 'stayed on the recordings page');
+    await checkPage(page, 'recordings-live');
+  });
+});
