@@ -90,9 +90,7 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     const start = page.getByRole('button', { name: 'Start recording' });
     assert.ok(await start.isDisabled(), 'nothing to record while offline');
     ffmpeg = publishPattern(rtmpUrl, { width: 320, height: 180, fps: 30, gop: 30, bframes: false });
-    await page.waitForFunction("!document.querySelector('.page-head button')?.disabled", undefined, {
-      timeout: 30_000,
-    });
+    await page.getByRole('button', { name: 'Start recording', disabled: false }).waitFor({ timeout: 30_000 });
     await start.click();
     await page.getByTestId('artifact-dvr').waitFor();
     await sleep(5000);

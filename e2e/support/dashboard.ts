@@ -95,11 +95,16 @@ export async function overflowing(page: Page): Promise<string[]> {
   })()`);
 }
 
-/** Labels of buttons with a word split across lines ("Rotat" / "e"): a squeezed row must wrap between words. */
+/**
+ * Labels of buttons with a short word split across lines ("Rotat" / "e"): a squeezed row must
+ * wrap between words. A word wider than a third of the page (a file name) may break.
+ */
 export async function brokenButtonLabels(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(`(() => {
     const found = [];
+    const context = document.createElement('canvas').getContext('2d');
     for (const button of document.querySelectorAll('button, a.button')) {
+      context.font = getComputedStyle(button).font;
       const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
       for (let text = walker.nextNode(); text; text = walker.nextNode()) {
         for (const match of text.data.matchAll(/\\S+/g)) {
@@ -107,7 +112,7 @@ export async function brokenButtonLabels(page: Page): Promise<string[]> {
           range.setStart(text, match.index);
           range.setEnd(text, match.index + match[0].length);
           const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
-          if (lines.size > 1) {
+          if (lines.size > 1 && context.measureText(match[0]).width < window.innerWidth / 3) {
             found.push(button.textContent.trim());
           }
         }
