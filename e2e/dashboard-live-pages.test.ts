@@ -4,9 +4,13 @@
  * the streams search box follows the URL on back/forward and the Streams link, button labels
  * never break inside a word, and the recordings page follows the stream and its recording live
  * (Start recording enables when the encoder publishes; recording, chapter and clip statuses
- * change without Refresh).
+ * change without Refresh); signing in as another account in the same tab shows that account at
+ * once and nothing the previous one uploaded.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
@@ -14,6 +18,7 @@ import { chromiumMissing, launchChromium } from './support/browser.js';
 import { checkPage, ensureDashboardBuilt, SCREENSHOT_SIZES, signUp } from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { sleep, type Tracked } from './support/processes.js';
+import { makeTestVideo } from './support/vod.js';
 
 describe('dashboard pages follow the URL and live events', { skip: chromiumMissing || ffmpegMissing }, () => {
   let server: TestServer;
@@ -22,6 +27,7 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
   let ffmpeg: Tracked | undefined;
   let streamUrl = '';
   const consoleErrors: string[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'airwave-dashboard-live-'));
 
   before(async () => {
     ensureDashboardBuilt();
@@ -42,6 +48,7 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await ffmpeg?.stop();
     await browser?.close();
     await server?.close();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('signs up and loads the streams page without console errors (no favicon 404)', async () => {
@@ -104,5 +111,47 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByTestId('artifact-clip').filter({ hasText: 'ready' }).waitFor({ timeout: 60_000 });
     assert.ok(page.url().startsWith(streamUrl), 'stayed on the recordings page');
     await checkPage(page, 'recordings-live');
+  });
+
+  it('signing in as another account in the same tab shows that account at once, and none of the previous uploads', async () => {
+    const file = join(scratch, 'trip.mp4');
+    await makeTestVideo(file, 2, 0.3);
+    await page.getByRole('link', { name: 'VOD uploads' }).click();
+    await page.getByLabel('Choose a video file').setInputFiles({
+      name: 'trip.mp4',
+      mimeType: 'video/mp4',
+      buffer: readFileSync(file),
+    });
+    await page.getByLabel('Title (optional)').fill('Private trip');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByTestId('upload-done').waitFor({ timeout: 60_000 });
+    await page.getByText('Private trip').first().waitFor();
+    await server.graphql('mutation($input: RegisterInput!) { register(input: $input) { __typename } }', {
+      input: { email: 'second@example.com', password: 'correct horse battery' },
+    });
+    // The account query answers late, as on a slow link: the header must not show the old account meanwhile.
+    await page.route(`${server.baseUrl}/graphql`, async (route) => {
+      if (route.request().postData()?.includes('query Me')) {
+        await sleep(3000);
+      }
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.getByLabel('Email').fill('second@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    const lateAccount = page.waitForResponse((response) =>
+      Boolean(response.request().postData()?.includes('query Me')),
+    );
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/streams$/);
+    const header = (await page.locator('header').textContent()) ?? '';
+    assert.match(header, /second@example\.com/);
+    assert.doesNotMatch(header, /walker@example\.com/);
+    await lateAccount;
+    await page.unroute(`${server.baseUrl}/graphql`);
+    await page.getByRole('link', { name: 'VOD uploads' }).click();
+    await page.getByText('No videos yet').waitFor();
+    assert.equal(await page.getByText('Private trip').count(), 0, "the first account's upload is not listed");
   });
 });
