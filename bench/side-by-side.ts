@@ -23,7 +23,7 @@ import { startAirwaveMedia } from './lib/airwave-server.js';
 import { benchMedia } from './lib/media-file.js';
 import type { MediaServerProcess } from './lib/peers.js';
 import { percentile } from './lib/percentile.js';
-import { processTree, threadCpuNs } from './lib/proc-stats.js';
+import { machineTicks, processTree, threadCpuNs } from './lib/proc-stats.js';
 import { startRtmpFloor } from './lib/rtmp-floor.js';
 
 const entries = (process.env.SBS ?? '').split(',').map((entry) => entry.split('=') as [string, string]);
@@ -108,9 +108,13 @@ try {
   const parts = new Map<string, Map<string, number>>(names.map((name) => [name, new Map()]));
   for (let window = 1; window <= WINDOWS; window++) {
     const before = servers.map(cpuGroups);
+    const machineBefore = machineTicks();
     const startedAt = process.hrtime.bigint();
     await sleep(WINDOW_S);
     const after = servers.map(cpuGroups);
+    const machineAfter = machineTicks();
+    const stolen =
+      (100 * (machineAfter.steal - machineBefore.steal)) / Math.max(1, machineAfter.total - machineBefore.total);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const row = servers.map((_, k) => {
       const name = names[k] as string;
@@ -124,7 +128,9 @@ try {
       }
       return `${name} ${totals.get(name)?.at(-1)?.toFixed(3)}`;
     });
-    console.log(`window ${window} (load1 ${read('/proc/loadavg').split(' ')[0]}): ${row.join('  ')}`);
+    console.log(
+      `window ${window} (load1 ${read('/proc/loadavg').split(' ')[0]}, ${stolen.toFixed(1)} % of the machine stolen): ${row.join('  ')}`,
+    );
   }
   const first = totals.get(names[0] as string) as number[];
   for (const name of names) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { cpuTicks, processTree, rssBytes, sampleWindow, threadCpuNs } from './proc-stats.js';
+import { cpuTicks, machineCell, processTree, rssBytes, sampleWindow, threadCpuNs } from './proc-stats.js';
 
 test('processTree lists a child of this process, and sampleWindow sees its CPU', async () => {
   const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 3000; while (Date.now() < end) {}']);
@@ -12,6 +12,12 @@ test('processTree lists a child of this process, and sampleWindow sees its CPU',
     const window = await sampleWindow({ busy: () => [pid], none: () => [] }, 1);
     assert.ok((window.percent.busy ?? 0) > 0, `busy child used ${window.percent.busy} %`);
     assert.equal(window.percent.none, 0);
+    assert.ok(window.machinePercent >= (window.percent.busy ?? 0) * 0.5, `machine ${window.machinePercent} %`);
+    assert.ok(
+      window.stealPercent >= 0 && window.stealPercent <= window.machinePercent,
+      `stolen ${window.stealPercent} % of ${window.machinePercent} %`,
+    );
+    assert.match(machineCell(window, 1.25), /^\d+ \(\d+\) \/ 1\.3$/);
   } finally {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));

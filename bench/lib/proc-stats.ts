@@ -172,13 +172,16 @@ export function mainThread(pid: number): ThreadRef[] {
   return [{ pid, tid: pid }];
 }
 
-/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
-export function machineTicks(): { busy: number; total: number } {
+/**
+ * Busy, stolen and total jiffies of the whole machine (first line of /proc/stat, proc(5)). Busy
+ * includes steal: time a virtual CPU was ready to run but the hypervisor ran something else.
+ */
+export function machineTicks(): { busy: number; steal: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
   const values = line.trim().split(/\s+/).slice(1).map(Number);
   const total = values.reduce((sum, value) => sum + value, 0);
   const idle = (values[3] ?? 0) + (values[4] ?? 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, steal: values[7] ?? 0, total };
 }
 
 /** What a sampling window measured. */
@@ -193,6 +196,8 @@ export interface CpuWindow {
   readonly pss: Readonly<Record<string, number>>;
   /** Busy CPU of the whole machine over the window, percent of one core (all cores summed). */
   readonly machinePercent: number;
+  /** Of `machinePercent`, what the hypervisor stole (runnable virtual CPUs not running), same unit. */
+  readonly stealPercent: number;
   /** Window length in seconds. */
   readonly seconds: number;
 }
@@ -245,8 +250,22 @@ export async function sampleWindow(
     rss[name] = [...after.values()].reduce((sum, value) => sum + rssBytes(value.ref), 0);
     pss[name] = [...after.values()].reduce((sum, value) => sum + pssBytes(value.ref), 0);
   }
-  const machineShare = (endMachine.busy - startMachine.busy) / Math.max(1, endMachine.total - startMachine.total);
-  return { percent, waitPercent, rss, pss, machinePercent: machineShare * cpuCount() * 100, seconds: elapsed };
+  const machineTotal = Math.max(1, endMachine.total - startMachine.total);
+  const share = (ticks: number): number => (ticks / machineTotal) * cpuCount() * 100;
+  return {
+    percent,
+    waitPercent,
+    rss,
+    pss,
+    machinePercent: share(endMachine.busy - startMachine.busy),
+    stealPercent: share(endMachine.steal - startMachine.steal),
+    seconds: elapsed,
+  };
+}
+
+/** A table cell of the machine's load over a window: busy % (of it stolen by the hypervisor %) / load1. */
+export function machineCell(window: CpuWindow, load1: number): string {
+  return `${window.machinePercent.toFixed(0)} (${window.stealPercent.toFixed(0)}) / ${load1.toFixed(1)}`;
 }
 
 function cpuCount(): number {

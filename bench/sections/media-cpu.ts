@@ -11,7 +11,15 @@ import { loadavg } from 'node:os';
 import { startAirwaveMedia } from '../lib/airwave-server.js';
 import { benchMedia, startPublishers } from '../lib/media-file.js';
 import { type MediaServerProcess, type PeerStart, startNginxRtmp, startNodeMediaServer } from '../lib/peers.js';
-import { type CpuWindow, mainThread, processTree, pssBytes, sampleWindow, treeMemory } from '../lib/proc-stats.js';
+import {
+  type CpuWindow,
+  machineCell,
+  mainThread,
+  processTree,
+  pssBytes,
+  sampleWindow,
+  treeMemory,
+} from '../lib/proc-stats.js';
 import { startRtmpFloor } from '../lib/rtmp-floor.js';
 
 /** Section title. */
@@ -293,7 +301,7 @@ export async function run(): Promise<string> {
           `${threadSplit(step)} | ` +
           `${fmt((step.window.rss.server ?? 0) / MIB)} (idle ${fmt(result.idleRss / MIB)}) | ${fmt(result.idleCpu)} | ` +
           `${fmt(step.window.percent.publishers)} | ${fmt(step.window.waitPercent.server, 0)} | ` +
-          `${fmt(step.window.machinePercent)} / ${fmt(step.load1, 1)} | ` +
+          `${machineCell(step.window, step.load1)} | ` +
           `${notes.join('; ') || (isLast || !result.afterChecked ? passed : 'streams live')} |`,
       );
     }
@@ -347,7 +355,7 @@ export async function run(): Promise<string> {
       `(networkStatus), since a playlist request would start its packagers — its playlists are fetched once after ` +
       `its last window.`,
     '',
-    '| server | streams | server CPU % | CPU % per stream | of which main thread / other threads % | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | server waiting for a CPU % | machine busy % / load1 | notes |',
+    '| server | streams | server CPU % | CPU % per stream | of which main thread / other threads % | RSS MiB | idle CPU % (no stream) | ffmpeg publishers CPU % | server waiting for a CPU % | machine busy % (stolen) / load1 | notes |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
@@ -363,7 +371,7 @@ export async function run(): Promise<string> {
       `(/proc/<pid>/task/<pid>/stat) and everything else — mostly V8's garbage-collector and compiler helper ` +
       `threads, plus libuv's pool; nginx has no such split (—). ` +
       `"machine busy" is all CPU used on the machine during the window (200 % = both cores), including the ffmpeg ` +
-      `publishers and other engineers' jobs sharing these 2 cores; "server waiting for a CPU" is the run-queue delay of ` +
+      `publishers and other engineers' jobs sharing these 2 cores (in brackets: of it, time the hypervisor ran other guests on our virtual CPUs — /proc/stat steal); "server waiting for a CPU" is the run-queue delay of ` +
       `the server's main thread (/proc/<pid>/schedstat) in % of the window. CPU time is what the server consumed, so ` +
       `it is comparable under load, but a starved server also batches more work per wake-up, which flatters it.`,
   ].join('\n');

@@ -19,7 +19,7 @@ import { nginxMissing, startNginxCache } from '../lib/nginx-cache.js';
 import { startPacedPublisher } from '../lib/paced-publisher.js';
 import { ms, percentile } from '../lib/percentile.js';
 import { postgresBase, withScratchDatabase } from '../lib/postgres.js';
-import { processTree, sampleWindow } from '../lib/proc-stats.js';
+import { machineCell, processTree, sampleWindow } from '../lib/proc-stats.js';
 import { startVarnishCache, VARNISH_PARAMS, varnishMissing } from '../lib/varnish-cache.js';
 import {
   burstFloor,
@@ -284,7 +284,7 @@ export async function run(): Promise<string> {
             .join(', ');
           rows.push(
             `| ${phase.name} | ${delays.viewersServed} (${((100 * delays.viewersServed) / (VIEWERS * WINDOW_S * 2)).toFixed(0)} %) | ` +
-              `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${cpuText} | ${cpu.machinePercent.toFixed(0)} / ${(loadavg()[0] ?? 0).toFixed(1)} | ` +
+              `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${cpuText} | ${machineCell(cpu, loadavg()[0] ?? 0)} | ` +
               `${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.slice(0, 2).join('; ')})` : ''} |`,
           );
           console.log(rows.at(-1));
@@ -309,11 +309,11 @@ export async function run(): Promise<string> {
             `(blocking reload of \`video.m3u8\` with \`_HLS_msn\`/\`_HLS_part\`, then each new video part), from one ` +
             `load-generator process, join over ${RAMP_S} s; after ${SETTLE_S} s a ${WINDOW_S} s window is measured. Delay ` +
             `= arrival at the viewer − send time of the frame that closed the part (fan-out section). CPU in % of one core ` +
-            `over the window; machine busy in % of all ${cpus().length} cores / 1-minute load. Measured on a shared, loaded ` +
+            `over the window; machine busy in % of all ${cpus().length} cores (in brackets: of it, time the hypervisor ran other guests instead — /proc/stat steal) / 1-minute load. Measured on a shared, loaded ` +
             `2-core machine (other engineers' jobs ran meanwhile): ratios within the run are what counts. ` +
             `${skipped.length > 0 ? `Not run: ${skipped.join('; ')}.` : ''}`,
           '',
-          '| phase | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | CPU | machine busy % / load1 | errors |',
+          '| phase | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | CPU | machine busy % (stolen) / load1 | errors |',
           '|---|---:|---:|---:|---|---:|---:|',
           ...rows,
           '',

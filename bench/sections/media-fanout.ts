@@ -22,7 +22,7 @@ import { type LivePublish, withLivePublish } from '../lib/live-publish.js';
 import { benchMedia, WORK_DIR } from '../lib/media-file.js';
 import { startNginxStatic } from '../lib/peers.js';
 import { ms, percentile } from '../lib/percentile.js';
-import { type CpuWindow, sampleWindow } from '../lib/proc-stats.js';
+import { type CpuWindow, machineCell, sampleWindow } from '../lib/proc-stats.js';
 
 /** Section title. */
 export const title = 'Media: viewer fan-out (LL-HLS blocking reload and MP4 viewers on one stream)';
@@ -410,7 +410,7 @@ export async function run(): Promise<string> {
           `${p50p99(delays.playlist)} | ${p50p99(delays.part)} | ${p50p99(delays.mp4)} (${delays.mp4Mapped} viewers) | ` +
           `${(cpu.percent.server ?? 0).toFixed(1)} | ${(cpu.waitPercent.server ?? 0).toFixed(0)} | ` +
           `${cpuPerPart(cpu, delays.viewersServed).toFixed(3)} | ` +
-          `${(cpu.percent.loader ?? 0).toFixed(1)} | ${cpu.machinePercent.toFixed(0)} / ${load1.toFixed(1)} |`,
+          `${(cpu.percent.loader ?? 0).toFixed(1)} | ${machineCell(cpu, load1)} |`,
       );
       const fullRow = results.find(
         (result) => result.viewers === LLHLS_VIEWERS && result.stalled === 0 && !result.hint,
@@ -447,9 +447,9 @@ export async function run(): Promise<string> {
           `others go on (still connected at the end of their phase: ${stalledLeftB} and ${stalledLeftD}). "parts ` +
           `delivered" counts part downloads in the window against viewers × 2 parts/s. CPU in % of one core; "waiting for a CPU" is the time the server's event-loop thread was runnable ` +
           `but not running (/proc/<pid>/schedstat run-queue delay) in % of the window — CPU starvation by the rest of the ` +
-          `machine; machine busy in % of all ${cpus().length} cores summed, shared with other engineers' jobs. Errors: ${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.join('; ')})` : ''}.`,
+          `machine; machine busy in % of all ${cpus().length} cores summed, shared with other engineers' jobs (in brackets: of it, time the hypervisor ran other guests on our virtual CPUs — /proc/stat steal). Errors: ${report.errors}${report.errorSamples.length > 0 ? ` (${report.errorSamples.join('; ')})` : ''}.`,
         '',
-        `| phase (+ ${MP4_VIEWERS} MP4 viewers) | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | MP4 fragment delay p50 / p99 ms | server CPU % | server waiting for a CPU % | server CPU ms per part delivered | load generator CPU % | machine busy % / load1 |`,
+        `| phase (+ ${MP4_VIEWERS} MP4 viewers) | parts delivered | playlist delay p50 / p99 ms | part delay p50 / p99 ms | MP4 fragment delay p50 / p99 ms | server CPU % | server waiting for a CPU % | server CPU ms per part delivered | load generator CPU % | machine busy % (stolen) / load1 |`,
         '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...rows,
         '',
