@@ -330,7 +330,6 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       pinArrival: (at) => arrival.pin(at),
       relayed,
-      staleMs: 3 * config.heartbeatMs,
     });
     closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);

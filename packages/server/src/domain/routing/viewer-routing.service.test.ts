@@ -19,6 +19,7 @@ function node(id: string, at: GeoPoint | undefined, extra: Partial<NodeView> = {
     version: '1',
     startedAt: new Date(),
     heartbeatAt: new Date(),
+    heartbeatMs: 5000,
     stoppedAt: null,
     role: 'media',
     region: null,
