@@ -517,6 +517,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             gate: playbackGate,
             webrtc: webrtc !== undefined,
             ...(recorder ? { sessions: recorder } : {}),
+            storageEgress: (bytes) => totals.sentFromStorage(bytes),
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),
