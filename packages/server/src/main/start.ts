@@ -55,6 +55,7 @@ import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { VodContentResolver } from '../domain/routing/vod-content.resolver.js';
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
@@ -447,7 +448,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackAccess,
       streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
       viewerRouting: new ViewerRoutingService({
-        resolvers: [new LiveContentResolver(liveContent)],
+        resolvers: [new LiveContentResolver(liveContent), new VodContentResolver((id) => vod.playback.find(id))],
         nodes: () => nodeStatus.nodes(),
         locator: new GeoipLiteLocator(),
         trustedProxies: parseCidrList(config.trustedProxies),

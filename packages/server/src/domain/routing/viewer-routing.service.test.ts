@@ -149,6 +149,19 @@ describe('viewer routing', () => {
     });
   });
 
+  it('offers content only some nodes can serve from those nodes alone', async () => {
+    const only = new ViewerRoutingService({
+      resolvers: [{ resolve: async () => ({ ...content, servedOnlyBy: ['nyc'] }) }],
+      nodes: async () => [node('fra', FRANKFURT), node('lon', LONDON), node('nyc', NEW_YORK)],
+      locator: { locate: () => LONDON },
+      trustedProxies: trusted,
+    });
+    const result = await only.resolve('abc', { peer: '81.2.69.142' });
+    assert.equal(result.primary?.nodeId, 'nyc');
+    assert.deepEqual(result.fallbacks, []);
+    assert.equal('servedOnlyBy' in result.metadata, false);
+  });
+
   it('returns at most four fallbacks and no primary when no node is healthy', async () => {
     const many = Array.from({ length: 8 }, (_, i) => node(`n${i}`, LONDON));
     assert.equal((await service({ nodes: many }).resolve('abc', { peer: '203.0.113.1' })).fallbacks.length, 4);

@@ -1,8 +1,9 @@
 /**
- * Egress of stored content in `/metrics` and the node's load: the bytes of a VOD asset's answers
- * (progressive MP4, playlists and segments) count in `airwave_egress_bytes_total` like those of
- * live streams, so the egress a node reports in its heartbeat (viewer routing's load and capacity)
- * includes what it serves from storage.
+ * A VOD asset as viewer routing and `/metrics` see it: resolveViewerEndpoint answers its playback
+ * id (the spec's contentId of a VOD upload) with the node holding it and URLs that play; the
+ * bytes of its answers (progressive MP4, playlists and segments) count in
+ * `airwave_egress_bytes_total` like those of live streams, so the egress a node reports in its
+ * heartbeat (viewer routing's load and capacity) includes what it serves from storage.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { registerAccount } from './support/accounts.js';
 import { ffmpegMissing } from './support/ffmpeg.js';
 import { makeTestVideo, uploadVod } from './support/vod.js';
 
-describe('egress of VOD answers in /metrics', { skip: ffmpegMissing }, () => {
+describe('a VOD asset in viewer routing and /metrics', { skip: ffmpegMissing }, () => {
   const work = mkdtempSync(join(tmpdir(), 'airwave-vod-egress-'));
   let server: TestServer;
   let playbackId: string;
@@ -38,6 +39,28 @@ describe('egress of VOD answers in /metrics', { skip: ffmpegMissing }, () => {
   after(async () => {
     await server?.close();
     rmSync(work, { recursive: true, force: true });
+  });
+
+  test('resolveViewerEndpoint sends the viewer to the node holding the asset, with URLs that play', async () => {
+    const response = await server.graphql<{
+      resolveViewerEndpoint: {
+        primary: { nodeId: string; url: string; outputs: Record<string, { url: string }> } | null;
+        metadata: { contentType: string; status: string; isLive: boolean; contentId: string };
+      };
+    }>(
+      `query ($id: String!) { resolveViewerEndpoint(contentId: $id) {
+        primary { nodeId url outputs } metadata { contentType status isLive contentId } } }`,
+      { id: playbackId },
+    );
+    assert.equal(response.errors, undefined, JSON.stringify(response.errors));
+    const resolved = response.data?.resolveViewerEndpoint;
+    assert.deepEqual(resolved?.metadata, { contentType: 'vod', status: 'READY', isLive: false, contentId: playbackId });
+    assert.deepEqual(Object.keys(resolved?.primary?.outputs ?? {}).sort(), ['DASH', 'HLS', 'HLS_CMAF', 'MP4']);
+    for (const url of [resolved?.primary?.url, resolved?.primary?.outputs.MP4?.url]) {
+      const answer = await fetch(url ?? '');
+      assert.equal(answer.status, 200, url);
+      await answer.arrayBuffer();
+    }
   });
 
   test('counts the bytes of the MP4, the playlists and a segment', async () => {
