@@ -95,11 +95,43 @@ export async function overflowing(page: Page): Promise<string[]> {
   })()`);
 }
 
-/** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, that the page fits 360 px, and saves its screenshots. */
+/**
+ * Labels of buttons with a short word split across lines ("Rotat" / "e"): a squeezed row must
+ * wrap between words. A word wider than a third of the page (a file name) may break.
+ */
+export async function brokenButtonLabels(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const found = [];
+    const context = document.createElement('canvas').getContext('2d');
+    for (const button of document.querySelectorAll('button, a.button')) {
+      context.font = getComputedStyle(button).font;
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (const match of text.data.matchAll(/\\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, match.index);
+          range.setEnd(text, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          if (lines.size > 1 && context.measureText(match[0]).width < window.innerWidth / 3) {
+            found.push(button.textContent.trim());
+          }
+        }
+      }
+    }
+    return found;
+  })()`);
+}
+
+/** Asserts axe-core finds no serious or critical violation, at desktop and at phone width, that the page fits 360 px and no button label breaks inside a word, and saves its screenshots. */
 export async function checkPage(page: Page, name: string): Promise<void> {
   for (const size of Object.values(SCREENSHOT_SIZES)) {
     await page.setViewportSize(size);
     assert.deepEqual(await seriousAxeViolations(page), [], `${name} at ${size.width} px: axe violations`);
+    assert.deepEqual(
+      await brokenButtonLabels(page),
+      [],
+      `${name} at ${size.width} px: button labels broken inside a word`,
+    );
   }
   assert.deepEqual(await overflowing(page), [], `${name} fits 360 px without sideways scrolling`);
   await page.setViewportSize(SCREENSHOT_SIZES.desktop);

@@ -4,7 +4,7 @@ import { onUnauthorized, request } from './api/client';
 import { closeLive } from './api/live';
 import { useQuery } from './api/use-query';
 import { graphql } from './generated';
-import { AuthPage } from './pages/auth';
+import { AuthPage, type SignedInUser } from './pages/auth';
 import { CreateStreamPage } from './pages/create-stream';
 import { SigningKeysPage } from './pages/signing-keys';
 import { RecordingsPage } from './pages/stream/recordings-page';
@@ -12,7 +12,7 @@ import { StreamPage } from './pages/stream/stream-page';
 import { StreamsPage } from './pages/streams';
 import { TokensPage } from './pages/tokens';
 import { VodAssetPage } from './pages/vod/vod-asset';
-import { VodPage } from './pages/vod/vod-page';
+import { forgetUploadedHere, VodPage } from './pages/vod/vod-page';
 import { Link, navigate, useLocation } from './router';
 import { ErrorBox, Loading } from './ui/states';
 
@@ -71,10 +71,20 @@ export function App() {
   const { path, query } = useLocation();
   const me = useQuery(MeDocument, {});
   const [signedOut, setSignedOut] = useState(false);
-  const user = signedOut ? undefined : me.data?.me;
-  const unauthorized = signedOut || me.error?.code === 'UNAUTHORIZED';
+  // Who the last sign-in named: until `me` answers again, its data is the previous account's.
+  const [account, setAccount] = useState<SignedInUser>();
+  const user = signedOut ? undefined : (account ?? me.data?.me);
+  const unauthorized = signedOut || (!account && me.error?.code === 'UNAUTHORIZED');
 
-  useEffect(() => onUnauthorized(() => setSignedOut(true)), []);
+  /** The session ended (signed out here, or the service said UNAUTHORIZED): drop what it saw. */
+  const ended = useCallback(() => {
+    closeLive();
+    forgetUploadedHere();
+    setAccount(undefined);
+    setSignedOut(true);
+  }, []);
+
+  useEffect(() => onUnauthorized(ended), [ended]);
   useEffect(() => {
     if (unauthorized && !PUBLIC_PATHS.has(path)) {
       navigate('/signin', true);
@@ -84,18 +94,21 @@ export function App() {
     }
   }, [unauthorized, user, path]);
 
-  const signedIn = useCallback(() => {
-    setSignedOut(false);
-    me.reload();
-    navigate('/streams', true);
-  }, [me.reload]);
+  const signedIn = useCallback(
+    (who: SignedInUser) => {
+      setAccount(who);
+      setSignedOut(false);
+      me.reload();
+      navigate('/streams', true);
+    },
+    [me.reload],
+  );
 
   const signOut = async () => {
     try {
       await request(LogoutDocument);
     } finally {
-      closeLive();
-      setSignedOut(true);
+      ended();
       navigate('/signin', true);
     }
   };

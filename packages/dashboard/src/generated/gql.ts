@@ -41,6 +41,8 @@ type Documents = {
     "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.StopDvrDocument,
     "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ...Failure\n    }\n  }\n": typeof types.CreateClipDocument,
     "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteClipDocument,
+    "\n  subscription RecordingDvrEvents($streamId: ID!) {\n    liveDvrLifecycle(streamId: $streamId) { eventId status }\n  }\n": typeof types.RecordingDvrEventsDocument,
+    "\n  subscription RecordingStorageEvents($streamId: ID!) {\n    liveStorageEvents(streamId: $streamId) { eventId action }\n  }\n": typeof types.RecordingStorageEventsDocument,
     "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId reconnects\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate keyframeIntervalMs }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": typeof types.StreamDocument,
     "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": typeof types.DeleteStreamDocument,
     "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": typeof types.ViewerMetricsDocument,
@@ -84,6 +86,8 @@ const documents: Documents = {
     "\n  mutation StopDvr($dvrHash: ID!) {\n    stopDVR(dvrHash: $dvrHash) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.StopDvrDocument,
     "\n  mutation CreateClip($input: CreateClipInput!) {\n    createClip(input: $input) {\n      __typename\n      ... on Clip { id playbackId title status }\n      ...Failure\n    }\n  }\n": types.CreateClipDocument,
     "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteClipDocument,
+    "\n  subscription RecordingDvrEvents($streamId: ID!) {\n    liveDvrLifecycle(streamId: $streamId) { eventId status }\n  }\n": types.RecordingDvrEventsDocument,
+    "\n  subscription RecordingStorageEvents($streamId: ID!) {\n    liveStorageEvents(streamId: $streamId) { eventId action }\n  }\n": types.RecordingStorageEventsDocument,
     "\n  query Stream($id: ID!) {\n    stream(id: $id) {\n      id streamId name playbackId streamKey record ingestMode createdAt\n      pullSource { sourceUriRedacted enabled onDemand }\n      metrics {\n        status isLive currentViewers startedAt nodeId reconnects\n        pull { state attempt failures lastError }\n      }\n      tracks { trackId trackType codec codecString width height fps bitrateKbps channels sampleRate keyframeIntervalMs }\n      playbackPolicy { type jwt { allowedKids } webhook { url timeoutMs secretMasked } }\n    }\n  }\n": types.StreamDocument,
     "\n  mutation DeleteStream($id: ID!) {\n    deleteStream(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n": types.DeleteStreamDocument,
     "\n  subscription ViewerMetrics($streamId: ID!) {\n    liveViewerMetrics(streamId: $streamId) { currentViewers egressBytesPerSecond timestamp }\n  }\n": types.ViewerMetricsDocument,
@@ -205,6 +209,14 @@ export function graphql(source: "\n  mutation CreateClip($input: CreateClipInput
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteClip($id: ID!) {\n    deleteClip(id: $id) {\n      __typename\n      ... on DeleteSuccess { deletedId }\n      ...Failure\n    }\n  }\n"): typeof import('./graphql').DeleteClipDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RecordingDvrEvents($streamId: ID!) {\n    liveDvrLifecycle(streamId: $streamId) { eventId status }\n  }\n"): typeof import('./graphql').RecordingDvrEventsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RecordingStorageEvents($streamId: ID!) {\n    liveStorageEvents(streamId: $streamId) { eventId action }\n  }\n"): typeof import('./graphql').RecordingStorageEventsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

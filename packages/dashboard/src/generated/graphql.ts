@@ -94,6 +94,14 @@ export type CreateVodUploadInput = {
   title?: string | null | undefined;
 };
 
+/** Stage of a recording. */
+export type DvrLifecycleStatus =
+  | 'DELETED'
+  | 'FAILED'
+  | 'RECORDING'
+  | 'STARTED'
+  | 'STOPPED';
+
 /** PUSH: an encoder pushes (RTMP, SRT, WHIP). PULL: the service pulls pullSource.sourceUri. */
 export type IngestMode =
   | 'PULL'
@@ -174,6 +182,19 @@ export type StorageArtifactsInput = {
   offset?: number | null | undefined;
   streamId?: string | null | undefined;
 };
+
+/** What happened to a stored artifact. */
+export type StorageEventAction =
+  /** A recording's chapter or a clip was created (its playback ID plays). */
+  | 'ARTIFACT_CREATED'
+  /** A chapter or clip was deleted (deleteClip, deleteDVR, retention). */
+  | 'ARTIFACT_DELETED'
+  | 'CACHED'
+  | 'CACHE_FAILED'
+  | 'CACHE_STARTED'
+  | 'SYNCED'
+  | 'SYNC_FAILED'
+  | 'SYNC_STARTED';
 
 /** Live status of a stream. RECONNECTING: the encoder dropped and may return within the reconnect window. */
 export type StreamStatus =
@@ -498,6 +519,20 @@ export type DeleteClipMutation = { deleteClip:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'ValidationError', field: string | null, message: string }
    };
+
+export type RecordingDvrEventsSubscriptionVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type RecordingDvrEventsSubscription = { liveDvrLifecycle: { eventId: string, status: DvrLifecycleStatus } };
+
+export type RecordingStorageEventsSubscriptionVariables = Exact<{
+  streamId: string;
+}>;
+
+
+export type RecordingStorageEventsSubscription = { liveStorageEvents: { eventId: string, action: StorageEventAction } };
 
 export type StreamQueryVariables = Exact<{
   id: string;
@@ -1091,6 +1126,22 @@ export const DeleteClipDocument = new TypedDocumentString(`
     field
   }
 }`) as unknown as TypedDocumentString<DeleteClipMutation, DeleteClipMutationVariables>;
+export const RecordingDvrEventsDocument = new TypedDocumentString(`
+    subscription RecordingDvrEvents($streamId: ID!) {
+  liveDvrLifecycle(streamId: $streamId) {
+    eventId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RecordingDvrEventsSubscription, RecordingDvrEventsSubscriptionVariables>;
+export const RecordingStorageEventsDocument = new TypedDocumentString(`
+    subscription RecordingStorageEvents($streamId: ID!) {
+  liveStorageEvents(streamId: $streamId) {
+    eventId
+    action
+  }
+}
+    `) as unknown as TypedDocumentString<RecordingStorageEventsSubscription, RecordingStorageEventsSubscriptionVariables>;
 export const StreamDocument = new TypedDocumentString(`
     query Stream($id: ID!) {
   stream(id: $id) {

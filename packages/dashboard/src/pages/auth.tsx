@@ -26,10 +26,17 @@ const LoginDocument = graphql(`
   }
 `);
 
+/** Who signed in, as the service's AuthPayload names them. */
+export interface SignedInUser {
+  readonly id: string;
+  readonly email: string;
+  readonly name?: string | null;
+}
+
 /** Props of the sign-in/up form. */
 export interface AuthPageProps {
   readonly mode: 'signin' | 'signup';
-  readonly onSignedIn: () => void;
+  readonly onSignedIn: (user: SignedInUser) => void;
 }
 
 /** The sign-in or sign-up page. */
@@ -54,7 +61,7 @@ export function AuthPage({ mode, onSignedIn }: AuthPageProps) {
           ).register
         : (await request(LoginDocument, { input: { email, password } })).login;
       if (result.__typename === 'AuthPayload') {
-        onSignedIn();
+        onSignedIn(result.user);
         return;
       }
       setFailure({ message: result.message, field: 'field' in result ? result.field : null });

@@ -34,6 +34,12 @@ export function StreamsPage({ query }: { query: URLSearchParams }) {
   const streams = useQuery(StreamsDocument, { page, search: search || null });
   useLiveConnected(streams.reload);
   const [text, setText] = useState(search);
+  const [shown, setShown] = useState(search);
+  if (shown !== search) {
+    // Back/forward or the Streams link changed the search in the URL: the box follows it.
+    setShown(search);
+    setText(search);
+  }
   const go = (params: Record<string, string>) => {
     const next = new URLSearchParams(params);
     navigate(`/streams${next.size > 0 ? `?${next}` : ''}`);

@@ -23,7 +23,11 @@ function isClientFailure(error: Error | undefined): error is ClientFailure {
 const CLEARER_MESSAGES: Readonly<Record<string, string>> = {
   MER_ERR_METHOD_NOT_ALLOWED: 'mutations must be sent with POST; GET /graphql runs queries only',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'send the request as Content-Type: application/json',
+  MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND: 'the request has no query: send {"query": "<GraphQL document>"}',
 };
+
+/** What a GraphQL request body looks like, for the schema errors of a wrongly shaped one ("body must be object"). */
+const BODY_SHAPE = 'the request body must be a JSON object: {"query": "<GraphQL document>", "variables": {…}}';
 
 /**
  * Unwraps Mercurius' container errors (a validation failure carries the GraphQL validation or
@@ -43,7 +47,9 @@ function expand(error: GraphQLError): { error: GraphQLError; client: boolean }[]
     if (item instanceof GraphQLError) {
       return { error: item, client: true };
     }
-    return { error: new GraphQLError(item instanceof Error ? item.message : String(item)), client: true };
+    const message = item instanceof Error ? item.message : String(item);
+    const ofBody = (item as { validationContext?: unknown } | null)?.validationContext === 'body';
+    return { error: new GraphQLError(ofBody ? `${BODY_SHAPE} (${message})` : message), client: true };
   });
 }
 

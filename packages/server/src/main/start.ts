@@ -74,6 +74,7 @@ import { attachHubEvents } from '../events/hub-events.js';
 import { PgNotifyRelay } from '../events/pg-notify-relay.js';
 import { PublisherReconnects } from '../events/publisher-reconnects.js';
 import { costLimitPlugin, costLimitValidation } from '../graphql/limits/cost-limit.js';
+import { queryShapePlugin } from '../graphql/limits/query-shape.js';
 import type { Services } from '../graphql/services.js';
 import { buildApp } from '../http/app.js';
 import { dashboardRoutes } from '../http/dashboard/dashboard-routes.js';
@@ -493,7 +494,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       graphql: config.role === 'all',
       hooks: [graphqlTiming(metrics)],
       plugins: [
-        ...(config.role === 'all' ? [costLimitPlugin(), playgroundRoutes] : []),
+        ...(config.role === 'all' ? [costLimitPlugin(), queryShapePlugin, playgroundRoutes] : []),
         // Dashboard (issue 21): CSRF header on cookie mutations, the web console at /.
         ...(config.role === 'all' ? [csrfPlugin, dashboardRoutes(undefined, config.storage)] : []),
         metricsRoutes({ metrics, token: config.metricsToken, nodeId }),

@@ -1,9 +1,11 @@
 /**
  * Recordings of a stream: start/stop recording, the recordings, chapters and clips in storage with
- * a player, "create clip from here" at the player's position, and clip deletion.
+ * a player, "create clip from here" at the player's position, and clip deletion. The list follows
+ * the stream's status, recording lifecycle and storage events live (no Refresh needed).
  */
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { request } from '../../api/client';
+import { useLiveConnected, useSubscription } from '../../api/live';
 import { useAction } from '../../api/use-action';
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../generated';
@@ -11,6 +13,7 @@ import { Link } from '../../router';
 import { clock } from '../../ui/clock';
 import { errorFor, Field, formError } from '../../ui/field';
 import { Empty, ErrorBox, Loading } from '../../ui/states';
+import { useLiveStatus } from '../../ui/status';
 import { formatTime } from '../streams';
 
 const LivePlayer = lazy(() => import('../../player/live-player'));
@@ -65,6 +68,18 @@ const DeleteClipDocument = graphql(`
   }
 `);
 
+const DvrEventsDocument = graphql(`
+  subscription RecordingDvrEvents($streamId: ID!) {
+    liveDvrLifecycle(streamId: $streamId) { eventId status }
+  }
+`);
+
+const StorageEventsDocument = graphql(`
+  subscription RecordingStorageEvents($streamId: ID!) {
+    liveStorageEvents(streamId: $streamId) { eventId action }
+  }
+`);
+
 const OPEN = new Set(['requested', 'starting', 'recording', 'finalizing']);
 
 /** The page for the stream with global ID `id`. */
@@ -76,6 +91,9 @@ export function RecordingsPage({ id }: { id: string }) {
   const [playing, setPlaying] = useState<{ playbackId: string; kind: string; title: string }>();
   const [position, setPosition] = useState(0);
   const { busy, failure, run } = useAction(artifacts.reload);
+  useLiveConnected(artifacts.reload);
+  useSubscription(DvrEventsDocument, { streamId: id }, artifacts.reload);
+  useSubscription(StorageEventsDocument, { streamId: id }, artifacts.reload);
 
   const clip = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -97,6 +115,7 @@ export function RecordingsPage({ id }: { id: string }) {
   };
 
   const stream = artifacts.data?.stream;
+  const status = useLiveStatus(id, stream?.metrics.status ?? 'OFFLINE');
   const nodes = artifacts.data?.storageArtifactsConnection.nodes ?? [];
   const recordings = nodes.filter((node) => node.kind === 'DVR');
   const open = recordings.find((node) => OPEN.has(node.status));
@@ -120,7 +139,7 @@ export function RecordingsPage({ id }: { id: string }) {
           <button
             type="button"
             className="primary"
-            disabled={busy || stream?.metrics.status === 'OFFLINE'}
+            disabled={busy || !stream || status === 'OFFLINE'}
             onClick={() => void run(async () => (await request(StartDvrDocument, { streamId: id })).startDVR)}
           >
             Start recording

@@ -28,8 +28,13 @@ interface Row {
   readonly createdAt?: string;
 }
 
-/** Uploaded from this page in this tab (memory only), newest first. */
+/** Uploaded from this page in this tab (memory only), newest first; emptied when the session ends. */
 const uploadedHere: Row[] = [];
+
+/** Forgets this tab's uploads (sign-out: the next account must not see them). */
+export function forgetUploadedHere(): void {
+  uploadedHere.length = 0;
+}
 
 /** The page. */
 export function VodPage() {

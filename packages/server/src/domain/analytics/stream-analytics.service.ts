@@ -7,6 +7,7 @@ import { ValidationError } from '../errors.js';
 import { toGlobalId } from '../ids.js';
 import { type Connection, encodeCursor, type PageInput, toConnection, toPageRequest } from '../pagination.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import { parseTimestamp } from '../timestamps.js';
 import { addDays, utcDay } from './utc-day.js';
 import type { DailyRow, ViewerAnalyticsStore } from './viewer-analytics.store.js';
 
@@ -31,15 +32,9 @@ export interface StreamAnalyticsDeps {
   readonly streams: StreamsService;
 }
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
 /** Parses one bound of a time range or throws a ValidationError naming it. */
 function parseBound(value: string, field: string): number {
-  const ms = ISO_TIMESTAMP.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
-  if (!Number.isFinite(ms)) {
-    throw new ValidationError(field, 'format', `${field} must be an ISO 8601 timestamp, e.g. 2026-11-21T00:00:00Z`);
-  }
-  return ms;
+  return parseTimestamp(value, field).getTime();
 }
 
 /** The UTC days a time range covers, validated. */

@@ -17,6 +17,7 @@ import type { RecordingsStore } from '../recordings/recordings.store.js';
 import { readRecordingIndex } from '../recordings/segment-index.js';
 import { leaderSegments } from '../recordings/segment-selection.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import { futureTimestamp } from '../timestamps.js';
 import { type ClipTimes, requestedRange, snapRange } from './clip-range.js';
 
 /** Longest clip title and description. */
@@ -62,13 +63,7 @@ export class ClipsService {
       );
     }
     const now = this.deps.now?.() ?? new Date();
-    let expiresAt: Date | null = null;
-    if (input.expiresAt) {
-      expiresAt = new Date(input.expiresAt);
-      if (Number.isNaN(expiresAt.getTime()) || expiresAt <= now) {
-        throw new ValidationError('input.expiresAt', 'future', 'expiresAt must be a time in the future');
-      }
-    }
+    const expiresAt = input.expiresAt ? futureTimestamp(input.expiresAt, 'input.expiresAt', now) : null;
     const stream = await this.deps.streams.get(tenantId, input.streamId);
     const recordings = await this.deps.store.recordingsOfStream(stream.id, RECORDINGS_SEARCHED);
     if (recordings.length === 0) {

@@ -6,6 +6,7 @@
  * asset. Everything is tenant-scoped: another tenant's stream or asset answers NOT_FOUND.
  */
 import { ValidationError } from '../errors.js';
+import { futureTimestamp } from '../timestamps.js';
 import {
   DEFAULT_RETENTION_DAYS,
   type EffectiveRetention,
@@ -168,14 +169,7 @@ export class RetentionService {
     const now = this.now();
     let until: Date | null;
     if (input.retentionUntil != null) {
-      until = new Date(input.retentionUntil);
-      if (Number.isNaN(until.getTime()) || until <= now) {
-        throw new ValidationError(
-          'input.retentionUntil',
-          'future',
-          'input.retentionUntil must be a time in the future',
-        );
-      }
+      until = futureTimestamp(input.retentionUntil, 'input.retentionUntil', now);
     } else {
       const days = checkDays(input.retentionDays as number, 'input.retentionDays');
       until = days === 0 ? null : new Date(now.getTime() + days * 86_400_000);

@@ -122,6 +122,27 @@ for (const backend of testBackends()) {
       assert.equal(((await badJson.json()) as Body).errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
     });
 
+    test('a query that is not GraphQL text (a number, JSON), a body without a query or not an object: a clear VALIDATION_ERROR, never INTERNAL', async () => {
+      const tree = JSON.stringify({ kind: 'Document', definitions: [] });
+      for (const query of [5, '{}', '[1, 2]', tree]) {
+        const shaped = await post(server, { query });
+        assert.equal(shaped.status, 400, String(query));
+        assert.equal(shaped.body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR', String(query));
+        assert.match(shaped.body.errors?.[0]?.message ?? '', /^Syntax Error/, String(query));
+        const overGet = await get(server, String(query));
+        assert.equal(overGet.body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR', `GET ${query}`);
+      }
+      const missing = await post(server, { variables: {} });
+      assert.equal(missing.body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
+      assert.match(missing.body.errors?.[0]?.message ?? '', /no query/);
+      for (const body of [['{ ping }'], '{ ping }']) {
+        const notObject = await post(server, body);
+        assert.equal(notObject.status, 400);
+        assert.equal(notObject.body.errors?.[0]?.extensions?.code, 'VALIDATION_ERROR');
+        assert.match(notObject.body.errors?.[0]?.message ?? '', /JSON object/);
+      }
+    });
+
     test('the standard introspection query is answered, deeper introspection refused, ordinary queries unchanged', async () => {
       const standard = await post(server, { query: getIntrospectionQuery({ descriptions: true, oneOf: true }) });
       assert.equal(standard.status, 200, JSON.stringify(standard.body.errors));

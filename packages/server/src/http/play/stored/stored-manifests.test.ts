@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IndexedSegment, RecordedTrack } from '../../../domain/recordings/segment-index.js';
 import type { TrackSelection } from '../../../domain/recordings/segment-selection.js';
-import { storedMpd } from './stored-manifests.js';
+import { storedMpd, storedMultivariant } from './stored-manifests.js';
 
 const VIDEO_TS = 90_000;
 const AUDIO_TS = 48_000;
 
 const inits: RecordedTrack[] = [
   { track: 'video', version: 0, codecString: 'avc1.64001f', timescale: VIDEO_TS, width: 1280, height: 720 },
-  { track: 'video', version: 1, codecString: 'avc1.42c00d', timescale: VIDEO_TS, width: 320, height: 240 },
+  { track: 'video', version: 1, codecString: 'hvc1.1.6.L60.90', timescale: VIDEO_TS, width: 320, height: 240 },
   { track: 'audio', version: 0, codecString: 'mp4a.40.2', timescale: AUDIO_TS, sampleRate: AUDIO_TS, channels: 2 },
 ];
 
@@ -105,5 +105,21 @@ describe('stored MPD', () => {
       'the Period keeps its id and start once its first segments left the window',
     );
     assert.match(slid, /presentationTimeOffset="540000" initialization="video-init-1\.mp4"[^>]* startNumber="4"/);
+  });
+});
+
+describe('stored multivariant playlist', () => {
+  it('lists every codec the recording needs when a reconnect changed the video codec', () => {
+    const tracks = [
+      selection('video', segments('video', VIDEO_TS, 3, 1)),
+      selection('audio', segments('audio', AUDIO_TS, 3, 0)),
+    ];
+    assert.match(storedMultivariant(tracks, undefined), /CODECS="avc1\.64001f,hvc1\.1\.6\.L60\.90,mp4a\.40\.2"/);
+    const before = tracks.map((track) => ({ ...track, segments: track.segments.slice(0, 3) }));
+    assert.match(
+      storedMultivariant(before, undefined),
+      /CODECS="avc1\.64001f,mp4a\.40\.2"/,
+      'only what the segments use',
+    );
   });
 });

@@ -54,12 +54,22 @@ function bandwidth(track: TrackSelection): number {
   return Math.max(1, Math.round(peak || (time > 0 ? (bytes * 8) / time : 1_000_000)));
 }
 
-/** The multivariant playlist: the video playlist with the audio rendition, or the only track's playlist. */
+/** Every codec a track's listed segments need (a reconnect may have changed it; RFC 8216bis §4.4.6.2 CODECS). */
+function codecsOf(track: TrackSelection): string[] {
+  const used = new Set(track.segments.map((segment) => segment.init));
+  const codecs = track.inits.filter((init) => used.has(init.version)).map((init) => init.codecString);
+  return codecs.length > 0 ? codecs : track.described ? [track.described.codecString] : [];
+}
+
+/**
+ * The multivariant playlist: the video playlist with the audio rendition, or the only track's
+ * playlist; CODECS lists every codec of the listed segments, RESOLUTION the first segment's.
+ */
 export function storedMultivariant(tracks: readonly TrackSelection[], uriQuery: string | undefined): string {
   const video = tracks.find((track) => track.track === 'video');
   const audio = tracks.find((track) => track.track === 'audio');
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  const codecs = tracks.map((track) => track.described?.codecString).filter((codec) => codec !== undefined);
+  const codecs = [...new Set(tracks.flatMap(codecsOf))];
   const total = tracks.reduce((sum, track) => sum + bandwidth(track), 0);
   const attributes = [`BANDWIDTH=${total}`, `CODECS="${codecs.join(',')}"`];
   if (video?.described?.width && video.described.height) {
