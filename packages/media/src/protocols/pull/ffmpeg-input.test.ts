@@ -111,11 +111,7 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
     return `${lines.join('\n').trimEnd()}\n${ended ? '#EXT-X-ENDLIST\n' : ''}`;
   }
 
-  function pull(
-    uri: string,
-    events: PullEvent[],
-    healthyAfterMs?: number,
-  ): { session: PullSession; streamId: string } {
+  function pull(uri: string, events: PullEvent[], healthyAfterMs?: number): { session: PullSession; streamId: string } {
     sessions++;
     const streamId = `s-${sessions}`;
     const session = new PullSession({
@@ -247,8 +243,25 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
     origin = { prefix: 'b', ended: false };
     const before = events.length;
     await until(() => events.slice(before).some((event) => event.kind === 'connected'), 'the new live stream', 20_000);
-    await until(() => live('b0.ts') > 0, 'the new stream\'s first segment', 20_000);
+    await until(() => live('b0.ts') > 0, "the new stream's first segment", 20_000);
     session.stop('test over');
-    assert.ok(names('a').every((name) => live(name) === 1), 'the ended stream still not replayed');
+    assert.ok(
+      names('a').every((name) => live(name) === 1),
+      'the ended stream still not replayed',
+    );
+  });
+
+  it('a playlist that ended before the pull is relayed once, not looped', async () => {
+    const count = () => fetched.filter((line) => line === `origin.test:${httpPort}/index0.ts`).length;
+    const before = count();
+    const events: PullEvent[] = [];
+    const { session } = pull(`http://origin.test:${httpPort}/index.m3u8`, events, 500);
+    await until(() => events.filter((event) => event.kind === 'source_ended').length >= 3, 'two retries', 30_000);
+    session.stop('test over');
+    assert.deepEqual(
+      events.slice(0, 4).map((event) => event.kind),
+      ['connected', 'source_ended', 'source_ended', 'source_ended'],
+    );
+    assert.equal(count() - before, 1, 'the first segment fetched once');
   });
 });
