@@ -76,6 +76,16 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     assert.equal(await box.inputValue(), '', 'the Streams link clears the search');
   });
 
+  it('a stream link that leads nowhere says so, without a retry that cannot help', async () => {
+    const gone = Buffer.from('Stream:00000000-0000-4000-8000-000000000000').toString('base64');
+    await page.goto(`${server.baseUrl}/streams/${encodeURIComponent(gone)}`);
+    await page.getByText('Not found: it may have been deleted').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+    assert.equal(await page.getByText(gone).count(), 0, 'no raw global ID');
+    await page.getByRole('link', { name: 'Back to streams' }).click();
+    await page.getByText('No streams yet').waitFor();
+  });
+
   it('creates a stream whose buttons keep their words whole at desktop and phone width', async () => {
     await page.goto(`${server.baseUrl}/streams/new`);
     await page.getByLabel('Name').fill('Walkthrough');

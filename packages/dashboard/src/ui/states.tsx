@@ -1,6 +1,6 @@
 /** Loading, error and empty states shared by every page. */
 import type { ReactNode } from 'react';
-import type { ApiError } from '../api/client';
+import { ApiError } from '../api/client';
 
 /** A polite loading line for screen readers and eyes. */
 export function Loading({ what }: { what: string }) {
@@ -11,12 +11,16 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** An error from the API, with a retry when one makes sense. */
+/** What a NOT_FOUND says to a person (the service's message names the raw global ID). */
+const NOT_FOUND_MESSAGE = 'Not found: it may have been deleted, or the link is wrong.';
+
+/** An error from the API, with a retry when one makes sense (not for NOT_FOUND: trying again cannot help). */
 export function ErrorBox({ error, retry }: { error: ApiError | Error; retry?: () => void }) {
+  const notFound = error instanceof ApiError && error.code === 'NOT_FOUND';
   return (
     <div className="error-box" role="alert">
-      <p>{error.message}</p>
-      {retry && (
+      <p>{notFound ? NOT_FOUND_MESSAGE : error.message}</p>
+      {retry && !notFound && (
         <button type="button" onClick={retry}>
           Try again
         </button>
