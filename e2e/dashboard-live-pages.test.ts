@@ -86,6 +86,20 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByText('No streams yet').waitFor();
   });
 
+  it('creates a developer token that expires after the days asked for', async () => {
+    await page.goto(`${server.baseUrl}/tokens`);
+    await page.getByLabel('Token name').fill('nightly');
+    await page.getByLabel('streams:read').check();
+    await page.getByLabel(/^Expires after/).fill('30');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const listed = page.locator('li', { hasText: 'nightly' });
+    await listed.waitFor();
+    const expires = /expires (.+?)(?: · |$)/.exec((await listed.locator('small').textContent()) ?? '')?.[1] ?? '';
+    const days = (Date.parse(expires) - Date.now()) / 86_400_000;
+    assert.ok(days > 29 && days <= 30, `expires in 30 days (listed: ${expires})`);
+  });
+
   it('creates a stream whose buttons keep their words whole at desktop and phone width', async () => {
     await page.goto(`${server.baseUrl}/streams/new`);
     await page.getByLabel('Name').fill('Walkthrough');
