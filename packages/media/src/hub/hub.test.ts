@@ -206,6 +206,68 @@ describe('Hub', () => {
     assert.ok(videoSeconds > 1 + 1 / 30, 'the timeline continues after the last video frame');
     hub.close();
   });
+  it('keeps audio in sync when the returning publisher sends it at another sample rate (Opus 48 kHz, then AAC 44.1 kHz)', () => {
+    const hub = new Hub({ log: silentLogger, reconnectWindowMs: 10_000 });
+    const audio = (dts: number): MediaUnit => ({ trackId: 2, dts, pts: dts, key: true, data: new Uint8Array(10) });
+    const aac44: StreamDescription = {
+      tracks: description.tracks.map((track) =>
+        track.kind === 'audio' ? { ...track, timescale: 44_100, sampleRate: 44_100 } : track,
+      ),
+    };
+    const first = hub.publish(grant, 'rtmp');
+    first.setDescription(description);
+    for (let second = 0; second <= 40; second++) {
+      first.write(video(second * 90_000, true));
+      first.write(audio(second * 48_000));
+    }
+    first.close('dropped');
+    const second = hub.publish(grant, 'rtmp');
+    second.setDescription(aac44);
+    const seen: MediaUnit[] = [];
+    second.stream.attach({ onUnit: (u) => seen.push(u) }, false);
+    second.write(video(0, true));
+    second.write(audio(0));
+    const [v, a] = seen;
+    const videoSeconds = (v?.dts ?? 0) / 90_000;
+    const audioSeconds = (a?.dts ?? 0) / 44_100;
+    assert.ok(videoSeconds > 40, `video continues after 40 s (${videoSeconds})`);
+    assert.ok(
+      Math.abs(audioSeconds - videoSeconds) < 1e-3,
+      `the 44.1 kHz audio (${audioSeconds} s) continues with the video (${videoSeconds} s)`,
+    );
+    hub.close();
+  });
+  for (const declared of ['before', 'after'] as const) {
+    it(`puts a track the returning publisher adds on the shared timeline (declared ${declared} its first unit)`, () => {
+      const hub = new Hub({ log: silentLogger, reconnectWindowMs: 10_000 });
+      const audio = (dts: number): MediaUnit => ({ trackId: 2, dts, pts: dts, key: true, data: new Uint8Array(10) });
+      const videoOnly: StreamDescription = { tracks: description.tracks.filter((track) => track.kind === 'video') };
+      const first = hub.publish(grant, 'rtmp');
+      first.setDescription(videoOnly);
+      for (let second = 0; second <= 50; second++) {
+        first.write(video(second * 90_000, true));
+      }
+      first.close('dropped');
+      const second = hub.publish(grant, 'rtmp');
+      second.setDescription(declared === 'before' ? description : videoOnly);
+      const seen: MediaUnit[] = [];
+      second.stream.attach({ onUnit: (u) => seen.push(u) }, false);
+      second.write(video(0, true));
+      if (declared === 'after') {
+        second.setDescription(description);
+      }
+      second.write(audio(0));
+      const [v, a] = seen;
+      const videoSeconds = (v?.dts ?? 0) / 90_000;
+      const audioSeconds = (a?.dts ?? 0) / 48_000;
+      assert.ok(videoSeconds > 50, `video continues after 50 s (${videoSeconds})`);
+      assert.ok(
+        Math.abs(audioSeconds - videoSeconds) < 1e-3,
+        `the new audio track (${audioSeconds} s) starts with the video (${videoSeconds} s)`,
+      );
+      hub.close();
+    });
+  }
   it('is watched while a playback session or a queued reader is active, not for packagers alone', () => {
     const hub = new Hub({ log: silentLogger });
     const stream = hub.publish(grant, 'rtmp').stream;

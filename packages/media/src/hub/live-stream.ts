@@ -61,6 +61,8 @@ export class LiveStream {
   private interrupted = false;
   /** After a reconnect: where the shared timeline continues, applied at the first new unit. */
   private resumeAtSeconds: number | undefined;
+  /** After a reconnect: the shift applied to the returning publisher's timestamps, for tracks it adds later. */
+  private resumeOffsetSeconds: number | undefined;
   /** Recent GOPs, kept once an on-demand output asked for them (`retainHistory`). */
   private history: UnitHistory | undefined;
 
@@ -103,8 +105,13 @@ export class LiveStream {
     this.currentDescription = description;
     this.videoTrackId = description.tracks.find((t) => t.kind === 'video')?.id;
     for (const track of description.tracks) {
+      this.guards.get(track.id)?.retime(track.timescale, typicalStep(track));
       if (!this.guards.has(track.id)) {
-        this.guards.set(track.id, new TimestampGuard(track.timescale, typicalStep(track)));
+        const guard = new TimestampGuard(track.timescale, typicalStep(track));
+        if (this.resumeOffsetSeconds !== undefined) {
+          guard.resume(this.resumeOffsetSeconds);
+        }
+        this.guards.set(track.id, guard);
       }
     }
     this.gop = [];
@@ -124,6 +131,7 @@ export class LiveStream {
     if (guard && this.resumeAtSeconds !== undefined) {
       const offsetSeconds = this.resumeAtSeconds - unit.dts / guard.timescale;
       this.resumeAtSeconds = undefined;
+      this.resumeOffsetSeconds = offsetSeconds;
       for (const each of this.guards.values()) {
         each.resume(offsetSeconds);
       }
@@ -295,6 +303,7 @@ export class LiveStream {
       .map((guard) => guard.expectedNextSeconds())
       .filter((seconds): seconds is number => seconds !== undefined);
     this.resumeAtSeconds = due.length > 0 ? Math.max(...due) : undefined;
+    this.resumeOffsetSeconds = undefined;
     for (const guard of this.guards.values()) {
       guard.resume();
     }

@@ -24,13 +24,33 @@ export class TimestampGuard {
   private pendingResume = false;
   private resumeOffset: number | undefined;
 
+  private rate: number;
+
   /** `timescale` is the track's clock rate; `typicalStep` a frame duration used when re-basing. */
-  constructor(
-    /** The track's clock rate (ticks per second). */
-    readonly timescale: number,
-    typicalStep: number,
-  ) {
+  constructor(timescale: number, typicalStep: number) {
+    this.rate = timescale;
     this.lastStep = typicalStep;
+  }
+
+  /** The track's clock rate (ticks per second). */
+  get timescale(): number {
+    return this.rate;
+  }
+
+  /**
+   * The track now ticks at `timescale` (a returning publisher's other codec or sample rate): the
+   * timeline so far, the shift and a pending resume are carried over to the new rate.
+   */
+  retime(timescale: number, typicalStep: number): void {
+    if (timescale === this.rate) {
+      return;
+    }
+    const ratio = timescale / this.rate;
+    this.offset = Math.round(this.offset * ratio);
+    this.lastDts = this.lastDts === undefined ? undefined : Math.round(this.lastDts * ratio);
+    this.resumeOffset = this.resumeOffset === undefined ? undefined : Math.round(this.resumeOffset * ratio);
+    this.lastStep = typicalStep;
+    this.rate = timescale;
   }
 
   /** Seconds at which this track's next unit is due (last dts plus one step), or undefined before any unit. */
@@ -53,8 +73,12 @@ export class TimestampGuard {
     const dts = unit.dts + this.offset;
     const last = this.lastDts;
     if (last === undefined) {
+      if (this.pendingResume && this.resumeOffset !== undefined) {
+        // A track the returning publisher adds: it joins the shared timeline like the others.
+        this.offset = this.resumeOffset;
+      }
       this.pendingResume = false;
-      return this.pass(unit, dts);
+      return this.pass(unit, unit.dts + this.offset);
     }
     if (this.pendingResume) {
       this.pendingResume = false;

@@ -12,6 +12,8 @@ export interface TrackSelection {
   readonly segments: readonly IndexedSegment[];
   /** Description of the init version of its first segment. */
   readonly described: RecordedTrack | undefined;
+  /** Descriptions of every recorded init version of the track (a reconnect or codec change adds one). */
+  readonly inits: readonly RecordedTrack[];
 }
 
 /** Tracks (video first) with their segments in `[first, last]`; a track without any is left out. */
@@ -27,6 +29,7 @@ export function selectSegments(index: RecordingIndex, first: number, last: numbe
         track,
         segments,
         described: index.tracks.find((entry) => entry.track === track && entry.version === version),
+        inits: index.tracks.filter((entry) => entry.track === track),
       });
     }
   }

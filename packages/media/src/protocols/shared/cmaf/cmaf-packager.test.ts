@@ -26,6 +26,30 @@ function tfdt(data: Uint8Array): number {
 }
 
 describe('CmafPackager', () => {
+  for (const dropped of [true, false]) {
+    it(`numbers the segments of an audio track added mid-stream like the video's (${dropped ? 'at a reconnect' : 'while live'})`, () => {
+      const cmaf = packager([SYNTHETIC_VIDEO]);
+      feed(cmaf, syntheticUnits({ seconds: 5, audio: false, gopFrames: 30 }));
+      if (dropped) {
+        cmaf.onInterrupted();
+      }
+      cmaf.onDescription({ tracks: [SYNTHETIC_VIDEO, SYNTHETIC_AUDIO] });
+      feed(cmaf, syntheticUnits({ startSeconds: 5, seconds: 6.6, gopFrames: 30 }));
+      const video = cmaf.track('video');
+      const audio = cmaf.track('audio');
+      assert.ok(video && audio && audio.segments.length >= 2);
+      for (const segment of audio.segments) {
+        const same = video.segments.find((candidate) => candidate.msn === segment.msn);
+        assert.ok(same, `a video segment numbered ${segment.msn}`);
+        const audioEnd = (segment.startTime + segment.duration) / 48_000;
+        assert.ok(
+          Math.abs(audioEnd - (same.startTime + same.duration) / 90_000) < 1024 / 48_000,
+          `audio segment ${segment.msn} ends with video segment ${same.msn}`,
+        );
+      }
+    });
+  }
+
   it('cuts segments at keyframes after the target and parts at the part target, audio at the same times', () => {
     const cmaf = packager([SYNTHETIC_VIDEO, SYNTHETIC_AUDIO]);
     feed(cmaf, syntheticUnits({ seconds: 10.6, gopFrames: 30 }));

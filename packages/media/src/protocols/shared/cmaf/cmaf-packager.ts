@@ -208,6 +208,11 @@ export class CmafPackager implements StreamSink {
             this.options.spool ? { spool: this.options.spool, memorySegments: this.options.memorySegments } : undefined,
             this.options.gatherSamples,
           );
+          const leader = this.leaderWriter;
+          if (leader) {
+            const open = leader.openSegment;
+            writer.numberFrom(open ? open.msn : leader.nextSegmentNumber);
+          }
           this.writers.set(name, writer);
           if (this.currentPeriod) {
             writer.beginPeriod(this.currentPeriod, false);

@@ -137,6 +137,16 @@ export class CmafTrackWriter {
     return this.open ? this.open.msn + 1 : this.nextMsn;
   }
 
+  /**
+   * Numbers this track's first segment `msn`: a track added mid-stream takes the leader's current
+   * number, so segments cut at the same times have the same number in every track.
+   */
+  numberFrom(msn: number): void {
+    if (this.complete.length === 0 && this.open === undefined) {
+      this.nextMsn = msn;
+    }
+  }
+
   /** Discontinuities of segments that left the window (EXT-X-DISCONTINUITY-SEQUENCE). */
   get discontinuitySequence(): number {
     return this.evictedDiscontinuities;

@@ -3,12 +3,13 @@
  * segments: an HLS multivariant playlist and one media playlist per track (RFC 8216bis §4.4;
  * EXT-X-PLAYLIST-TYPE:VOD with EXT-X-ENDLIST once finished, EVENT while the recording grows;
  * EXT-X-DISCONTINUITY at reconnects), and a static (or, while growing, dynamic) DASH MPD
- * (ISO/IEC 23009-1 §5.3.9.6) with one SegmentTimeline per track.
+ * (ISO/IEC 23009-1 §5.3.9.6) with one SegmentTimeline per track and a new Period (§5.3.2) at every
+ * reconnect or codec change, each with the init segment its media needs.
  */
 import { initName, segmentName } from '@airwave/media/protocols/shared/cmaf/cmaf-names';
 import type { CmafTrackName } from '@airwave/media/protocols/shared/cmaf/cmaf-types';
 import { withUriQuery } from '@airwave/media/protocols/shared/http-types';
-import type { IndexedSegment } from '../../../domain/recordings/segment-index.js';
+import type { IndexedSegment, RecordedTrack } from '../../../domain/recordings/segment-index.js';
 import type { TrackSelection } from '../../../domain/recordings/segment-selection.js';
 
 const AUDIO_GROUP = 'aud';
@@ -26,8 +27,13 @@ export interface ManifestView {
   readonly windowSeconds?: number;
   /** Where the whole recording starts (a dynamic MPD's clock): wall-clock ms and each track's first presentation time. */
   readonly origin?: { readonly wallMs: number; readonly ept: Partial<Record<CmafTrackName, number>> };
-  /** Discontinuities before the listed segments, per track (a sliding playlist). */
+  /**
+   * Discontinuities before the listed segments, per track (a sliding playlist), counting the first
+   * listed segment's own: the discontinuity sequence number of the first listed segment.
+   */
   readonly discontinuitiesBefore?: Partial<Record<CmafTrackName, number>>;
+  /** Where the first listed segments' Period began on the leading track's clock, when after the recording's start. */
+  readonly firstPeriodEpt?: number;
 }
 
 function seconds(segment: IndexedSegment): number {
@@ -48,12 +54,22 @@ function bandwidth(track: TrackSelection): number {
   return Math.max(1, Math.round(peak || (time > 0 ? (bytes * 8) / time : 1_000_000)));
 }
 
-/** The multivariant playlist: the video playlist with the audio rendition, or the only track's playlist. */
+/** Every codec a track's listed segments need (a reconnect may have changed it; RFC 8216bis §4.4.6.2 CODECS). */
+function codecsOf(track: TrackSelection): string[] {
+  const used = new Set(track.segments.map((segment) => segment.init));
+  const codecs = track.inits.filter((init) => used.has(init.version)).map((init) => init.codecString);
+  return codecs.length > 0 ? codecs : track.described ? [track.described.codecString] : [];
+}
+
+/**
+ * The multivariant playlist: the video playlist with the audio rendition, or the only track's
+ * playlist; CODECS lists every codec of the listed segments, RESOLUTION the first segment's.
+ */
 export function storedMultivariant(tracks: readonly TrackSelection[], uriQuery: string | undefined): string {
   const video = tracks.find((track) => track.track === 'video');
   const audio = tracks.find((track) => track.track === 'audio');
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  const codecs = tracks.map((track) => track.described?.codecString).filter((codec) => codec !== undefined);
+  const codecs = [...new Set(tracks.flatMap(codecsOf))];
   const total = tracks.reduce((sum, track) => sum + bandwidth(track), 0);
   const attributes = [`BANDWIDTH=${total}`, `CODECS="${codecs.join(',')}"`];
   if (video?.described?.width && video.described.height) {
@@ -140,38 +156,103 @@ export function storedMpd(tracks: readonly TrackSelection[], view: ManifestView)
       `suggestedPresentationDelay="${isoDuration(3 * maxSegment)}"`,
     );
   }
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<MPD ${attributes.join(' ')}>`,
-    '  <Period id="p0" start="PT0S">',
-  ];
-  tracks.forEach((track, id) => {
-    const first = track.segments[0];
-    const described = track.described;
-    if (!first) {
-      return;
-    }
-    const contentType = track.track === 'video' ? 'video' : 'audio';
-    lines.push(
-      `    <AdaptationSet id="${id}" contentType="${contentType}" mimeType="${contentType}/mp4" segmentAlignment="true" startWithSAP="1">`,
-      `      <SegmentTemplate timescale="${first.timescale}" presentationTimeOffset="${view.origin?.ept[track.track] ?? first.ept}" ` +
-        `initialization="${withUriQuery(initName(track.track, first.init), uriQuery)}" ` +
-        `media="${withUriQuery(`${track.track}-$Number$.m4s`, uriQuery)}" startNumber="${first.msn}">`,
-      '        <SegmentTimeline>',
-      ...timeline(track.segments),
-      '        </SegmentTimeline>',
-      '      </SegmentTemplate>',
-      `      <Representation id="${track.track}" bandwidth="${bandwidth(track)}" codecs="${described?.codecString ?? ''}"` +
-        representationAttributes(track.track, track),
-      '    </AdaptationSet>',
-    );
-  });
-  lines.push('  </Period>', '</MPD>');
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<MPD ${attributes.join(' ')}>`];
+  const periods = mpdPeriods(tracks, view);
+  if (periods.length === 0) {
+    lines.push('  <Period id="p0" start="PT0S">', '  </Period>');
+  }
+  for (const period of periods) {
+    lines.push(`  <Period id="p${period.id}" start="${isoDuration(period.startSeconds)}">`);
+    period.tracks.forEach(({ track, segments, pto }, id) => {
+      const first = segments[0] as IndexedSegment;
+      const contentType = track.track === 'video' ? 'video' : 'audio';
+      const described = track.inits.find((entry) => entry.version === first.init) ?? track.described;
+      lines.push(
+        `    <AdaptationSet id="${id}" contentType="${contentType}" mimeType="${contentType}/mp4" segmentAlignment="true" startWithSAP="1">`,
+        `      <SegmentTemplate timescale="${first.timescale}" presentationTimeOffset="${pto}" ` +
+          `initialization="${withUriQuery(initName(track.track, first.init), uriQuery)}" ` +
+          `media="${withUriQuery(`${track.track}-$Number$.m4s`, uriQuery)}" startNumber="${first.msn}">`,
+        '        <SegmentTimeline>',
+        ...timeline(segments),
+        '        </SegmentTimeline>',
+        '      </SegmentTemplate>',
+        `      <Representation id="${track.track}" bandwidth="${bandwidth(track)}" codecs="${described?.codecString ?? ''}"` +
+          representationAttributes(track.track, described),
+        '    </AdaptationSet>',
+      );
+    });
+    lines.push('  </Period>');
+  }
+  lines.push('</MPD>');
   return `${lines.join('\n')}\n`;
 }
 
-function representationAttributes(name: CmafTrackName, track: TrackSelection): string {
-  const described = track.described;
+/** One Period of a stored MPD: its tracks' segments and presentation time offsets. */
+interface MpdPeriod {
+  /** Counts periods from the recording's start (stable while a DVR window slides). */
+  readonly id: number;
+  readonly startSeconds: number;
+  readonly tracks: readonly {
+    readonly track: TrackSelection;
+    readonly segments: readonly IndexedSegment[];
+    readonly pto: number;
+  }[];
+}
+
+/**
+ * Splits the listed segments into Periods at every segment (of any track) opening a discontinuity
+ * or needing another init segment, by media sequence number (every track is cut at the same times).
+ * The first Period starts at 0 on the recording's clock; a later one where its leading segment does.
+ */
+function mpdPeriods(tracks: readonly TrackSelection[], view: ManifestView): MpdPeriod[] {
+  const leader = tracks[0]?.segments ?? [];
+  const leaderFirst = leader[0];
+  if (!leaderFirst) {
+    return [];
+  }
+  const boundaries = new Set<number>();
+  for (const track of tracks) {
+    track.segments.forEach((segment, i) => {
+      const previous = track.segments[i - 1];
+      if (previous && (segment.discontinuity || segment.init !== previous.init)) {
+        boundaries.add(segment.msn);
+      }
+    });
+  }
+  const starts = [leaderFirst.msn, ...[...boundaries].filter((msn) => msn > leaderFirst.msn).sort((a, b) => a - b)];
+  const leaderName = tracks[0]?.track ?? 'video';
+  const before = view.discontinuitiesBefore?.[leaderName] ?? 0;
+  const originSeconds = (view.origin?.ept[leaderName] ?? leaderFirst.ept) / leaderFirst.timescale;
+  const periods: MpdPeriod[] = [];
+  starts.forEach((from, k) => {
+    const until = starts[k + 1] ?? Number.POSITIVE_INFINITY;
+    const recordingStart = k === 0 && before === 0;
+    const opening = leader.find((segment) => segment.msn >= from);
+    const openingEpt = k === 0 && view.firstPeriodEpt !== undefined ? view.firstPeriodEpt : opening?.ept;
+    const openingSeconds = openingEpt === undefined ? originSeconds : openingEpt / leaderFirst.timescale;
+    const members = tracks.flatMap((track) => {
+      const segments = track.segments.filter((segment) => segment.msn >= from && segment.msn < until);
+      const first = segments[0];
+      if (!first) {
+        return [];
+      }
+      const pto = recordingStart
+        ? (view.origin?.ept[track.track] ?? first.ept)
+        : Math.round(openingSeconds * first.timescale);
+      return [{ track, segments, pto }];
+    });
+    if (members.length > 0) {
+      periods.push({
+        id: before + k,
+        startSeconds: recordingStart ? 0 : openingSeconds - originSeconds,
+        tracks: members,
+      });
+    }
+  });
+  return periods;
+}
+
+function representationAttributes(name: CmafTrackName, described: RecordedTrack | undefined): string {
   if (name === 'video') {
     return ` width="${described?.width ?? 0}" height="${described?.height ?? 0}"/>`;
   }

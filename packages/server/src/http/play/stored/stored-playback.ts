@@ -309,7 +309,10 @@ export class StoredPlayback {
 function slide(
   tracks: readonly TrackSelection[],
   windowSeconds: number,
-): { tracks: TrackSelection[]; view: Pick<ManifestView, 'origin' | 'discontinuitiesBefore'> } {
+): {
+  tracks: TrackSelection[];
+  view: Pick<ManifestView, 'origin' | 'discontinuitiesBefore' | 'firstPeriodEpt'>;
+} {
   const leader = tracks[0]?.segments ?? [];
   const last = leader[leader.length - 1];
   const first = leader[0];
@@ -323,12 +326,17 @@ function slide(
   const discontinuitiesBefore: Partial<Record<CmafTrackName, number>> = {};
   const windowed = tracks.map((track) => {
     origin.ept[track.track] = track.segments[0]?.ept ?? 0;
+    // The first listed segment's own discontinuity counts: it is numbered EXT-X-DISCONTINUITY-SEQUENCE.
     discontinuitiesBefore[track.track] = track.segments.filter(
-      (segment, i) => i > 0 && segment.msn < firstMsn && segment.discontinuity,
+      (segment, i) => i > 0 && segment.msn <= firstMsn && segment.discontinuity,
     ).length;
     return { ...track, segments: track.segments.filter((segment) => segment.msn >= firstMsn) };
   });
-  return { tracks: windowed, view: { origin, discontinuitiesBefore } };
+  const opening = leader.findLast((segment, i) => i > 0 && segment.msn <= firstMsn && segment.discontinuity);
+  return {
+    tracks: windowed,
+    view: { origin, discontinuitiesBefore, ...(opening ? { firstPeriodEpt: opening.ept } : {}) },
+  };
 }
 
 /** Whether stored content no longer grows: an artifact, or a recording no longer recording. */
