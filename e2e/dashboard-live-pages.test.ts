@@ -1,11 +1,12 @@
 /**
  * The dashboard in Debian's Chromium, used as a new user would, for what the walkthrough in
  * e2e/dashboard.test.ts does not look at: pages load without console errors (favicon included),
- * the streams search box follows the URL on back/forward and the Streams link, button labels
- * never break inside a word, and the recordings page follows the stream and its recording live
- * (Start recording enables when the encoder publishes; recording, chapter and clip statuses
- * change without Refresh); signing in as another account in the same tab shows that account at
- * once and nothing the previous one uploaded.
+ * the streams search box follows the URL on back/forward and the Streams link, focus moves to
+ * the page after an in-app navigation, a dead link says "not found", a developer token expires
+ * after the days asked for, button labels never break inside a word, the recordings page follows
+ * the stream and its recording live (Start recording enables when the encoder publishes;
+ * recording, chapter and clip statuses change without Refresh), and signing in as another
+ * account in the same tab shows that account at once and nothing the previous one uploaded.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -74,6 +75,17 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByRole('link', { name: 'Streams', exact: true }).click();
     await page.getByText('No streams yet').waitFor();
     assert.equal(await box.inputValue(), '', 'the Streams link clears the search');
+  });
+
+  it('moves focus to the new page after an in-app navigation', async () => {
+    await page.getByRole('link', { name: 'Signing keys' }).click();
+    await page.getByRole('heading', { name: 'Signing keys', level: 1 }).waitFor();
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'content');
+    await page.keyboard.press('Tab');
+    assert.ok(
+      await page.evaluate("document.getElementById('content').contains(document.activeElement)"),
+      'Tab goes on inside the page, not from the top of the document',
+    );
   });
 
   it('a stream link that leads nowhere says so, without a retry that cannot help', async () => {
