@@ -16,7 +16,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
 import { chromiumMissing, launchChromium } from './support/browser.js';
-import { checkPage, ensureDashboardBuilt, SCREENSHOT_SIZES, signUp } from './support/dashboard.js';
+import {
+  checkPage,
+  ensureDashboardBuilt,
+  headingOrderViolations,
+  SCREENSHOT_SIZES,
+  signUp,
+} from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { sleep, type Tracked } from './support/processes.js';
 import { makeTestVideo } from './support/vod.js';
@@ -59,6 +65,7 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByText('No streams yet').waitFor();
     await sleep(500);
     assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(await headingOrderViolations(page), [], 'the empty state heading follows the h1');
   });
 
   it('the search box follows the URL: back, forward and the Streams link', async () => {

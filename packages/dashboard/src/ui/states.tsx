@@ -29,11 +29,15 @@ export function ErrorBox({ error, retry }: { error: ApiError | Error; retry?: ()
   );
 }
 
-/** What a page shows when there is nothing yet, and what to do about it. */
-export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+/**
+ * What a page shows when there is nothing yet, and what to do about it. `level` keeps headings in
+ * order: 2 straight under a page's h1, 3 (the default) inside a card under its h2.
+ */
+export function Empty({ title, children, level = 3 }: { title: string; children?: ReactNode; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <div className="empty">
-      <h3>{title}</h3>
+      <Heading>{title}</Heading>
       {children}
     </div>
   );
