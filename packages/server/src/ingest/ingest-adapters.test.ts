@@ -221,6 +221,60 @@ for (const backend of testBackends()) {
       }
     });
 
+    it("judges every node by its own heartbeat period, not by the judging node's", async () => {
+      const nodes = new MediaNodesStore(t.database.db);
+      const now = Date.now();
+      const slow = randomUUID();
+      const quick = randomUUID();
+      // `slow` beats every 10 s and was last heard 8 s ago (fresh); `quick` beats every second
+      // and was last heard 8 s ago (stale). The judge beats every second.
+      const heard = new Date(now - 8_000);
+      await nodes.upsert({
+        id: slow,
+        baseUrl: 'http://slow',
+        version: '1',
+        startedAt: heard,
+        heartbeatAt: heard,
+        heartbeatMs: 10_000,
+      });
+      await nodes.upsert({
+        id: quick,
+        baseUrl: 'http://quick',
+        version: '1',
+        startedAt: heard,
+        heartbeatAt: heard,
+        heartbeatMs: 1_000,
+      });
+      const live = async (name: string, reporter: string) => {
+        const stream = await t.streams.create(tenant, { name });
+        await statusStore.report(stream.id, {
+          status: 'LIVE',
+          nodeId: reporter,
+          startedAt: new Date(),
+          tracks: [],
+          at: new Date(),
+        });
+        return stream.id;
+      };
+      const bySlow = await live('slow', slow);
+      const byQuick = await live('quick', quick);
+      const judge = new NodeStatusService(nodes, silentLogger, { heartbeats: false, intervalMs: 1_000 });
+      const own = randomUUID();
+      const reset = await judge.start({ nodeId: own, baseUrl: 'http://judge', version: '1', startedAt: new Date() });
+      try {
+        assert.ok(!reset.includes(bySlow) && reset.includes(byQuick), 'only the stale node’s stream is reset');
+        assert.equal((await t.streams.get(tenant, bySlow)).metrics.status, 'LIVE');
+        const health = new Map((await judge.nodes()).map((node) => [node.id, node.health]));
+        assert.equal(health.get(slow), 'HEALTHY');
+        assert.equal(health.get(quick), 'UNHEALTHY');
+        const fresh = (await judge.freshNodes()).map((node) => node.id);
+        assert.ok(fresh.includes(slow) && !fresh.includes(quick) && fresh.includes(own));
+        assert.equal((await nodes.listAll(new Date(0))).find((node) => node.id === own)?.heartbeatMs, 1_000);
+      } finally {
+        await judge.stop();
+      }
+    });
+
     it('beats only where other nodes share the database, and lists itself as fresh while running either way', async () => {
       const nodes = new MediaNodesStore(t.database.db);
       assert.equal(nodes.shared, backend.name === 'postgres', 'PGlite has one process per data directory');

@@ -17,6 +17,7 @@ import type { Hub, LiveStream, Logger, StreamLifecycleSink } from '@airwave/medi
 import { RelayDecoder } from '@airwave/media/protocols/relay/relay-wire';
 import { RelayIntoHub } from '@airwave/media/protocols/relay/to-stream';
 import { signRelayToken } from '../auth/relay-token.js';
+import { isStale } from '../domain/node-status/media-nodes.store.js';
 import type { LiveContentRow } from '../domain/routing/live-content.store.js';
 import type { RemoteStreams } from '../http/play/bring-here.js';
 
@@ -33,8 +34,6 @@ export interface RelayPullOptions {
   readonly pinArrival: (at: number | undefined) => void;
   /** Stream UUIDs relayed here, to their tenant ids (shared with the lifecycle filter, viewer events and metrics). */
   readonly relayed: Map<string, string>;
-  /** An origin whose heartbeat is older than this is not asked. */
-  readonly staleMs: number;
   /** How long a first request waits for the origin's history (default 5 s). */
   readonly waitMs?: number;
   /** How long a pull stays after its last viewer left (default 5 s). */
@@ -109,7 +108,7 @@ export class RelayPull implements RemoteStreams {
       !live ||
       origin.nodeId === this.options.nodeId ||
       origin.stoppedAt !== null ||
-      Date.now() - origin.heartbeatAt.getTime() > this.options.staleMs ||
+      isStale(origin, Date.now()) ||
       this.pulls.has(row.streamId)
     ) {
       this.miss(playbackId);

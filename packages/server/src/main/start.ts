@@ -55,6 +55,7 @@ import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
+import { VodContentResolver } from '../domain/routing/vod-content.resolver.js';
 import { SealedText } from '../domain/sealed-text.js';
 import { SigningKeysService } from '../domain/signing-keys/signing-keys.service.js';
 import { SigningKeysStore } from '../domain/signing-keys/signing-keys.store.js';
@@ -331,7 +332,6 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       pinArrival: (at) => arrival.pin(at),
       relayed,
-      staleMs: 3 * config.heartbeatMs,
     });
     closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
@@ -449,7 +449,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackAccess,
       streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
       viewerRouting: new ViewerRoutingService({
-        resolvers: [new LiveContentResolver(liveContent)],
+        resolvers: [new LiveContentResolver(liveContent), new VodContentResolver((id) => vod.playback.find(id))],
         nodes: () => nodeStatus.nodes(),
         locator: new GeoipLiteLocator(),
         trustedProxies: parseCidrList(config.trustedProxies),
@@ -519,6 +519,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             gate: playbackGate,
             webrtc: webrtc !== undefined,
             ...(recorder ? { sessions: recorder } : {}),
+            storageEgress: (bytes) => totals.sentFromStorage(bytes),
             clientIp: clientIpReader(config),
             remote: relayPull,
             wake: (playbackId) => pulls.wake(playbackId),

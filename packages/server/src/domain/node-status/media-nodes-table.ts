@@ -1,5 +1,5 @@
 /**
- * Drizzle table definition of `media_nodes` (migrations 0003 and 0030), used only by the node store.
+ * Drizzle table definition of `media_nodes` (migrations 0003, 0030 and 0043), used only by the node store.
  */
 import { doublePrecision, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
@@ -21,6 +21,8 @@ export const mediaNodesTable = pgTable('media_nodes', {
   version: text('version').notNull(),
   startedAt: time('started_at').notNull(),
   heartbeatAt: time('heartbeat_at').notNull(),
+  /** The node's heartbeat period: it is stale after three of them. */
+  heartbeatMs: integer('heartbeat_ms').notNull().default(5000),
   role: text('role').notNull(),
   region: text('region'),
   latitude: doublePrecision('latitude'),

@@ -3,7 +3,7 @@
  * stop, listing, and the reset of streams left live by this node (a restart) or by a node whose
  * heartbeat went stale (a crash elsewhere).
  */
-import { and, eq, gte, isNull, lt, ne, notInArray, or } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, isEmbedded } from '../../db/database.js';
 import { streamsTable } from '../streams/stream-tables.js';
 import { mediaNodesTable, type RegisteredService } from './media-nodes-table.js';
@@ -58,11 +58,27 @@ export interface MediaNodeRow {
   readonly version: string;
   readonly startedAt: Date;
   readonly heartbeatAt: Date;
+  /** The node's heartbeat period, ms (stale after STALE_HEARTBEATS of them); default 5000 when registering. */
+  readonly heartbeatMs?: number;
 }
 
 /** A registered node with its profile, load and whether it stopped cleanly. */
 export interface MediaNodeState extends MediaNodeRow, NodeProfile, NodeLoad {
+  readonly heartbeatMs: number;
   readonly stoppedAt: Date | null;
+}
+
+/** A node is stale once this many of its own heartbeat periods passed without one. */
+export const STALE_HEARTBEATS = 3;
+
+/** Whether `node` missed STALE_HEARTBEATS of its own heartbeats at `now` (ms since the epoch). */
+export function isStale(node: { readonly heartbeatAt: Date; readonly heartbeatMs: number }, now: number): boolean {
+  return now - node.heartbeatAt.getTime() > STALE_HEARTBEATS * node.heartbeatMs;
+}
+
+/** SQL: the node's heartbeat is within STALE_HEARTBEATS of its own periods before `at` (isStale's negation). */
+function freshAt(at: Date): SQL {
+  return sql`${mediaNodesTable.heartbeatAt} >= ${at.toISOString()}::timestamptz - ${mediaNodesTable.heartbeatMs} * ${STALE_HEARTBEATS} * interval '1 millisecond'`;
 }
 
 /** Media node persistence. */
@@ -76,8 +92,10 @@ export class MediaNodesStore {
 
   /** Registers (or re-registers) a node with a fresh heartbeat. */
   async upsert(node: MediaNodeRow, profile: NodeProfile = DEFAULT_PROFILE, load: NodeLoad = NO_LOAD): Promise<void> {
+    const { heartbeatMs, ...row } = node;
     const values = {
-      ...node,
+      ...row,
+      ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
       ...profile,
       ...load,
       services: [...profile.services],
@@ -110,9 +128,9 @@ export class MediaNodesStore {
       .where(eq(mediaNodesTable.id, id));
   }
 
-  /** Nodes whose heartbeat is at or after `since`. */
-  async listFresh(since: Date): Promise<MediaNodeRow[]> {
-    return this.db.select().from(mediaNodesTable).where(gte(mediaNodesTable.heartbeatAt, since));
+  /** Nodes not stale at `at` (each judged by its own heartbeat period). */
+  async listFresh(at: Date): Promise<MediaNodeRow[]> {
+    return this.db.select().from(mediaNodesTable).where(freshAt(at));
   }
 
   /** Every node with a heartbeat at or after `since` (fresh or not), with profile and load. */
@@ -132,10 +150,10 @@ export class MediaNodesStore {
 
   /**
    * Sets OFFLINE every stream not OFFLINE whose reporting node is `ownNodeId` (when given), is
-   * unknown, stopped, or has a heartbeat older than `staleBefore`. Returns the stream UUIDs reset.
+   * unknown, stopped, or stale at `at` (by its own heartbeat period). Returns the stream UUIDs reset.
    */
-  async resetOrphanedStreams(ownNodeId: string | undefined, staleBefore: Date, at: Date): Promise<string[]> {
-    const alive = and(gte(mediaNodesTable.heartbeatAt, staleBefore), isNull(mediaNodesTable.stoppedAt));
+  async resetOrphanedStreams(ownNodeId: string | undefined, at: Date): Promise<string[]> {
+    const alive = and(freshAt(at), isNull(mediaNodesTable.stoppedAt));
     const fresh = this.db
       .select({ id: mediaNodesTable.id })
       .from(mediaNodesTable)

@@ -11,6 +11,7 @@
  */
 import {
   DEFAULT_PROFILE,
+  isStale,
   type MediaNodeRow,
   type MediaNodeState,
   type MediaNodesStore,
@@ -62,9 +63,12 @@ export interface NodeView extends MediaNodeState {
   readonly self: boolean;
 }
 
-/** Health of a node: unhealthy when stopped or stale, degraded when draining or at its egress capacity. */
-export function nodeHealth(node: MediaNodeState, now: number, staleMs: number): NodeHealth {
-  if (node.stoppedAt !== null || now - node.heartbeatAt.getTime() > staleMs) {
+/**
+ * Health of a node: unhealthy when stopped or stale (three of its own heartbeat periods missed),
+ * degraded when draining or at its egress capacity.
+ */
+export function nodeHealth(node: MediaNodeState, now: number): NodeHealth {
+  if (node.stoppedAt !== null || isStale(node, now)) {
     return 'UNHEALTHY';
   }
   return node.mode === 'DRAINING' || node.egressMbps >= node.capacityMbps ? 'DEGRADED' : 'HEALTHY';
@@ -74,8 +78,6 @@ export function nodeHealth(node: MediaNodeState, now: number, staleMs: number): 
 export class NodeStatusService {
   /** Whether periodic heartbeats run once started. */
   readonly heartbeats: boolean;
-  /** A node is stale after this long without a heartbeat. */
-  readonly staleMs: number;
   private readonly intervalMs: number;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
@@ -88,7 +90,6 @@ export class NodeStatusService {
   ) {
     this.heartbeats = options.heartbeats ?? store.shared;
     this.intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_MS;
-    this.staleMs = 3 * this.intervalMs;
   }
 
   /**
@@ -97,7 +98,7 @@ export class NodeStatusService {
    */
   async start(node: NodeIdentity): Promise<string[]> {
     const now = new Date();
-    const reset = await this.store.resetOrphanedStreams(node.nodeId, this.staleBefore(now), now);
+    const reset = await this.store.resetOrphanedStreams(node.nodeId, now);
     if (reset.length > 0) {
       this.log.info({ streams: reset }, 'streams left live by a previous run set OFFLINE');
     }
@@ -107,6 +108,7 @@ export class NodeStatusService {
       version: node.version,
       startedAt: node.startedAt,
       heartbeatAt: now,
+      heartbeatMs: this.intervalMs,
     };
     await this.store.upsert(row, this.options.profile?.() ?? DEFAULT_PROFILE, this.options.load?.() ?? NO_LOAD);
     this.running = row;
@@ -126,7 +128,7 @@ export class NodeStatusService {
   async beat(nodeId: string): Promise<void> {
     const now = new Date();
     await this.store.heartbeat(nodeId, now, this.options.load?.(), this.options.profile?.());
-    const reset = await this.store.resetOrphanedStreams(undefined, this.staleBefore(now), now);
+    const reset = await this.store.resetOrphanedStreams(undefined, now);
     if (reset.length > 0) {
       this.log.info({ streams: reset }, 'streams of a stale node set OFFLINE');
     }
@@ -135,7 +137,7 @@ export class NodeStatusService {
   /** Nodes with a fresh heartbeat (this one included while started, heartbeats or not). */
   async freshNodes(): Promise<MediaNodeRow[]> {
     const now = new Date();
-    const rows = await this.store.listFresh(this.staleBefore(now));
+    const rows = await this.store.listFresh(now);
     const self = this.running;
     if (!self || this.heartbeats) {
       return rows;
@@ -150,7 +152,7 @@ export class NodeStatusService {
     const running = this.running;
     const views: NodeView[] = rows.map((row) => {
       if (running?.id !== row.id) {
-        return { ...row, health: nodeHealth(row, now, this.staleMs), self: false };
+        return { ...row, health: nodeHealth(row, now), self: false };
       }
       const current = {
         ...row,
@@ -158,7 +160,7 @@ export class NodeStatusService {
         ...(this.options.load?.() ?? {}),
         heartbeatAt: this.heartbeats ? row.heartbeatAt : new Date(now),
       };
-      return { ...current, health: nodeHealth(current, now, this.staleMs), self: true };
+      return { ...current, health: nodeHealth(current, now), self: true };
     });
     return views.sort((a, b) => a.id.localeCompare(b.id));
   }
@@ -173,9 +175,5 @@ export class NodeStatusService {
     if (running) {
       await this.store.markStopped(running.id, new Date());
     }
-  }
-
-  private staleBefore(now: Date): Date {
-    return new Date(now.getTime() - this.staleMs);
   }
 }

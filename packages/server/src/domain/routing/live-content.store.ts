@@ -24,6 +24,8 @@ export interface LiveContentRow {
     readonly nodeId: string;
     readonly baseUrl: string;
     readonly heartbeatAt: Date;
+    /** Its heartbeat period (stale after three). */
+    readonly heartbeatMs: number;
     readonly stoppedAt: Date | null;
   } | null;
 }
@@ -47,6 +49,7 @@ export class LiveContentStore {
         nodeId: mediaNodesTable.id,
         baseUrl: mediaNodesTable.baseUrl,
         heartbeatAt: mediaNodesTable.heartbeatAt,
+        heartbeatMs: mediaNodesTable.heartbeatMs,
         stoppedAt: mediaNodesTable.stoppedAt,
       })
       .from(streamsTable)
@@ -57,11 +60,14 @@ export class LiveContentStore {
     if (!row) {
       return undefined;
     }
-    const { nodeId, baseUrl, heartbeatAt, stoppedAt, ...stream } = row;
+    const { nodeId, baseUrl, heartbeatAt, heartbeatMs, stoppedAt, ...stream } = row;
     return {
       ...stream,
       status: stream.status as StreamStatus,
-      origin: nodeId && baseUrl && heartbeatAt ? { nodeId, baseUrl, heartbeatAt, stoppedAt } : null,
+      origin:
+        nodeId && baseUrl && heartbeatAt && heartbeatMs !== null
+          ? { nodeId, baseUrl, heartbeatAt, heartbeatMs, stoppedAt }
+          : null,
     };
   }
 }

@@ -19,6 +19,7 @@ function node(id: string, at: GeoPoint | undefined, extra: Partial<NodeView> = {
     version: '1',
     startedAt: new Date(),
     heartbeatAt: new Date(),
+    heartbeatMs: 5000,
     stoppedAt: null,
     role: 'media',
     region: null,
@@ -146,6 +147,19 @@ describe('viewer routing', () => {
       viewers: 3,
       tracks: content.tracks,
     });
+  });
+
+  it('offers content only some nodes can serve from those nodes alone', async () => {
+    const only = new ViewerRoutingService({
+      resolvers: [{ resolve: async () => ({ ...content, servedOnlyBy: ['nyc'] }) }],
+      nodes: async () => [node('fra', FRANKFURT), node('lon', LONDON), node('nyc', NEW_YORK)],
+      locator: { locate: () => LONDON },
+      trustedProxies: trusted,
+    });
+    const result = await only.resolve('abc', { peer: '81.2.69.142' });
+    assert.equal(result.primary?.nodeId, 'nyc');
+    assert.deepEqual(result.fallbacks, []);
+    assert.equal('servedOnlyBy' in result.metadata, false);
   });
 
   it('returns at most four fallbacks and no primary when no node is healthy', async () => {

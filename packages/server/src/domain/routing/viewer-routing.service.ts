@@ -6,7 +6,7 @@
  * ranked by distance and load (node-scoring.ts), and the best one is `primary`, the next four
  * `fallbacks`, each with the URL of every output. Gated content is checked like a media request
  * (the token travels in X-Airwave-Playback-JWT and is carried into every URL).
- * Content kinds plug in as ContentResolvers: live streams here; DVR, chapters, clips and VOD add theirs.
+ * Content kinds plug in as ContentResolvers: live streams and VOD assets; DVR, chapters and clips add theirs.
  */
 import type { CidrSet } from '../../net/cidr.js';
 import { clientAddress, type ForwardingInput } from '../../net/client-address.js';
@@ -53,6 +53,8 @@ export interface ResolvedContent {
   readonly holders: readonly string[];
   /** Output keys available for it (HLS, HLS_CMAF, DASH, MP4, WHEP). */
   readonly outputs: readonly OutputKey[];
+  /** The only nodes that can serve it (content in one node's local storage); undefined: any node. */
+  readonly servedOnlyBy?: readonly string[];
 }
 
 /** Finds one kind of content by playback id. */
@@ -180,9 +182,11 @@ export class ViewerRoutingService {
     const token = await this.checkAccess(id, playbackToken, address.ip);
     // Only a deployment with node positions needs the viewer's (and loads the database).
     const viewer = nodes.some((node) => node.latitude !== null) ? this.deps.locator.locate(address.ip) : undefined;
-    const ranked = rankNodes(nodes, viewer, new Set(content.holders));
+    const only = content.servedOnlyBy;
+    const servers = only ? nodes.filter((node) => only.includes(node.id)) : nodes;
+    const ranked = rankNodes(servers, viewer, new Set(content.holders));
     const endpoints = ranked.slice(0, 1 + MAX_FALLBACKS).map((scored) => endpointOf(scored, content, token));
-    const { holders: _holders, outputs: _outputs, ...metadata } = content;
+    const { holders: _holders, outputs: _outputs, servedOnlyBy: _only, ...metadata } = content;
     return { primary: endpoints[0] ?? null, fallbacks: endpoints.slice(1), metadata };
   }
 

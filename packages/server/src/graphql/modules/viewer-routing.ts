@@ -48,7 +48,7 @@ export const viewerRoutingModule: GraphQLModule = {
       title: String
       description: String
       contentId: String!
-      "live (dvr, clip and vod as those land)."
+      "live or vod (dvr and clip as those land)."
       contentType: String!
       tracks: [PlaybackTrack!]!
     }

@@ -61,6 +61,8 @@ export interface PlayRoutesDeps {
   readonly webrtc?: boolean;
   /** Told the bytes of every answer (viewer analytics); without it nothing is recorded. */
   readonly sessions?: PlaybackSessionSink;
+  /** Told the bytes of every answer from storage (recordings, clips, VOD): egress no live stream counts. */
+  readonly storageEgress?: (bytes: number) => void;
   /** The viewer's address (behind trusted proxies); default the socket peer. */
   readonly clientIp?: (req: IncomingMessage) => string | undefined;
   /** Brings a stream live elsewhere onto this node (origin → edge relay) before it is served. */
@@ -234,15 +236,15 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             uriQuery: admitted.uriQuery,
             ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
           });
-    const served = deps.sessions
-      ? (bytes: number) =>
-          deps.sessions?.served(target.playbackId, admitted.sessionId, target.protocol, bytes, {
-            ip: request.ip,
-            userAgent: request.headers['user-agent'],
-          })
-      : undefined;
+    const served = (bytes: number): void => {
+      deps.storageEgress?.(bytes);
+      deps.sessions?.served(target.playbackId, admitted.sessionId, target.protocol, bytes, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+    };
     if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
-      served?.(send(request, response));
+      served(send(request, response));
     } else {
       sendStream(request, response, response.body, undefined, served);
     }
@@ -280,10 +282,11 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
             uriQuery,
           });
+    const served = deps.storageEgress;
     if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
-      send(request, response);
+      served?.(send(request, response));
     } else {
-      sendStream(request, response, response.body, undefined);
+      sendStream(request, response, response.body, undefined, served);
     }
     return true;
   }
