@@ -332,6 +332,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       pinArrival: (at) => arrival.pin(at),
       relayed,
+      now: () => nodeStatus.now(),
     });
     closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
