@@ -12,8 +12,10 @@
  *   SBS="main1=/tmp/base/packages/server/dist/main/cli.js,new1=packages/server/dist/main/cli.js"
  *   STREAMS=1 WARM=60 WINDOW=30 WINDOWS=6 node --conditions=source --import tsx bench/side-by-side.ts
  * An entry `name=floor` runs our RTMP reader alone (bench/lib/rtmp-floor.ts) from source under tsx,
- * `name=floor-built` the same on the packages' build (`dist`, no tsx: ADR 0092). Airwave runs as the
- * bench's "watched" configuration (always packaged, reads unmerged) unless SBS_ENV (JSON) overrides;
+ * `name=floor-built` the same on the packages' build (`dist`, no tsx: ADR 0092), `name=floor-packaged`
+ * that build with the service's always-on packagers attached (TS-HLS, CMAF: ADR 0094). Airwave runs as the
+ * bench's "watched" configuration (always packaged, reads unmerged) unless SBS_ENV (JSON) overrides, for every
+ * Airwave server, or SBS_ENV_<name> (JSON, over SBS_ENV) for one;
  * SBS_ARGS_<name> gives node/V8 arguments to one server (a floor too); SBS_TEE_ORDER=reverse pushes to the last server first.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -38,14 +40,15 @@ const ENV: Record<string, string> = {
 
 async function start(name: string, cli: string): Promise<MediaServerProcess> {
   const nodeArgs = (process.env[`SBS_ARGS_${name}`] ?? '').split(' ').filter((arg) => arg.length > 0);
-  if (cli === 'floor' || cli === 'floor-built') {
-    const started = await startRtmpFloor(cli === 'floor-built', nodeArgs);
+  if (cli === 'floor' || cli === 'floor-built' || cli === 'floor-packaged') {
+    const started = await startRtmpFloor(cli !== 'floor', nodeArgs, cli === 'floor-packaged');
     if (!started.ok) {
       throw new Error(started.reason);
     }
     return started.peer;
   }
-  return startAirwaveMedia(STREAMS, { env: ENV, name, nodeArgs, cli });
+  const env = { ...ENV, ...(JSON.parse(process.env[`SBS_ENV_${name}`] ?? '{}') as Record<string, string>) };
+  return startAirwaveMedia(STREAMS, { env, name, nodeArgs, cli });
 }
 
 function read(path: string): string {

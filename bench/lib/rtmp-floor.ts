@@ -13,11 +13,17 @@ const MAIN = fileURLToPath(new URL('./rtmp-floor-main.ts', import.meta.url));
  * The floor process on a free port; `verify` checks that the stream went live in its hub. `built`
  * runs it on the packages' build (`dist`, as the service runs) with Node's own type stripping
  * instead of the benchmark's loader: no tsx, so no esbuild helper thread in its figures (ADR 0092).
- * `nodeArgs` go to node before the script (e.g. the service's V8 flags).
+ * `nodeArgs` go to node before the script (e.g. the service's V8 flags). `packaged` also attaches
+ * the service's always-on packagers (TS-HLS, CMAF) to the floor's hub (ADR 0094).
  */
-export async function startRtmpFloor(built = false, nodeArgs: readonly string[] = []): Promise<PeerStart> {
+export async function startRtmpFloor(
+  built = false,
+  nodeArgs: readonly string[] = [],
+  packaged = false,
+): Promise<PeerStart> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, ...(built ? [] : process.execArgv), MAIN, String(port)], {
+  const script = [MAIN, String(port), ...(packaged ? ['packaged'] : [])];
+  const child = spawn(process.execPath, [...nodeArgs, ...(built ? [] : process.execArgv), ...script], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const live = new Set<string>();
@@ -32,7 +38,9 @@ export async function startRtmpFloor(built = false, nodeArgs: readonly string[] 
     }
   });
   return startedPeer({
-    name: 'Airwave RTMP reader alone (floor: RTMP server + hub, no packager, database or HTTP)',
+    name: packaged
+      ? 'Airwave RTMP reader and packagers alone (floor + TS-HLS and CMAF, no database or HTTP)'
+      : 'Airwave RTMP reader alone (floor: RTMP server + hub, no packager, database or HTTP)',
     child,
     port,
     rtmpUrl: (index) => `rtmp://127.0.0.1:${port}/live/s${index}`,
