@@ -1,11 +1,12 @@
 /**
  * The dashboard in Debian's Chromium, used as a new user would, for what the walkthrough in
  * e2e/dashboard.test.ts does not look at: pages load without console errors (favicon included),
- * the streams search box follows the URL on back/forward and the Streams link, button labels
- * never break inside a word, and the recordings page follows the stream and its recording live
- * (Start recording enables when the encoder publishes; recording, chapter and clip statuses
- * change without Refresh); signing in as another account in the same tab shows that account at
- * once and nothing the previous one uploaded.
+ * the streams search box follows the URL on back/forward and the Streams link, focus moves to
+ * the page after an in-app navigation, a dead link says "not found", a developer token expires
+ * after the days asked for, button labels never break inside a word, the recordings page follows
+ * the stream and its recording live (Start recording enables when the encoder publishes;
+ * recording, chapter and clip statuses change without Refresh), and signing in as another
+ * account in the same tab shows that account at once and nothing the previous one uploaded.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +16,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/test-server.js';
 import { chromiumMissing, launchChromium } from './support/browser.js';
-import { checkPage, ensureDashboardBuilt, SCREENSHOT_SIZES, signUp } from './support/dashboard.js';
+import {
+  checkPage,
+  ensureDashboardBuilt,
+  headingOrderViolations,
+  SCREENSHOT_SIZES,
+  signUp,
+} from './support/dashboard.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { sleep, type Tracked } from './support/processes.js';
 import { makeTestVideo } from './support/vod.js';
@@ -58,6 +65,7 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByText('No streams yet').waitFor();
     await sleep(500);
     assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(await headingOrderViolations(page), [], 'the empty state heading follows the h1');
   });
 
   it('the search box follows the URL: back, forward and the Streams link', async () => {
@@ -74,6 +82,41 @@ describe('dashboard pages follow the URL and live events', { skip: chromiumMissi
     await page.getByRole('link', { name: 'Streams', exact: true }).click();
     await page.getByText('No streams yet').waitFor();
     assert.equal(await box.inputValue(), '', 'the Streams link clears the search');
+  });
+
+  it('moves focus to the new page after an in-app navigation', async () => {
+    await page.getByRole('link', { name: 'Signing keys' }).click();
+    await page.getByRole('heading', { name: 'Signing keys', level: 1 }).waitFor();
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'content');
+    await page.keyboard.press('Tab');
+    assert.ok(
+      await page.evaluate("document.getElementById('content').contains(document.activeElement)"),
+      'Tab goes on inside the page, not from the top of the document',
+    );
+  });
+
+  it('a stream link that leads nowhere says so, without a retry that cannot help', async () => {
+    const gone = Buffer.from('Stream:00000000-0000-4000-8000-000000000000').toString('base64');
+    await page.goto(`${server.baseUrl}/streams/${encodeURIComponent(gone)}`);
+    await page.getByText('Not found: it may have been deleted').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+    assert.equal(await page.getByText(gone).count(), 0, 'no raw global ID');
+    await page.getByRole('link', { name: 'Back to streams' }).click();
+    await page.getByText('No streams yet').waitFor();
+  });
+
+  it('creates a developer token that expires after the days asked for', async () => {
+    await page.goto(`${server.baseUrl}/tokens`);
+    await page.getByLabel('Token name').fill('nightly');
+    await page.getByLabel('streams:read').check();
+    await page.getByLabel(/^Expires after/).fill('30');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const listed = page.locator('li', { hasText: 'nightly' });
+    await listed.waitFor();
+    const expires = /expires (.+?)(?: · |$)/.exec((await listed.locator('small').textContent()) ?? '')?.[1] ?? '';
+    const days = (Date.parse(expires) - Date.now()) / 86_400_000;
+    assert.ok(days > 29 && days <= 30, `expires in 30 days (listed: ${expires})`);
   });
 
   it('creates a stream whose buttons keep their words whole at desktop and phone width', async () => {

@@ -2,7 +2,8 @@
  * Clips with real clients: ffmpeg publishes to a `record: true` stream; a CLIP_NOW clip cut while
  * live plays at once; an ABSOLUTE clip after the end comes back with its GOP-snapped range and
  * plays as MP4 and HLS starting on a keyframe with the snapped duration; a range not recorded is
- * a ValidationError naming the field; deleteClip removes the clip.
+ * a ValidationError naming the field; resolveViewerEndpoint routes a viewer to the clip; deleteClip
+ * removes the clip.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -134,6 +135,22 @@ describe('clips with ffmpeg', { skip: ffmpegMissing || false }, () => {
       assert.ok(video[0]?.flags.startsWith('K'), `${url}: first frame is a keyframe`);
       assert.ok(Math.abs((await duration(url)) - snapped.duration) < 0.5, `${url}: snapped duration`);
     }
+    const routed = await gql<{
+      resolveViewerEndpoint: {
+        primary: { outputs: Record<string, { url: string }> } | null;
+        metadata: { contentType: string; isLive: boolean };
+      };
+    }>(
+      'query ($id: String!) { resolveViewerEndpoint(contentId: $id) { primary { outputs } metadata { contentType isLive } } }',
+      {
+        id: ready.playbackId,
+      },
+    );
+    assert.deepEqual(routed.resolveViewerEndpoint.metadata, { contentType: 'clip', isLive: false });
+    assert.equal(
+      routed.resolveViewerEndpoint.primary?.outputs.MP4?.url,
+      `${server.baseUrl}/play/${ready.playbackId}.mp4`,
+    );
 
     const deleted = await gql<{ deleteClip: { __typename: string } }>(
       'mutation ($id: ID!) { deleteClip(id: $id) { __typename } }',

@@ -37,14 +37,28 @@ export interface AxeViolation {
   readonly targets: string[];
 }
 
-/** Runs axe-core on the page; returns the serious and critical violations. */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+/** Runs axe-core on the page (only `rules` when given); returns every violation. */
+async function axeViolations(
+  page: Page,
+  rules?: readonly string[],
+): Promise<{ id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]> {
   const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(source);
-  const violations = await page.evaluate<
-    { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-  >('axe.run(document).then((result) => result.violations)');
+  const options = rules ? JSON.stringify({ runOnly: { type: 'rule', values: rules } }) : '{}';
+  return page.evaluate(`axe.run(document, ${options}).then((result) => result.violations)`);
+}
+
+/** Targets of axe-core's heading-order violations (a moderate rule: a heading level skipped). */
+export async function headingOrderViolations(page: Page): Promise<string[]> {
+  return (await axeViolations(page, ['heading-order'])).flatMap((violation) =>
+    violation.nodes.map((node) => node.target.join(' ')),
+  );
+}
+
+/** Runs axe-core on the page; returns the serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  const violations = await axeViolations(page);
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({

@@ -1,5 +1,5 @@
 /** The app shell: who is signed in (me), the navigation, and the page for the current path. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { onUnauthorized, request } from './api/client';
 import { closeLive } from './api/live';
 import { useQuery } from './api/use-query';
@@ -85,6 +85,17 @@ export function App() {
   }, []);
 
   useEffect(() => onUnauthorized(ended), [ended]);
+
+  // After an in-app navigation focus moves to the new page (it stayed on <body> once the clicked
+  // link unmounted: Tab restarted from the top and screen readers announced nothing).
+  const content = useRef<HTMLDivElement>(null);
+  const shownPath = useRef(path);
+  useEffect(() => {
+    if (shownPath.current !== path) {
+      shownPath.current = path;
+      content.current?.focus({ preventScroll: true });
+    }
+  }, [path]);
   useEffect(() => {
     if (unauthorized && !PUBLIC_PATHS.has(path)) {
       navigate('/signin', true);
@@ -150,7 +161,7 @@ export function App() {
           </button>
         </span>
       </header>
-      <div id="content">
+      <div id="content" ref={content} tabIndex={-1}>
         <Page path={path} query={query} />
       </div>
     </>

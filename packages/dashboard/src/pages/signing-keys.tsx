@@ -107,7 +107,7 @@ export function SigningKeysPage() {
       </form>
       {keys.error && <ErrorBox error={keys.error} retry={keys.reload} />}
       {!list && keys.loading && <Loading what="signing keys" />}
-      {list && list.length === 0 && <Empty title="No signing keys yet" />}
+      {list && list.length === 0 && <Empty level={2} title="No signing keys yet" />}
       {list && list.length > 0 && (
         <ul className="list">
           {list.map((key) => (

@@ -73,7 +73,7 @@ export function StreamsPage({ query }: { query: URLSearchParams }) {
       {streams.error && <ErrorBox error={streams.error} retry={streams.reload} />}
       {!connection && streams.loading && <Loading what="streams" />}
       {connection && connection.nodes.length === 0 && (
-        <Empty title={search ? `No stream matches “${search}”` : 'No streams yet'}>
+        <Empty level={2} title={search ? `No stream matches “${search}”` : 'No streams yet'}>
           {!search && (
             <p>
               Create a stream, then point OBS or ffmpeg at its RTMP, SRT or WHIP URL.{' '}

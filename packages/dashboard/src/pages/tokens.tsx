@@ -16,6 +16,9 @@ const TokensDocument = graphql(`
   }
 `);
 
+/** Longest token lifetime the service accepts, in days. */
+const TOKEN_MAX_DAYS = 3650;
+
 const CreateTokenDocument = graphql(`
   mutation CreateDeveloperToken($input: CreateDeveloperTokenInput!) {
     createDeveloperToken(input: $input) {
@@ -66,7 +69,8 @@ export function TokensPage() {
         input: {
           name: String(data.get('name') ?? ''),
           permissions: data.getAll('scope').map(String).join(','),
-          ...(days > 0 ? { expiresIn: days * 86_400 } : {}),
+          // The service counts expiresIn in days (CreateDeveloperTokenInput).
+          ...(days > 0 ? { expiresIn: days } : {}),
         },
       });
       if (createDeveloperToken.__typename === 'DeveloperToken') {
@@ -146,6 +150,8 @@ export function TokensPage() {
           name="days"
           type="number"
           min={1}
+          max={TOKEN_MAX_DAYS}
+          step={1}
           error={errorFor(failure, 'expiresIn')}
         />
         <button type="submit" className="primary">

@@ -275,6 +275,47 @@ for (const backend of testBackends()) {
       }
     });
 
+    // Nodes share a database server only on PostgreSQL (PGlite's clock is the process's own).
+    it('writes and judges heartbeats on the database clock, so a node whose clock is a minute behind stays healthy', {
+      skip: backend.name !== 'postgres',
+    }, async () => {
+      const nodes = new MediaNodesStore(t.database.db);
+      const behind = randomUUID();
+      // The node's machine clock runs a minute late while it registers and reports a stream.
+      mock.timers.enable({ apis: ['Date'], now: Date.now() - 60_000 });
+      const late = new NodeStatusService(nodes, silentLogger, { heartbeats: false, intervalMs: 1_000 });
+      let stream: string;
+      try {
+        await late.start({ nodeId: behind, baseUrl: 'http://behind', version: '1', startedAt: new Date() });
+        assert.ok(Math.abs(late.now() - (Date.now() + 60_000)) < 5_000, 'corrected to the database clock');
+        stream = (await t.streams.create(tenant, { name: 'behind' })).id;
+        await statusStore.report(stream, {
+          status: 'LIVE',
+          nodeId: behind,
+          startedAt: new Date(),
+          tracks: [],
+          at: new Date(),
+        });
+      } finally {
+        mock.timers.reset();
+      }
+      const judge = new NodeStatusService(nodes, silentLogger, { heartbeats: false, intervalMs: 1_000 });
+      const reset = await judge.start({
+        nodeId: randomUUID(),
+        baseUrl: 'http://judge',
+        version: '1',
+        startedAt: new Date(),
+      });
+      try {
+        assert.ok(!reset.includes(stream), 'the late node’s stream is not taken for orphaned');
+        assert.equal((await t.streams.get(tenant, stream)).metrics.status, 'LIVE');
+        assert.equal((await judge.nodes()).find((node) => node.id === behind)?.health, 'HEALTHY');
+      } finally {
+        await judge.stop();
+        await late.stop();
+      }
+    });
+
     it('beats only where other nodes share the database, and lists itself as fresh while running either way', async () => {
       const nodes = new MediaNodesStore(t.database.db);
       assert.equal(nodes.shared, backend.name === 'postgres', 'PGlite has one process per data directory');

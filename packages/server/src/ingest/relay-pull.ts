@@ -34,6 +34,8 @@ export interface RelayPullOptions {
   readonly pinArrival: (at: number | undefined) => void;
   /** Stream UUIDs relayed here, to their tenant ids (shared with the lifecycle filter, viewer events and metrics). */
   readonly relayed: Map<string, string>;
+  /** The deployment's time heartbeats are written in (NodeStatusService.now); default this machine's clock. */
+  readonly now?: () => number;
   /** How long a first request waits for the origin's history (default 5 s). */
   readonly waitMs?: number;
   /** How long a pull stays after its last viewer left (default 5 s). */
@@ -108,7 +110,7 @@ export class RelayPull implements RemoteStreams {
       !live ||
       origin.nodeId === this.options.nodeId ||
       origin.stoppedAt !== null ||
-      isStale(origin, Date.now()) ||
+      isStale(origin, this.options.now?.() ?? Date.now()) ||
       this.pulls.has(row.streamId)
     ) {
       this.miss(playbackId);

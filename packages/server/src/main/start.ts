@@ -54,6 +54,7 @@ import { PushTargetsStore } from '../domain/push-targets/push-targets.store.js';
 import { GeoipLiteLocator } from '../domain/routing/geoip-locator.js';
 import { LiveContentResolver } from '../domain/routing/live-content.resolver.js';
 import { LiveContentStore } from '../domain/routing/live-content.store.js';
+import { StoredContentResolver } from '../domain/routing/stored-content.resolver.js';
 import { ViewerRoutingService } from '../domain/routing/viewer-routing.service.js';
 import { VodContentResolver } from '../domain/routing/vod-content.resolver.js';
 import { SealedText } from '../domain/sealed-text.js';
@@ -332,6 +333,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       log,
       pinArrival: (at) => arrival.pin(at),
       relayed,
+      now: () => nodeStatus.now(),
     });
     closers.unshift(() => relayPull.close());
     const sessionCookie = new SessionCookie(config.publicUrl?.startsWith('https:') ?? false);
@@ -449,7 +451,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       playbackAccess,
       streamAnalytics: new StreamAnalyticsService({ store: analyticsStore, streams }),
       viewerRouting: new ViewerRoutingService({
-        resolvers: [new LiveContentResolver(liveContent), new VodContentResolver((id) => vod.playback.find(id))],
+        resolvers: [
+          new LiveContentResolver(liveContent),
+          new VodContentResolver((id) => vod.playback.find(id)),
+          new StoredContentResolver((id) => recording.stored.find(id), config.storage.kind === 's3'),
+        ],
         nodes: () => nodeStatus.nodes(),
         locator: new GeoipLiteLocator(),
         trustedProxies: parseCidrList(config.trustedProxies),

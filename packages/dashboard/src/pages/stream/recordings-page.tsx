@@ -178,7 +178,7 @@ export function RecordingsPage({ id }: { id: string }) {
         </section>
       )}
       {artifacts.data && nodes.length === 0 && (
-        <Empty title="No recordings yet">
+        <Empty level={2} title="No recordings yet">
           <p className="muted">
             {stream?.record ? 'This stream records while live.' : 'Start recording while the stream is live.'} Chapters
             and clips appear here too.

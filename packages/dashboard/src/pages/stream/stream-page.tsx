@@ -58,7 +58,7 @@ export function StreamPage({ id }: { id: string }) {
     );
   }
   if (!stream) {
-    return <main>{query.loading ? <Loading what="the stream" /> : <Empty title="No such stream" />}</main>;
+    return <main>{query.loading ? <Loading what="the stream" /> : <Empty level={2} title="No such stream" />}</main>;
   }
   return <StreamView stream={stream} reload={query.reload} />;
 }

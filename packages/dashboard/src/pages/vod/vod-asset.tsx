@@ -60,7 +60,7 @@ export function VodAssetPage({ id }: { id: string }) {
           <Link href="/vod">← VOD uploads</Link>
         </p>
         {query.error && <ErrorBox error={query.error} retry={query.reload} />}
-        {query.loading ? <Loading what="the video" /> : !query.error && <Empty title="No such video" />}
+        {query.loading ? <Loading what="the video" /> : !query.error && <Empty level={2} title="No such video" />}
       </main>
     );
   }

@@ -90,6 +90,14 @@ export class MediaNodesStore {
     this.shared = !isEmbedded(db);
   }
 
+  /** The database server's clock now, ms since the epoch (every node's common reference for heartbeats). */
+  async databaseNow(): Promise<number> {
+    const result = (await this.db.execute(
+      sql`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms`,
+    )) as unknown as { rows: { ms: number | string }[] };
+    return Number(result.rows[0]?.ms);
+  }
+
   /** Registers (or re-registers) a node with a fresh heartbeat. */
   async upsert(node: MediaNodeRow, profile: NodeProfile = DEFAULT_PROFILE, load: NodeLoad = NO_LOAD): Promise<void> {
     const { heartbeatMs, ...row } = node;

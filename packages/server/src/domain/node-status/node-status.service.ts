@@ -82,6 +82,8 @@ export class NodeStatusService {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private running: MediaNodeRow | undefined;
+  /** The database clock minus this machine's, measured at start and with every heartbeat. */
+  private offsetMs = 0;
 
   constructor(
     private readonly store: MediaNodesStore,
@@ -97,7 +99,8 @@ export class NodeStatusService {
    * (when enabled). Call before ingest listeners accept publishes. Returns the UUIDs of the streams reset.
    */
   async start(node: NodeIdentity): Promise<string[]> {
-    const now = new Date();
+    await this.measureOffset();
+    const now = new Date(this.now());
     const reset = await this.store.resetOrphanedStreams(node.nodeId, now);
     if (reset.length > 0) {
       this.log.info({ streams: reset }, 'streams left live by a previous run set OFFLINE');
@@ -126,7 +129,8 @@ export class NodeStatusService {
 
   /** Writes a heartbeat with this node's load and resets streams of nodes that went stale. */
   async beat(nodeId: string): Promise<void> {
-    const now = new Date();
+    await this.measureOffset();
+    const now = new Date(this.now());
     await this.store.heartbeat(nodeId, now, this.options.load?.(), this.options.profile?.());
     const reset = await this.store.resetOrphanedStreams(undefined, now);
     if (reset.length > 0) {
@@ -136,7 +140,7 @@ export class NodeStatusService {
 
   /** Nodes with a fresh heartbeat (this one included while started, heartbeats or not). */
   async freshNodes(): Promise<MediaNodeRow[]> {
-    const now = new Date();
+    const now = new Date(this.now());
     const rows = await this.store.listFresh(now);
     const self = this.running;
     if (!self || this.heartbeats) {
@@ -147,7 +151,7 @@ export class NodeStatusService {
 
   /** Every node heard of in the last week with its health, this node's load as of now. */
   async nodes(): Promise<NodeView[]> {
-    const now = Date.now();
+    const now = this.now();
     const rows = await this.store.listAll(new Date(now - NODE_FORGET_MS));
     const running = this.running;
     const views: NodeView[] = rows.map((row) => {
@@ -165,6 +169,24 @@ export class NodeStatusService {
     return views.sort((a, b) => a.id.localeCompare(b.id));
   }
 
+  /**
+   * The deployment's time (ms since the epoch): this machine's clock corrected to the database's,
+   * so heartbeats written and judged by nodes whose clocks disagree compare on one clock.
+   */
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /** Measures the database clock against this machine's (half the round trip taken as the query's moment). */
+  private async measureOffset(): Promise<void> {
+    const sent = Date.now();
+    const database = await this.store.databaseNow();
+    const received = Date.now();
+    if (Number.isFinite(database)) {
+      this.offsetMs = database - (sent + received) / 2;
+    }
+  }
+
   /** Stops heartbeats, waits for one in flight, and records the clean stop. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
@@ -173,7 +195,7 @@ export class NodeStatusService {
     this.running = undefined;
     await this.beating;
     if (running) {
-      await this.store.markStopped(running.id, new Date());
+      await this.store.markStopped(running.id, new Date(this.now()));
     }
   }
 }

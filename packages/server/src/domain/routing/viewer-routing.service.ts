@@ -6,7 +6,7 @@
  * ranked by distance and load (node-scoring.ts), and the best one is `primary`, the next four
  * `fallbacks`, each with the URL of every output. Gated content is checked like a media request
  * (the token travels in X-Airwave-Playback-JWT and is carried into every URL).
- * Content kinds plug in as ContentResolvers: live streams and VOD assets; DVR, chapters and clips add theirs.
+ * Content kinds plug in as ContentResolvers: live streams, VOD assets, recordings, chapters and clips.
  */
 import type { CidrSet } from '../../net/cidr.js';
 import { clientAddress, type ForwardingInput } from '../../net/client-address.js';

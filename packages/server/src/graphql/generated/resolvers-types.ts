@@ -900,7 +900,7 @@ export type PlaybackAccessDecision = {
 export type PlaybackMetadata = {
   readonly __typename?: 'PlaybackMetadata';
   readonly contentId: Scalars['String']['output'];
-  /** live or vod (dvr and clip as those land). */
+  /** live, vod, dvr (a recording) or clip (a chapter or clip). */
   readonly contentType: Scalars['String']['output'];
   readonly description?: Maybe<Scalars['String']['output']>;
   readonly isLive: Scalars['Boolean']['output'];

@@ -48,7 +48,7 @@ export const viewerRoutingModule: GraphQLModule = {
       title: String
       description: String
       contentId: String!
-      "live or vod (dvr and clip as those land)."
+      "live, vod, dvr (a recording) or clip (a chapter or clip)."
       contentType: String!
       tracks: [PlaybackTrack!]!
     }
