@@ -44,6 +44,8 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
   const fetched: string[] = [];
   let hub: Hub;
   let sessions = 0;
+  /** The origin's live stream at /live/index.m3u8: its segment names' prefix and whether it ended. */
+  let origin = { prefix: 'a', ended: false };
 
   before(async () => {
     media = encodeTestMedia(dir.path, testSourceArgs({ seconds: 3, size: '320x180', gop: 30, bFrames: 0 }));
@@ -61,6 +63,16 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
       }
       if (path === '/elsewhere.m3u8') {
         res.writeHead(302, { location: `http://origin.test:${httpPort}/index.m3u8` }).end();
+        return;
+      }
+      if (path === '/live/index.m3u8') {
+        res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' });
+        res.end(livePlaylist(origin.prefix, origin.ended));
+        return;
+      }
+      const segment = /^\/live\/[a-z](\d+)\.ts$/.exec(path);
+      if (segment) {
+        res.end(readFileSync(join(dir.path, `index${segment[1]}.ts`)));
         return;
       }
       if (path === '/private-segments.m3u8') {
@@ -89,7 +101,17 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
     await new Promise((resolve) => http?.close(resolve));
   });
 
-  function pull(uri: string, events: PullEvent[]): { session: PullSession; streamId: string } {
+  /** The VOD playlist ffmpeg wrote, served as a live playlist whose segments are named `<prefix><n>.ts`. */
+  function livePlaylist(prefix: string, ended: boolean): string {
+    const vod = readFileSync(join(dir.path, 'index.m3u8'), 'utf8');
+    const lines = vod
+      .split('\n')
+      .filter((line) => !/^#EXT-X-(ENDLIST|PLAYLIST-TYPE)/.test(line))
+      .map((line) => line.replace(/^index(\d+)\.ts$/, `${prefix}$1.ts`));
+    return `${lines.join('\n').trimEnd()}\n${ended ? '#EXT-X-ENDLIST\n' : ''}`;
+  }
+
+  function pull(uri: string, events: PullEvent[], healthyAfterMs?: number): { session: PullSession; streamId: string } {
     sessions++;
     const streamId = `s-${sessions}`;
     const session = new PullSession({
@@ -100,6 +122,7 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
       guard,
       log: silentLogger,
       retry: { baseMs: 200, maxMs: 1000 },
+      ...(healthyAfterMs === undefined ? {} : { healthyAfterMs }),
       onEvent: (event) => events.push(event),
     });
     session.start();
@@ -192,5 +215,53 @@ describe('ffmpeg pulls through the guarded relays', { skip: ffmpegSkip() }, () =
     session.stop('test over');
     assert.equal(events[0]?.kind, 'private_not_allowed');
     assert.ok(!fetched.some((line) => line.startsWith('127.0.0.2')), 'no segment fetched from the refused address');
+  });
+
+  it('an ended HLS live stream is not replayed; a new live stream on the same URL is pulled again', async () => {
+    const segments = readFileSync(join(dir.path, 'index.m3u8'), 'utf8').match(/^index\d+\.ts$/gm)?.length ?? 0;
+    const live = (name: string) => fetched.filter((line) => line === `origin.test:${httpPort}/live/${name}`).length;
+    const names = (prefix: string) => Array.from({ length: segments }, (_, i) => `${prefix}${i}.ts`);
+    origin = { prefix: 'a', ended: false };
+    const events: PullEvent[] = [];
+    const { session } = pull(`http://origin.test:${httpPort}/live/index.m3u8`, events, 500);
+    await until(() => names('a').every((name) => live(name) > 0), 'every live segment fetched', 20_000);
+    origin.ended = true;
+    const ends = () => events.filter((event) => event.kind === 'source_ended').length;
+    // The attempt that read the stream to its end, then two that found nothing new in the ended playlist.
+    await until(() => ends() >= 3, 'the ended source retried twice', 30_000);
+    const endedAt = events.findIndex((event) => event.kind === 'source_ended');
+    assert.deepEqual(
+      names('a').map(live),
+      names('a').map(() => 1),
+      'each segment of the ended stream fetched once',
+    );
+    assert.deepEqual(
+      events.slice(endedAt).map((event) => event.kind),
+      events.slice(endedAt).map(() => 'source_ended'),
+      'no later attempt connected to the ended stream',
+    );
+    origin = { prefix: 'b', ended: false };
+    const before = events.length;
+    await until(() => events.slice(before).some((event) => event.kind === 'connected'), 'the new live stream', 20_000);
+    await until(() => live('b0.ts') > 0, "the new stream's first segment", 20_000);
+    session.stop('test over');
+    assert.ok(
+      names('a').every((name) => live(name) === 1),
+      'the ended stream still not replayed',
+    );
+  });
+
+  it('a playlist that ended before the pull is relayed once, not looped', async () => {
+    const count = () => fetched.filter((line) => line === `origin.test:${httpPort}/index0.ts`).length;
+    const before = count();
+    const events: PullEvent[] = [];
+    const { session } = pull(`http://origin.test:${httpPort}/index.m3u8`, events, 500);
+    await until(() => events.filter((event) => event.kind === 'source_ended').length >= 3, 'two retries', 30_000);
+    session.stop('test over');
+    assert.deepEqual(
+      events.slice(0, 4).map((event) => event.kind),
+      ['connected', 'source_ended', 'source_ended', 'source_ended'],
+    );
+    assert.equal(count() - before, 1, 'the first segment fetched once');
   });
 });

@@ -101,6 +101,8 @@ class FfmpegInput implements PullInput {
         guard,
         refused: (error) => this.refused(error.kind, error.message),
         resolved: (address) => sink.resolved(address),
+        ...(this.context.history ? { history: this.context.history } : {}),
+        drained: () => this.refused('source_ended', 'the source ended: its playlist lists nothing new'),
       });
       return this.relaySession.url(target.url);
     }

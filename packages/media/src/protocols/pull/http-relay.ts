@@ -5,13 +5,16 @@
  * redirect and every URI inside a playlist is resolved and checked, and the connection goes to
  * the checked address. Playlists are rewritten so that each URI they name comes back through the
  * relay. Each pull attempt has its own unguessable token; requests without a live token are 404.
+ * An ended playlist leaves out what earlier attempts of the pull delivered (playlist-trim.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../../ports.js';
 import { type PullAddressGuard, PullRefusedError } from './address-guard.js';
 import { guardedGet } from './guarded-get.js';
+import { type HlsHistory, playlistKey } from './hls-history.js';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from './playlist-rewrite.js';
+import { type ListedSegment, trimDelivered } from './playlist-trim.js';
 import { redactUri } from './redact.js';
 
 /** What one attempt gives the relay. */
@@ -21,6 +24,16 @@ export interface RelayHooks {
   refused(error: PullRefusedError): void;
   /** The first upstream response came from this address. */
   resolved(address: string): void;
+  /** What the pull's attempts delivered (HLS); read as it was when the attempt opened. */
+  readonly history?: HlsHistory;
+  /** An ended playlist listed nothing that was not delivered before (the attempt should end). */
+  drained?(): void;
+}
+
+interface RelayEntry extends RelayHooks {
+  reported: boolean;
+  /** The last segment of each playlist delivered before this attempt. */
+  readonly delivered: ReadonlyMap<string, ListedSegment>;
 }
 
 /** One attempt's view of the relay. */
@@ -37,7 +50,7 @@ const USER_AGENT = 'Airwave-pull';
 
 /** The loopback HTTP relay shared by every pull attempt of a node. */
 export class HttpRelay {
-  private readonly sessions = new Map<string, RelayHooks & { reported: boolean }>();
+  private readonly sessions = new Map<string, RelayEntry>();
   private port = 0;
 
   private constructor(
@@ -71,7 +84,7 @@ export class HttpRelay {
   /** Registers an attempt. */
   open(hooks: RelayHooks): RelaySession {
     const token = randomBytes(16).toString('base64url');
-    this.sessions.set(token, { ...hooks, reported: false });
+    this.sessions.set(token, { ...hooks, reported: false, delivered: hooks.history?.snapshot() ?? new Map() });
     return {
       url: (upstream) => this.relayUrl(token, upstream),
       close: () => {
@@ -152,6 +165,9 @@ export class HttpRelay {
         res.end();
         return;
       }
+      if (status === 200 || status === 206) {
+        session.history?.fetched(upstream.href);
+      }
       response.pipe(res);
       response.on('error', () => res.destroy());
     } catch (error) {
@@ -170,7 +186,7 @@ export class HttpRelay {
   }
 
   private async playlist(
-    session: RelayHooks,
+    session: RelayEntry,
     token: string,
     base: URL,
     response: IncomingMessage,
@@ -194,7 +210,13 @@ export class HttpRelay {
         `${base.pathname.split('/').pop() ?? 'the source'} is not an HLS playlist`,
       );
     }
-    const rewritten = rewritePlaylist(text, base, (absolute) => this.relayUrl(token, absolute));
+    const key = playlistKey(base);
+    const trimmed = trimDelivered(text, base, session.delivered.get(key));
+    session.history?.list(key, trimmed.segments);
+    if (trimmed.drained) {
+      session.drained?.();
+    }
+    const rewritten = rewritePlaylist(trimmed.text, base, (absolute) => this.relayUrl(token, absolute));
     // Every host a playlist names is checked now; each fetch checks again at its own connect.
     for (const host of rewritten.hosts) {
       await session.guard.resolve(host);

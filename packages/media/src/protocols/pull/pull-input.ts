@@ -6,6 +6,7 @@ import type { Logger } from '../../ports.js';
 import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import type { PullAddressGuard, PullRefusalKind } from './address-guard.js';
+import type { HlsHistory } from './hls-history.js';
 import type { PullTarget } from './pull-target.js';
 
 /** Where an attempt delivers what it reads. */
@@ -45,6 +46,8 @@ export interface PullInputContext {
   readonly sink: PullInputSink;
   readonly guard: PullAddressGuard;
   readonly log: Logger;
+  /** What earlier attempts of the pull delivered from an HLS source (not replayed once it ended). */
+  readonly history?: HlsHistory;
 }
 
 /** Opens one attempt for a target. */

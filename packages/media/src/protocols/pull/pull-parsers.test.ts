@@ -4,7 +4,9 @@ import { describe, it } from 'node:test';
 import { ProtocolError } from '../../errors.js';
 import { retryDelayMs } from '../shared/retry-delay.js';
 import { PullRefusedError } from './address-guard.js';
+import { HlsHistory } from './hls-history.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
+import { trimDelivered } from './playlist-trim.js';
 import { classifyPullUri, isPullTarget } from './pull-target.js';
 import { redactText, redactUri } from './redact.js';
 import { RtspScanner, rtspHeader, rtspStatus } from './rtsp-scanner.js';
@@ -122,6 +124,76 @@ describe('playlist rewriting', () => {
       /names a data URI/,
     );
     assert.throws(() => rewritePlaylist('#EXTM3U\nfile:///etc/passwd\n', base, relay), /names a file URI/);
+  });
+});
+
+describe('ended playlists without what was delivered', () => {
+  const base = new URL('https://origin.example/live/index.m3u8');
+  const playlist = (ended: boolean) =>
+    [
+      '#EXTM3U',
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-MEDIA-SEQUENCE:7',
+      '#EXT-X-MAP:URI="init.mp4"',
+      '#EXTINF:2.0,',
+      's7.m4s',
+      '#EXT-X-DISCONTINUITY',
+      '#EXTINF:2.0,',
+      's8.m4s',
+      '#EXTINF:2.0,',
+      's9.m4s',
+      ...(ended ? ['#EXT-X-ENDLIST'] : []),
+    ].join('\n');
+  const at = (name: string, sequence: number) => ({ uri: `https://origin.example/live/${name}`, sequence });
+
+  it('leaves out the segments up to the last delivered one and moves the sequence numbers on', () => {
+    const trimmed = trimDelivered(playlist(true), base, at('s8.m4s', 8));
+    assert.deepEqual(trimmed.text.split('\n'), [
+      '#EXTM3U',
+      '#EXT-X-DISCONTINUITY-SEQUENCE:1',
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-MEDIA-SEQUENCE:9',
+      '#EXT-X-MAP:URI="init.mp4"',
+      '#EXTINF:2.0,',
+      's9.m4s',
+      '#EXT-X-ENDLIST',
+    ]);
+    assert.deepEqual(trimmed.segments, [at('s9.m4s', 9)]);
+    assert.equal(trimmed.drained, false);
+  });
+
+  it('is drained when everything was delivered; finds the segment by sequence when its URI changed', () => {
+    assert.equal(trimDelivered(playlist(true), base, at('s9.m4s', 9)).drained, true);
+    const bySequence = trimDelivered(playlist(true), base, at('s9.m4s?token=old', 9));
+    assert.equal(bySequence.drained, true);
+    assert.deepEqual(bySequence.segments, []);
+  });
+
+  it('passes live playlists, first pulls and newer streams unchanged', () => {
+    for (const [text, delivered] of [
+      [playlist(false), at('s9.m4s', 9)],
+      [playlist(true), undefined],
+      [playlist(true), at('old.m4s', 3)],
+    ] as const) {
+      const trimmed = trimDelivered(text, base, delivered);
+      assert.equal(trimmed.text, text);
+      assert.equal(trimmed.drained, false);
+      assert.deepEqual(
+        trimmed.segments.map((segment) => segment.sequence),
+        [7, 8, 9],
+      );
+    }
+  });
+
+  it('remembers per playlist the segment fetched last, as it was when asked', () => {
+    const history = new HlsHistory();
+    history.list('p', [at('s7.m4s', 7), at('s8.m4s', 8)]);
+    history.fetched(at('s7.m4s', 7).uri);
+    const before = history.snapshot();
+    history.fetched(at('s8.m4s', 8).uri);
+    history.fetched('https://origin.example/unlisted.ts');
+    assert.deepEqual(before.get('p'), at('s7.m4s', 7));
+    assert.deepEqual(history.snapshot().get('p'), at('s8.m4s', 8));
   });
 });
 

@@ -11,6 +11,7 @@ import type { MediaUnit } from '../../stream/media-unit.js';
 import type { StreamDescription } from '../../stream/track.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from '../shared/retry-delay.js';
 import type { PullAddressGuard } from './address-guard.js';
+import { HlsHistory } from './hls-history.js';
 import type { PullEnd, PullEndKind, PullInput, PullInputFactory } from './pull-input.js';
 import { classifyPullUri, isPullTarget, type PullTarget } from './pull-target.js';
 
@@ -80,6 +81,8 @@ export class PullSession {
   private stopped = false;
   private current: PullState = { phase: 'CONNECTING', attempt: 0, failures: 0 };
   private readonly log: Logger;
+  /** What the attempts delivered from an HLS source: a later attempt does not replay it once the source ended. */
+  private readonly history = new HlsHistory();
 
   constructor(private readonly options: PullSessionOptions) {
     this.log = options.log.child({ streamId: options.grant.streamId, pull: true });
@@ -132,6 +135,7 @@ export class PullSession {
       target,
       guard: this.options.guard,
       log: this.log,
+      history: this.history,
       sink: {
         resolved: (dialled) => {
           address = dialled;

@@ -1,6 +1,6 @@
 /**
  * Fuzz targets of the pull parsers of network input: the RTSP scanner of what a source sends
- * (split at a random point), the HLS playlist rewriter, the pull-URI classifier, and the
+ * (split at a random point), the HLS playlist rewriter and trimmer of ended playlists, the pull-URI classifier, and the
  * in-process RTSP client's reader, SDP, authentication challenges and interleaved RTP/RTCP
  * frames through the depacketizers into units.
  */
@@ -10,6 +10,7 @@ import { LatmDepacketizer, latmConfig } from '../shared/rtp/latm-depacketizer.js
 import { parseRtpPacket, senderReports } from '../shared/rtp/rtp-packet.js';
 import { PullRefusedError } from './address-guard.js';
 import { rewritePlaylist } from './playlist-rewrite.js';
+import { trimDelivered } from './playlist-trim.js';
 import { classifyPullUri } from './pull-target.js';
 import { parseChallenges, RtspAuthenticator } from './rtsp/rtsp-auth.js';
 import { planRtsp } from './rtsp/rtsp-plan.js';
@@ -50,6 +51,24 @@ const PLAYLIST_SEED = text.encode(
     '#EXTINF:2.0,',
     'seg1.ts',
     '#EXT-X-PART:DURATION=0.5,URI="seg2.part1.m4s"',
+  ].join('\n'),
+);
+
+const ENDED_PLAYLIST_SEED = text.encode(
+  [
+    '#EXTM3U',
+    '#EXT-X-MEDIA-SEQUENCE:7',
+    '#EXT-X-DISCONTINUITY-SEQUENCE:2',
+    '#EXTINF:2.0,',
+    's7.ts',
+    '#EXT-X-DISCONTINUITY',
+    '#EXT-X-BYTERANGE:100@0',
+    '#EXTINF:2.0,',
+    's8.ts',
+    '#EXT-X-PART:DURATION=0.5,URI="s9.p1.ts"',
+    '#EXTINF:2.0,',
+    's9.ts',
+    '#EXT-X-ENDLIST',
   ].join('\n'),
 );
 
@@ -198,6 +217,22 @@ export const fuzzTargets: FuzzTarget[] = [
       } catch (error) {
         if (!(error instanceof PullRefusedError)) {
           throw error;
+        }
+      }
+    },
+  },
+  {
+    name: 'pull-playlist-trim',
+    seeds: [ENDED_PLAYLIST_SEED, PLAYLIST_SEED],
+    run(input) {
+      const base = new URL('https://origin.example/live/index.m3u8');
+      for (const delivered of [
+        { uri: 'https://origin.example/live/s8.ts', sequence: 8 },
+        { uri: 'x', sequence: 3 },
+      ]) {
+        const trimmed = trimDelivered(decoder.decode(input), base, delivered);
+        if (trimmed.drained && trimmed.segments.length > 0) {
+          throw new Error('a drained playlist still lists segments');
         }
       }
     },
