@@ -2,13 +2,14 @@
  * Clips with real clients: ffmpeg publishes to a `record: true` stream; a CLIP_NOW clip cut while
  * live plays at once; an ABSOLUTE clip after the end comes back with its GOP-snapped range and
  * plays as MP4 and HLS starting on a keyframe with the snapped duration; a range not recorded is
- * a ValidationError naming the field; resolveViewerEndpoint routes a viewer to the clip; deleteClip
- * removes the clip.
+ * a ValidationError naming the field; the clip's viewers count in the stream's daily analytics;
+ * resolveViewerEndpoint routes a viewer to the clip; deleteClip removes the clip.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '@airwave/server/testing/test-server';
 import { registerAccount } from './support/accounts.js';
+import { todaysAnalytics } from './support/analytics.js';
 import { ffmpegMissing, ffprobeJson, probePackets, publishPattern } from './support/ffmpeg.js';
 import { waitFor } from './support/processes.js';
 
@@ -135,6 +136,15 @@ describe('clips with ffmpeg', { skip: ffmpegMissing || false }, () => {
       assert.ok(video[0]?.flags.startsWith('K'), `${url}: first frame is a keyframe`);
       assert.ok(Math.abs((await duration(url)) - snapped.duration) < 0.5, `${url}: snapped duration`);
     }
+    // Clip viewers are sessions of their stream (issue 20 §1); nobody watched the stream live, so every view is a clip's.
+    const mp4Bytes = (await (await fetch(`${server.baseUrl}/play/${ready.playbackId}.mp4`)).arrayBuffer()).byteLength;
+    const day = await waitFor('the clip views in the analytics', async () => {
+      const row = await todaysAnalytics(server, token, stream.id);
+      // Written every flush (2 s): wait until the bytes of every read so far are in.
+      return row && row.totalViews > 0 && row.egressBytes >= mp4Bytes ? row : undefined;
+    });
+    assert.equal(day.uniqueViewers, 2, 'ffprobe and this test’s fetch: two user agents from one address');
+
     const routed = await gql<{
       resolveViewerEndpoint: {
         primary: { outputs: Record<string, { url: string }> } | null;

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { signPlaybackToken } from '@airwave/server/domain/playback-access/sign-playback-token';
 import { parseMetrics, sampleValue } from '@airwave/server/testing/prometheus';
 import type { Browser } from 'playwright-core';
+import { todaysAnalytics } from './support/analytics.js';
 import { chromiumMissing } from './support/browser.js';
 import { ffmpegMissing, publishPattern } from './support/ffmpeg.js';
 import { type MediaServer, startMediaServer } from './support/media-server.js';
@@ -97,28 +98,10 @@ describe('WHEP plays RTMP publishes in Chromium', { skip: chromiumMissing || ffm
     );
     // Only WHEP has played so far: the node's egress counter is the WHEP viewers' bytes.
     const egress = sampleValue(await metrics(), 'airwave_egress_bytes_total');
-    const today = new Date().toISOString().slice(0, 10);
     const day = await waitFor(
       'the sessions flushed into the day',
       async () => {
-        const response = await media.server.graphql<{
-          analytics: {
-            usage: {
-              streaming: {
-                streamAnalyticsDailyConnection: {
-                  nodes: { totalViews: number; uniqueViewers: number; egressBytes: number }[];
-                };
-              };
-            };
-          };
-        }>(
-          `query ($id: ID!, $range: TimeRangeInput!) { analytics { usage { streaming {
-            streamAnalyticsDailyConnection(streamId: $id, timeRange: $range) { nodes { totalViews uniqueViewers egressBytes } }
-          } } } }`,
-          { id: media.streamId, range: { start: `${today}T00:00:00Z`, end: new Date().toISOString() } },
-          media.token,
-        );
-        const row = response.data?.analytics.usage.streaming.streamAnalyticsDailyConnection.nodes[0];
+        const row = await todaysAnalytics(media.server, media.token, media.streamId);
         return row && row.egressBytes === egress ? row : undefined;
       },
       15_000,

@@ -37,6 +37,7 @@ import { AccountsService } from '../domain/accounts/accounts.service.js';
 import { AccountsStore } from '../domain/accounts/accounts.store.js';
 import { LoginLimiter } from '../domain/accounts/login-limiter.js';
 import { ViewerSessionRecorder } from '../domain/analytics/session-recorder.js';
+import { StoredViewers } from '../domain/analytics/stored-viewers.js';
 import { StreamAnalyticsService } from '../domain/analytics/stream-analytics.service.js';
 import { ViewerAnalyticsStore } from '../domain/analytics/viewer-analytics.store.js';
 import type { NodeInfo } from '../domain/node-info.js';
@@ -221,6 +222,11 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
       recorder.start();
       // Runs after hub.close (closers run last-added first): the sessions it ends are written.
       closers.splice(1, 0, () => recorder.stop());
+    }
+    const storedViewers = recorder ? new StoredViewers(recorder, config.viewerIdleMs) : undefined;
+    if (storedViewers) {
+      // Right after hub.close and before the recorder stops, so the sessions it ends are written.
+      closers.splice(1, 0, () => storedViewers.close());
     }
     // One object storage for everything stored (S3 when configured, else the local directory).
     const storage = await openObjectStorage(config.storage, config.storageDir);
@@ -525,6 +531,7 @@ export async function startAirwave(config: Config): Promise<RunningAirwave> {
             gate: playbackGate,
             webrtc: webrtc !== undefined,
             ...(recorder ? { sessions: recorder } : {}),
+            ...(storedViewers ? { storedViewers } : {}),
             storageEgress: (bytes) => totals.sentFromStorage(bytes),
             clientIp: clientIpReader(config),
             remote: relayPull,

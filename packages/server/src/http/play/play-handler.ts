@@ -24,7 +24,7 @@ import { PLAY_PREFLIGHT_HEADERS } from './cors.js';
 import { buildPlayInfo } from './play-info.js';
 import { flat, type PlayExchange, send, sendStream } from './play-response.js';
 import type { PlaybackAllowed, PlaybackDenied, PlaybackGate, PlaybackGateProtocol } from './playback-gate.js';
-import type { PlaybackSessionSink } from './session-sink.js';
+import type { PlaybackSessionSink, StoredSessionContent, StoredViewerSink } from './session-sink.js';
 import type { StoredPlayback } from './stored/stored-playback.js';
 import { storedInfo, storedTarget } from './stored/stored-target.js';
 import { viewerSessionId } from './viewer-session.js';
@@ -61,6 +61,8 @@ export interface PlayRoutesDeps {
   readonly webrtc?: boolean;
   /** Told the bytes of every answer (viewer analytics); without it nothing is recorded. */
   readonly sessions?: PlaybackSessionSink;
+  /** Counts the viewer sessions of recordings, chapters, clips and VOD (analytics); without it they are not counted. */
+  readonly storedViewers?: StoredViewerSink;
   /** Told the bytes of every answer from storage (recordings, clips, VOD): egress no live stream counts. */
   readonly storageEgress?: (bytes: number) => void;
   /** The viewer's address (behind trusted proxies); default the socket peer. */
@@ -225,6 +227,13 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
     if (!admitted) {
       return true;
     }
+    countStoredViewer(
+      request,
+      { streamId: content.streamId, contentType: content.artifact ? 'clip' : 'dvr', contentId: target.playbackId },
+      target.protocol,
+      admitted.sessionId,
+      target.live === true,
+    );
     const response =
       target.output === 'info'
         ? storedInfo(content, deps.publicBaseUrl, admitted.uriQuery)
@@ -272,6 +281,13 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       return true;
     }
     const uriQuery = 'uriQuery' in admitted ? admitted.uriQuery : undefined;
+    countStoredViewer(
+      request,
+      { streamId: null, contentType: 'vod', contentId: target.playbackId },
+      target.protocol,
+      admitted.sessionId,
+      false,
+    );
     const response =
       target.output === 'info'
         ? vodInfo(asset, deps.publicBaseUrl, uriQuery)
@@ -289,6 +305,36 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
       sendStream(request, response, response.body, undefined, served);
     }
     return true;
+  }
+
+  /**
+   * Counts a viewer of stored content as a session, as a live stream counts its own: the DVR window
+   * of a stream live here in that stream's viewers, anything else in the stored viewers. The JSON
+   * and thumbnails are not viewing; a progressive MP4 session lasts as long as its response.
+   */
+  function countStoredViewer(
+    request: Incoming,
+    content: StoredSessionContent,
+    protocol: PlaybackGateProtocol,
+    sessionId: string,
+    live: boolean,
+  ): void {
+    if (protocol === 'info' || sessionId === '') {
+      return;
+    }
+    const viewers = live ? deps.hub.getByPlaybackId(content.contentId)?.viewers : undefined;
+    if (protocol !== 'mp4') {
+      if (viewers) {
+        viewers.touch(sessionId, protocol);
+      } else {
+        deps.storedViewers?.touch(content, sessionId, protocol);
+      }
+      return;
+    }
+    const close = viewers ? viewers.open(sessionId, protocol) : deps.storedViewers?.open(content, sessionId, protocol);
+    if (close) {
+      request.res.once('close', close);
+    }
   }
 
   /** The `/play/<id>` JSON. */
