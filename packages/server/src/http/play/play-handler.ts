@@ -245,18 +245,7 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             uriQuery: admitted.uriQuery,
             ...(target.live ? { windowSeconds: stored.windowSeconds } : {}),
           });
-    const served = (bytes: number): void => {
-      deps.storageEgress?.(bytes);
-      deps.sessions?.served(target.playbackId, admitted.sessionId, target.protocol, bytes, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
-    };
-    if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
-      served(send(request, response));
-    } else {
-      sendStream(request, response, response.body, undefined, served);
-    }
+    sendFromStorage(request, response, target.playbackId, admitted.sessionId, target.protocol);
     return true;
   }
 
@@ -298,13 +287,33 @@ export function createPlayHandler(deps: PlayRoutesDeps, log: FastifyBaseLogger):
             range: typeof request.headers.range === 'string' ? request.headers.range : undefined,
             uriQuery,
           });
-    const served = deps.storageEgress;
+    sendFromStorage(request, response, target.playbackId, admitted.sessionId, target.protocol);
+    return true;
+  }
+
+  /**
+   * Sends an answer read from storage (recording, chapter, clip, VOD) and reports its bytes: to the
+   * node's storage egress and to the viewer session that asked for `playbackId`.
+   */
+  function sendFromStorage(
+    request: Incoming,
+    response: PlayResponse,
+    playbackId: string,
+    sessionId: string,
+    protocol: PlaybackGateProtocol,
+  ): void {
+    const served = (bytes: number): void => {
+      deps.storageEgress?.(bytes);
+      deps.sessions?.served(playbackId, sessionId, protocol, bytes, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+    };
     if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
-      served?.(send(request, response));
+      served(send(request, response));
     } else {
       sendStream(request, response, response.body, undefined, served);
     }
-    return true;
   }
 
   /**
